@@ -1,0 +1,46 @@
+package org.hyprof.runtime;
+
+/**
+ * Measured probe costs on the running VM, used to deduct the profiler's own time.
+ *
+ * <p>For an activation with raw inclusive time R, e timed probe events and i loop-iteration events
+ * strictly inside it: deducted inclusive = R − inner − e·perEvent − i·perIter. Its exclusive time
+ * is deducted by inner + k·outer + (loop events directly in it)·perEvent for k direct callees,
+ * where outer = 2·perEvent − inner is the part of a callee's probe pair that lands in the caller.
+ * Immutable: published through a plain field, safe by final-field semantics.
+ */
+public final class Calibration {
+    /** Part of a recording probe pair that falls inside the activation's own measured interval. */
+    public final long innerPicos;
+    /** Full cost of one timed probe event (enter or exit) as seen by an enclosing activation. */
+    public final long perEventPicos;
+    /** Full cost of one loop-iteration event. */
+    public final long perIterPicos;
+    /** System.nanoTime() when measured. */
+    public final long measuredAtNanos;
+    /** The cost of one System.nanoTime() call, for reference. */
+    public final long clockPicos;
+
+    public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
+                       long measuredAtNanos) {
+        this.innerPicos = innerPicos;
+        this.perEventPicos = perEventPicos;
+        this.perIterPicos = perIterPicos;
+        this.clockPicos = clockPicos;
+        this.measuredAtNanos = measuredAtNanos;
+    }
+
+    /** Part of a callee's probe pair charged to its caller, in picoseconds. */
+    public long outerPicos() {
+        return Math.max(0, 2 * perEventPicos - innerPicos);
+    }
+
+    static final Calibration NONE = new Calibration(0, 0, 0, 0, 0);
+
+    @Override
+    public String toString() {
+        return "inner=" + innerPicos / 1000.0 + "ns perEvent=" + perEventPicos / 1000.0
+                + "ns perIter=" + perIterPicos / 1000.0 + "ns outer=" + outerPicos() / 1000.0
+                + "ns clock=" + clockPicos / 1000.0 + "ns";
+    }
+}

@@ -1,0 +1,296 @@
+package org.hyprof.runtime;
+
+import java.io.File;
+import java.io.IOException;
+
+/**
+ * Control API of the runtime, used by the {@code -javaagent}, by the start-up code of offline
+ * instrumented programs ({@link Bootstrap}) and later by the live-control client.
+ *
+ * <p>Probe ids are handed out by the instrumenter; {@link #defineProbes} makes them known here
+ * (kind and initial state) before any code carrying them runs. Every setter publishes a new
+ * immutable config through one volatile write, so the change is visible at every thread's next
+ * probe.
+ */
+public final class Hyprof {
+    private Hyprof() {}
+
+    /** Probe kinds for {@link #defineProbes}. */
+    public static final byte METHOD = Config.KIND_METHOD;
+    public static final byte LOOP = Config.KIND_LOOP;
+
+    private static final Object LOCK = new Object();
+    private static boolean started;
+    private static Options options = new Options();
+    private static Thread reporter;
+    private static Thread shutdownHook;
+    private static volatile boolean stopping;
+
+    /**
+     * Starts recording: opens the session file (if {@code o.out} is set), calibrates, starts the
+     * background thread that writes snapshots, and registers a shutdown hook that writes the
+     * final snapshot. Returns false (with a line on stderr) when the session file cannot be opened.
+     */
+    public static boolean start(Options o) {
+        synchronized (LOCK) {
+            if (started) return true;
+            options = o;
+            stopping = false;
+            Recorder.setBudget(o.events ? o.budgetBytes : 0);
+            if (o.out != null) {
+                try {
+                    Recorder.setSink(new SessionWriter(new File(o.out), header(o)));
+                } catch (IOException e) {
+                    Recorder.report("cannot open session file " + o.out + ": " + e.getMessage());
+                    return false;
+                }
+            }
+            Config c = Recorder.config;
+            c = c.withEvents(o.events).withRules(o.minDurationNanos, o.minCalls, o.maxDepth);
+            Recorder.config = c;
+            setRoots(o.roots);
+            if (o.calibrate) calibrate(false);
+            started = true;
+            startReporter(o);
+            shutdownHook = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    stop();
+                }
+            }, "hyprof-shutdown");
+            try {
+                Runtime.getRuntime().addShutdownHook(shutdownHook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                shutdownHook = null;
+            }
+            return true;
+        }
+    }
+
+    /** True between {@link #start} and {@link #stop}. */
+    public static boolean isStarted() {
+        synchronized (LOCK) {
+            return started;
+        }
+    }
+
+    /** The options recording was started with. */
+    public static Options options() {
+        synchronized (LOCK) {
+            return options;
+        }
+    }
+
+    /**
+     * Makes probes {@code firstId … firstId+kinds.length-1} known. {@code on[i]} says whether
+     * probe {@code firstId+i} starts on. {@code manifestTsv} (may be null) is the manifest text
+     * for these probes, kept in the session so it is self-contained.
+     */
+    public static void defineProbes(int firstId, byte[] kinds, boolean[] on, String manifestTsv) {
+        synchronized (LOCK) {
+            Config c = Recorder.config.grow(firstId + kinds.length);
+            boolean[] newOn = c.on.clone();
+            byte[] newKind = c.kind.clone();
+            System.arraycopy(kinds, 0, newKind, firstId, kinds.length);
+            System.arraycopy(on, 0, newOn, firstId, on.length);
+            Recorder.config = new Config(newOn, c.root, newKind, c.minDurationNanos, c.minCalls,
+                    c.maxDepth, c.events);
+            if (manifestTsv != null && !manifestTsv.isEmpty()) Recorder.sink().manifest(manifestTsv);
+        }
+    }
+
+    /** Number of probe ids known (highest id + 1). */
+    public static int probeCount() {
+        return Recorder.config.on.length;
+    }
+
+    /** Switches one probe on or off. */
+    public static void setOn(int id, boolean on) {
+        synchronized (LOCK) {
+            Config c = Recorder.config;
+            if (id < 0 || id >= c.on.length || c.on[id] == on) return;
+            boolean[] n = c.on.clone();
+            n[id] = on;
+            Recorder.config = c.withFlags(n);
+        }
+    }
+
+    /** Replaces all flags at once; ids beyond {@code on.length} go off. */
+    public static void setFlags(boolean[] on) {
+        synchronized (LOCK) {
+            Config c = Recorder.config;
+            boolean[] n = new boolean[c.on.length];
+            System.arraycopy(on, 0, n, 0, Math.min(on.length, n.length));
+            Recorder.config = c.withFlags(n);
+        }
+    }
+
+    /** Whether probe id is on. */
+    public static boolean isOn(int id) {
+        Config c = Recorder.config;
+        return id >= 0 && id < c.on.length && c.on[id];
+    }
+
+    /** Caller filter: only record inside activations of these probes (empty = everywhere). */
+    public static void setRoots(int[] ids) {
+        synchronized (LOCK) {
+            Config c = Recorder.config;
+            int max = c.on.length;
+            for (int id : ids) max = Math.max(max, id + 1);
+            c = c.grow(max);
+            boolean[] r = new boolean[c.on.length];
+            for (int id : ids) if (id >= 0) r[id] = true;
+            Recorder.config = c.withRoots(r);
+        }
+    }
+
+    /** Rules: minimum deducted duration, minimum call count, maximum depth (0 = off). */
+    public static void setRules(long minDurationNanos, int minCalls, int maxDepth) {
+        synchronized (LOCK) {
+            Recorder.config = Recorder.config.withRules(minDurationNanos, minCalls, maxDepth);
+        }
+    }
+
+    /** Measures probe costs now, puts them in effect and in the session. */
+    public static Calibration calibrate(boolean quick) {
+        Calibration cal = Calibrator.measure(quick);
+        Recorder.calibration = cal;
+        Recorder.sink().calibration(cal);
+        return cal;
+    }
+
+    /** The calibration in effect. */
+    public static Calibration calibration() {
+        return Recorder.calibration;
+    }
+
+    /** A copy of the aggregates recorded so far. */
+    public static Snapshot snapshot() {
+        return new Snapshot(Recorder.threads(), Recorder.calibration);
+    }
+
+    /** Events dropped because the log budget was used up, over all threads. */
+    public static long eventDrops() {
+        return Recorder.totalEventDrops();
+    }
+
+    /** Why recording was switched off, or null while all is well. */
+    public static String failure() {
+        return Recorder.failure();
+    }
+
+    /**
+     * Stops recording: switches every probe off, writes what is buffered and the final snapshot,
+     * and closes the session file. Safe to call more than once.
+     */
+    public static void stop() {
+        Thread r;
+        synchronized (LOCK) {
+            if (!started || stopping) return;
+            stopping = true;
+            r = reporter;
+        }
+        if (r != null) {
+            r.interrupt();
+            try {
+                r.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (LOCK) {
+            Config c = Recorder.config;
+            Recorder.config = c.withFlags(new boolean[c.on.length]);
+            // threads may still be inside a probe: their buffers are read as they are
+            for (ThreadState t : Recorder.threads()) t.log.flush();
+            Recorder.sink().close();
+            Recorder.setSink(new Recorder.DiscardSink());
+            if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(shutdownHook);
+                } catch (IllegalStateException ignored) {
+                    // already shutting down
+                }
+            }
+            started = false;
+        }
+    }
+
+    /** Stops and forgets everything recorded (tests). */
+    public static void reset() {
+        stop();
+        synchronized (LOCK) {
+            Recorder.reset();
+            options = new Options();
+        }
+    }
+
+    private static void startReporter(final Options o) {
+        reporter = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                long nextSnapshot = System.nanoTime() + o.snapshotMillis * 1000_000L;
+                long nextCal = o.recalibrateMillis > 0 ? System.nanoTime() + o.recalibrateMillis * 1000_000L : Long.MAX_VALUE;
+                while (!stopping) {
+                    try {
+                        Sink s = Recorder.sink();
+                        if (s instanceof SessionWriter) {
+                            ((SessionWriter) s).awaitWork(Math.max(1, o.snapshotMillis / 4));
+                            ((SessionWriter) s).drainEvents();
+                        } else {
+                            Thread.sleep(Math.max(1, o.snapshotMillis / 4));
+                        }
+                        long now = System.nanoTime();
+                        if (now >= nextSnapshot) {
+                            s.snapshot(true);
+                            nextSnapshot = now + o.snapshotMillis * 1000_000L;
+                        }
+                        if (now >= nextCal && !stopping) {
+                            calibrate(true);
+                            nextCal = System.nanoTime() + o.recalibrateMillis * 1000_000L;
+                        }
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (Throwable t) {
+                        Recorder.internalFailure(t);
+                        return;
+                    }
+                }
+            }
+        }, "hyprof-recorder");
+        reporter.setDaemon(true);
+        reporter.start();
+    }
+
+    private static String header(Options o) {
+        StringBuilder b = new StringBuilder();
+        b.append("format=").append(SessionFormat.VERSION).append('\n');
+        b.append("pid=").append(pid()).append('\n');
+        b.append("process=").append(o.process != null ? o.process : processName()).append('\n');
+        b.append("startWallMillis=").append(System.currentTimeMillis()).append('\n');
+        b.append("startNanos=").append(System.nanoTime()).append('\n');
+        b.append("mode=").append(o.events ? "events" : "aggregate").append('\n');
+        b.append("budgetBytes=").append(o.events ? o.budgetBytes : 0).append('\n');
+        b.append("vm=").append(System.getProperty("java.vm.name")).append(' ')
+                .append(System.getProperty("java.vm.version")).append('\n');
+        return b.toString();
+    }
+
+    /** The process id, from /proc (Linux and Android), or -1. */
+    static long pid() {
+        try {
+            return Long.parseLong(new File("/proc/self").getCanonicalFile().getName());
+        } catch (Throwable e) {
+            return -1;
+        }
+    }
+
+    private static String processName() {
+        String cmd = System.getProperty("sun.java.command");
+        if (cmd != null && !cmd.isEmpty()) {
+            int sp = cmd.indexOf(' ');
+            return sp > 0 ? cmd.substring(0, sp) : cmd;
+        }
+        return "pid-" + pid();
+    }
+}

@@ -1,0 +1,135 @@
+package org.hyprof.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Start-up settings of the runtime, parsed from {@code key=value} pairs (agent argument,
+ * {@code META-INF/hyprof/runtime.properties} of an instrumented jar, or an APK asset).
+ *
+ * <p>Keys: {@code out} (session file), {@code mode} ({@code aggregate}|{@code events}),
+ * {@code budget} (event-log bytes, suffix k/m/g), {@code snapshotMillis},
+ * {@code recalibrateMillis} (0 = only at start), {@code calibrate} (true|false),
+ * {@code process} (name shown in reports), {@code minDuration} (ns, or with unit ns/us/ms/s),
+ * {@code minCalls}, {@code maxDepth}, {@code roots} (probe ids separated by {@code :}),
+ * {@code resolutions} (which probes start on: process, thread, method, loop, separated by
+ * {@code :}). Unknown keys and bad values are errors, reported as one line by {@link #parse}.
+ */
+public final class Options {
+    public String out;
+    public boolean events;
+    public long budgetBytes = 64L << 20;
+    public long snapshotMillis = 2000;
+    public long recalibrateMillis = 30000;
+    public boolean calibrate = true;
+    public String process;
+    public long minDurationNanos;
+    public int minCalls;
+    public int maxDepth;
+    public int[] roots = new int[0];
+    /** Resolutions whose probes start on; null = all. */
+    public String[] resolutions;
+
+    /** Parses one {@code key=value} setting into these options. */
+    public void set(String key, String value) {
+        String k = key.trim();
+        String v = value.trim();
+        if (k.equals("out")) out = v;
+        else if (k.equals("mode")) {
+            if (v.equals("events")) events = true;
+            else if (v.equals("aggregate")) events = false;
+            else throw new IllegalArgumentException("mode must be aggregate or events, not '" + v + "'");
+        } else if (k.equals("budget")) budgetBytes = parseSize(v);
+        else if (k.equals("snapshotMillis")) snapshotMillis = parseLong(k, v, 10);
+        else if (k.equals("recalibrateMillis")) recalibrateMillis = parseLong(k, v, 0);
+        else if (k.equals("calibrate")) calibrate = parseBoolean(k, v);
+        else if (k.equals("process")) process = v;
+        else if (k.equals("minDuration")) minDurationNanos = parseDurationNanos(v);
+        else if (k.equals("minCalls")) minCalls = (int) parseLong(k, v, 0);
+        else if (k.equals("maxDepth")) maxDepth = (int) parseLong(k, v, 0);
+        else if (k.equals("roots")) roots = parseIds(k, v);
+        else if (k.equals("resolutions")) resolutions = v.isEmpty() ? new String[0] : v.split(":");
+        else throw new IllegalArgumentException("unknown runtime option '" + k + "'");
+    }
+
+    /** Parses {@code k=v,k=v,...}; throws IllegalArgumentException with a one-line message. */
+    public static Options parse(String args) {
+        Options o = new Options();
+        if (args == null || args.trim().isEmpty()) return o;
+        for (String part : args.split(",")) {
+            if (part.trim().isEmpty()) continue;
+            int eq = part.indexOf('=');
+            if (eq <= 0) throw new IllegalArgumentException("expected key=value, got '" + part + "'");
+            o.set(part.substring(0, eq), part.substring(eq + 1));
+        }
+        return o;
+    }
+
+    /** Sizes like 4096, 64k, 64m, 1g (binary units). */
+    public static long parseSize(String v) {
+        String s = v.trim().toLowerCase();
+        long mul = 1;
+        if (s.endsWith("b")) s = s.substring(0, s.length() - 1);
+        if (s.endsWith("k")) mul = 1L << 10;
+        else if (s.endsWith("m")) mul = 1L << 20;
+        else if (s.endsWith("g")) mul = 1L << 30;
+        if (mul != 1) s = s.substring(0, s.length() - 1);
+        try {
+            long n = Long.parseLong(s.trim());
+            if (n < 0) throw new NumberFormatException();
+            return n * mul;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad size '" + v + "' (examples: 4096, 64k, 16m, 1g)");
+        }
+    }
+
+    /** Durations like 500 (ns), 10us, 5ms, 1s. */
+    public static long parseDurationNanos(String v) {
+        String s = v.trim().toLowerCase();
+        long mul = 1;
+        String num = s;
+        if (s.endsWith("ns")) num = s.substring(0, s.length() - 2);
+        else if (s.endsWith("us")) { mul = 1000; num = s.substring(0, s.length() - 2); }
+        else if (s.endsWith("ms")) { mul = 1000_000; num = s.substring(0, s.length() - 2); }
+        else if (s.endsWith("s")) { mul = 1000_000_000; num = s.substring(0, s.length() - 1); }
+        try {
+            double d = Double.parseDouble(num.trim());
+            if (d < 0 || Double.isNaN(d)) throw new NumberFormatException();
+            return (long) (d * mul);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad duration '" + v + "' (examples: 500ns, 10us, 5ms, 1s)");
+        }
+    }
+
+    private static long parseLong(String k, String v, long min) {
+        try {
+            long n = Long.parseLong(v);
+            if (n < min) throw new NumberFormatException();
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(k + " must be an integer ≥ " + min + ", not '" + v + "'");
+        }
+    }
+
+    private static boolean parseBoolean(String k, String v) {
+        if (v.equals("true")) return true;
+        if (v.equals("false")) return false;
+        throw new IllegalArgumentException(k + " must be true or false, not '" + v + "'");
+    }
+
+    private static int[] parseIds(String k, String v) {
+        if (v.isEmpty()) return new int[0];
+        List<Integer> ids = new ArrayList<Integer>();
+        for (String p : v.split(":")) ids.add((int) parseLong(k, p.trim(), 0));
+        int[] r = new int[ids.size()];
+        for (int i = 0; i < r.length; i++) r[i] = ids.get(i);
+        return r;
+    }
+
+    /** True when probes of this resolution start on. */
+    public boolean resolutionOn(String resolution) {
+        if (resolutions == null) return true;
+        for (String r : resolutions) if (r.trim().equals(resolution)) return true;
+        return false;
+    }
+}

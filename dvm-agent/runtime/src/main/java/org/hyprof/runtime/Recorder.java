@@ -1,0 +1,188 @@
+package org.hyprof.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Global recording state behind {@link Probe}: the published {@link Config}, the calibration in
+ * effect, per-thread states, the event-log budget and the sink.
+ */
+final class Recorder {
+    private Recorder() {}
+
+    /** Everything a probe needs to decide whether and how to record; replaced, never mutated. */
+    static volatile Config config = Config.empty();
+    /** In effect for deduction; immutable, so a plain field is safe (final-field semantics). */
+    static Calibration calibration = Calibration.NONE;
+
+    /** Replaced (not cleared) by {@link #reset()}, so threads re-register afterwards. */
+    private static ThreadLocal<ThreadState> STATE = newThreadLocal();
+
+    private static ThreadLocal<ThreadState> newThreadLocal() {
+        return new ThreadLocal<ThreadState>() {
+            @Override
+            protected ThreadState initialValue() {
+                return register(Thread.currentThread());
+            }
+        };
+    }
+
+    private static final List<ThreadState> THREADS = new ArrayList<ThreadState>();
+    private static volatile ThreadState[] threadArray = new ThreadState[0];
+
+    /** Event-log bytes still available; buffers are carved from it. */
+    private static final AtomicLong budgetBytes = new AtomicLong(0);
+    static final int BUFFER_BYTES = 64 * 1024;
+    private static final List<byte[]> FREE_BUFFERS = new ArrayList<byte[]>();
+
+    private static volatile Sink sink = new DiscardSink();
+    private static volatile String failure;
+    private static final AtomicLong internalDrops = new AtomicLong();
+
+    static ThreadState state() {
+        return STATE.get();
+    }
+
+    private static ThreadState register(Thread t) {
+        synchronized (THREADS) {
+            ThreadState s = new ThreadState(t, THREADS.size());
+            THREADS.add(s);
+            threadArray = THREADS.toArray(new ThreadState[0]);
+            return s;
+        }
+    }
+
+    /** Drops a thread's state from snapshots (the calibration thread's). */
+    static void unregister(ThreadState s) {
+        synchronized (THREADS) {
+            THREADS.remove(s);
+            threadArray = THREADS.toArray(new ThreadState[0]);
+        }
+    }
+
+    /** All threads that have recorded, in order of their first event. */
+    static ThreadState[] threads() {
+        return threadArray;
+    }
+
+    static Sink sink() {
+        return sink;
+    }
+
+    static void setSink(Sink s) {
+        sink = s;
+    }
+
+    // ------------------------------------------------------------------ event budget
+
+    static void setBudget(long bytes) {
+        budgetBytes.set(bytes);
+    }
+
+    static long budgetRemaining() {
+        return budgetBytes.get();
+    }
+
+    /** A buffer for a thread's event log, or null when the budget is used up. */
+    static byte[] acquireBuffer() {
+        long size;
+        for (;;) {
+            long left = budgetBytes.get();
+            if (left < 64) return null;
+            size = Math.min(BUFFER_BYTES, left);
+            if (budgetBytes.compareAndSet(left, left - size)) break;
+        }
+        synchronized (FREE_BUFFERS) {
+            for (int i = FREE_BUFFERS.size() - 1; i >= 0; i--) {
+                if (FREE_BUFFERS.get(i).length == size) return FREE_BUFFERS.remove(i);
+            }
+        }
+        return new byte[(int) size];
+    }
+
+    static void recycleBuffer(byte[] b) {
+        synchronized (FREE_BUFFERS) {
+            if (FREE_BUFFERS.size() < 64) FREE_BUFFERS.add(b);
+        }
+    }
+
+    static long totalEventDrops() {
+        long n = 0;
+        for (ThreadState t : threadArray) n += t.log.dropped;
+        return n;
+    }
+
+    static long totalDepthDrops() {
+        long n = 0;
+        for (ThreadState t : threadArray) n += t.depthDrops;
+        return n;
+    }
+
+    // ------------------------------------------------------------------ failures
+
+    /**
+     * Called from a probe's catch block. A stack overflow or out-of-memory inside a probe belongs
+     * to the app's situation: the event is dropped and counted. Anything else is a runtime bug:
+     * recording is switched off for good and the reason is reported, but the app goes on.
+     */
+    static void internalFailure(Throwable t) {
+        try {
+            if (t instanceof StackOverflowError || t instanceof OutOfMemoryError) {
+                internalDrops.incrementAndGet();
+                return;
+            }
+            if (failure != null) return;
+            config = Config.empty();
+            StackTraceElement[] st = t.getStackTrace();
+            String where = st.length > 0 ? " at " + st[0] : "";
+            failure = "recording disabled after internal error: " + t + where;
+            report(failure);
+            sink.error(failure);
+        } catch (Throwable ignored) {
+            // never into the app
+        }
+    }
+
+    static long internalDrops() {
+        return internalDrops.get();
+    }
+
+    static String failure() {
+        return failure;
+    }
+
+    /** One line on stderr: the only way the runtime talks to the user besides the session. */
+    static void report(String message) {
+        try {
+            System.err.println("hyprof: " + message);
+        } catch (Throwable ignored) {
+            // stderr closed: nothing else to do
+        }
+    }
+
+    /** Forget all recorded state (tests and restarts). */
+    static void reset() {
+        synchronized (THREADS) {
+            config = Config.empty();
+            calibration = Calibration.NONE;
+            THREADS.clear();
+            STATE = newThreadLocal();
+            threadArray = new ThreadState[0];
+            failure = null;
+            internalDrops.set(0);
+            budgetBytes.set(0);
+            sink = new DiscardSink();
+        }
+    }
+
+    /** Recording to nowhere: used before start and after stop. */
+    static final class DiscardSink implements Sink {
+        @Override public void events(ThreadState t, int seq, long base, byte[] buf, int len) { recycleBuffer(buf); }
+        @Override public void manifest(String tsv) {}
+        @Override public void calibration(Calibration c) {}
+        @Override public void snapshot(boolean changedOnly) {}
+        @Override public void error(String message) {}
+        @Override public void close() {}
+    }
+}

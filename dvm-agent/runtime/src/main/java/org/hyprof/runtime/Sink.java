@@ -1,0 +1,22 @@
+package org.hyprof.runtime;
+
+/** Where recorded data goes: the session file, a collector connection, or memory (tests). */
+interface Sink {
+    /** One thread's chunk of event records; the sink recycles {@code buf} when done with it. */
+    void events(ThreadState thread, int seq, long baseNanos, byte[] buf, int len);
+
+    /** A chunk of probe manifest text (TSV lines) registered since the last one. */
+    void manifest(String tsv);
+
+    /** A new calibration is in effect. */
+    void calibration(Calibration c);
+
+    /** Periodic and final aggregate snapshot: {@code changedOnly} writes only probes that moved. */
+    void snapshot(boolean changedOnly);
+
+    /** An internal failure disabled recording. */
+    void error(String message);
+
+    /** Final flush and close; nothing is accepted afterwards. */
+    void close();
+}

@@ -1,0 +1,79 @@
+package org.hyprof.runtime;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A copy of the aggregates recorded so far, per thread. Values are cumulative since start; field
+ * indexes are the constants in {@link Stats}.
+ */
+public final class Snapshot {
+    /** One thread's aggregates. */
+    public static final class ThreadData {
+        public final long tid;
+        public final String name;
+        /** Events dropped because the log budget was used up. */
+        public final long eventDrops;
+        /** Activations not recorded because the shadow stack was full. */
+        public final long depthDrops;
+        private final long[][] pages;
+
+        ThreadData(ThreadState t) {
+            this.tid = t.tid;
+            this.name = t.name;
+            this.eventDrops = t.log.dropped;
+            this.depthDrops = t.depthDrops;
+            long[][] src = t.pages;
+            this.pages = new long[src.length][];
+            for (int i = 0; i < src.length; i++) if (src[i] != null) pages[i] = src[i].clone();
+        }
+
+        /** A field of probe {@code id} ({@link Stats#CALLS}, …); 0 when never recorded. */
+        public long get(int id, int field) {
+            int pi = id >>> Stats.PAGE_SHIFT;
+            if (id < 0 || pi >= pages.length || pages[pi] == null) return 0;
+            long v = pages[pi][(id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE + field];
+            return field == Stats.MIN && v == Long.MAX_VALUE ? 0 : v;
+        }
+
+        /** Ids of probes seen on this thread, ascending. */
+        public int[] ids() {
+            int n = 0;
+            for (int pi = 0; pi < pages.length; pi++) {
+                if (pages[pi] == null) continue;
+                for (int k = 0; k < Stats.PAGE_PROBES; k++) if (pages[pi][k * Stats.STRIDE + Stats.SEEN] != 0) n++;
+            }
+            int[] r = new int[n];
+            n = 0;
+            for (int pi = 0; pi < pages.length; pi++) {
+                if (pages[pi] == null) continue;
+                for (int k = 0; k < Stats.PAGE_PROBES; k++)
+                    if (pages[pi][k * Stats.STRIDE + Stats.SEEN] != 0) r[n++] = (pi << Stats.PAGE_SHIFT) + k;
+            }
+            return r;
+        }
+    }
+
+    public final List<ThreadData> threads;
+    public final Calibration calibration;
+
+    Snapshot(ThreadState[] states, Calibration calibration) {
+        List<ThreadData> list = new ArrayList<ThreadData>(states.length);
+        for (ThreadState t : states) list.add(new ThreadData(t));
+        this.threads = Collections.unmodifiableList(list);
+        this.calibration = calibration;
+    }
+
+    /** Σ over threads of one field of one probe (MIN and MAX are combined as min and max). */
+    public long total(int id, int field) {
+        long v = field == Stats.MIN ? Long.MAX_VALUE : 0;
+        for (ThreadData t : threads) {
+            long x = t.get(id, field);
+            if (field == Stats.MIN) { if (t.get(id, Stats.CALLS) > 0) v = Math.min(v, x); }
+            else if (field == Stats.MAX) v = Math.max(v, x);
+            else v += x;
+        }
+        return field == Stats.MIN && v == Long.MAX_VALUE ? 0 : v;
+    }
+}

@@ -1,0 +1,221 @@
+package org.hyprof.runtime;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The runtime's bookkeeping, driven by direct probe calls (what instrumented code does). */
+class ProbeTest {
+    static final int A = 1, B = 2, C = 3, L = 4, L2 = 5, OFF = 6;
+
+    @BeforeEach
+    void start() {
+        Hyprof.reset();
+        Options o = new Options();
+        o.calibrate = false;
+        o.snapshotMillis = 60_000;
+        Hyprof.start(o);
+        Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD, Hyprof.METHOD, Hyprof.LOOP, Hyprof.LOOP, Hyprof.METHOD},
+                new boolean[] {true, true, true, true, true, false}, null);
+    }
+
+    @AfterEach
+    void stop() {
+        Hyprof.reset();
+    }
+
+    static Snapshot.ThreadData mine() {
+        for (Snapshot.ThreadData t : Hyprof.snapshot().threads)
+            if (t.tid == Thread.currentThread().getId()) return t;
+        throw new AssertionError("no data for this thread");
+    }
+
+    static void spin(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) { /* busy */ }
+    }
+
+    @Test
+    void nestedCallsCountExactlyAndExclusiveAddsUp() {
+        for (int i = 0; i < 3; i++) {
+            Probe.enter(A);
+            spin(100_000);
+            for (int j = 0; j < 2; j++) {
+                Probe.enter(B);
+                Probe.enter(C);
+                spin(50_000);
+                Probe.exit(C);
+                Probe.exit(B);
+            }
+            Probe.exit(A);
+        }
+        Snapshot.ThreadData t = mine();
+        assertEquals(3, t.get(A, Stats.CALLS));
+        assertEquals(6, t.get(B, Stats.CALLS));
+        assertEquals(6, t.get(C, Stats.CALLS));
+        assertEquals(6, t.get(A, Stats.CHILD_CALLS));
+        long excl = t.get(A, Stats.EXCL_RAW) + t.get(B, Stats.EXCL_RAW) + t.get(C, Stats.EXCL_RAW);
+        assertEquals(t.get(A, Stats.INCL_RAW), excl, "Σ raw exclusive = root's raw inclusive");
+        assertTrue(t.get(C, Stats.INCL_RAW) >= 6 * 50_000);
+        assertTrue(t.get(A, Stats.MIN) <= t.get(A, Stats.MAX));
+        long hist = 0;
+        for (int b = 0; b < Stats.HIST_BUCKETS; b++) hist += t.get(A, Stats.HIST + b);
+        assertEquals(3, hist);
+        assertEquals(0, Recorder.state().depth());
+    }
+
+    @Test
+    void recursionCountsOutermostActivationOnlyForInclusive() {
+        recurse(5);
+        Snapshot.ThreadData t = mine();
+        assertEquals(6, t.get(A, Stats.CALLS));
+        assertEquals(1, t.get(A, Stats.OUTER_CALLS));
+        assertEquals(t.get(A, Stats.INCL_RAW), t.get(A, Stats.EXCL_RAW), "all time is A's own");
+        assertTrue(t.get(A, Stats.INCL_RAW) >= 6 * 10_000);
+    }
+
+    private void recurse(int n) {
+        Probe.enter(A);
+        spin(10_000);
+        if (n > 0) recurse(n - 1);
+        Probe.exit(A);
+    }
+
+    @Test
+    void exceptionalExitsAndFramesLeftOpenAreClosed() {
+        Probe.enter(A);
+        Probe.enter(B);
+        Probe.enter(C);       // C never exits: an exception went through code without probes
+        Probe.exitThrow(B);   // B's handler closes B and discards C
+        Probe.exit(A);
+        Probe.exit(B);        // unmatched exit: ignored
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(A, Stats.CALLS));
+        assertEquals(1, t.get(B, Stats.CALLS));
+        assertEquals(1, t.get(B, Stats.THROWS));
+        assertEquals(0, t.get(C, Stats.CALLS));
+        assertEquals(0, Recorder.state().depth());
+    }
+
+    @Test
+    void loopsCountIterationsAndCloseAtMethodExit() {
+        Probe.enter(A);
+        Probe.loopEnter(L);
+        for (int i = 0; i < 10; i++) {
+            Probe.loopEnter(L2);
+            for (int j = 0; j < 3; j++) Probe.loopIter(L2);
+            Probe.loopExit(L2);
+            Probe.loopIter(L);
+        }
+        Probe.loopEnter(L2);   // left by a return: closed by A's exit
+        Probe.loopIter(L2);
+        Probe.exit(A);
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(L, Stats.CALLS));
+        assertEquals(10, t.get(L, Stats.ITERATIONS));
+        assertEquals(11, t.get(L2, Stats.CALLS));
+        assertEquals(31, t.get(L2, Stats.ITERATIONS));
+        assertEquals(1, t.get(A, Stats.CALLS));
+        assertEquals(0, Recorder.state().depth());
+    }
+
+    @Test
+    void offProbesRecordNothingAndTogglesTakeEffect() {
+        Probe.enter(OFF);
+        Probe.exit(OFF);
+        assertEquals(0, Hyprof.snapshot().total(OFF, Stats.CALLS));
+        Hyprof.setOn(OFF, true);
+        Probe.enter(OFF);
+        Probe.exit(OFF);
+        assertEquals(1, mine().get(OFF, Stats.CALLS));
+        // switched off while open: the frame is discarded by the next exit further out
+        Probe.enter(A);
+        Probe.enter(OFF);
+        Hyprof.setOn(OFF, false);
+        Probe.exit(OFF);
+        Probe.exit(A);
+        assertEquals(1, mine().get(OFF, Stats.CALLS));
+        assertEquals(1, mine().get(A, Stats.CALLS));
+        assertEquals(0, Recorder.state().depth());
+    }
+
+    @Test
+    void outOfRangeIdsNeverThrow() {
+        Probe.enter(-1);
+        Probe.exit(1 << 30);
+        Probe.loopIter(-5);
+        Probe.loopExit(Integer.MAX_VALUE);
+        Probe.exitThrow(Integer.MIN_VALUE);
+        assertNull(Hyprof.failure());
+    }
+
+    @Test
+    void callerFilterRecordsOnlyUnderRoots() {
+        Hyprof.setRoots(new int[] {A});
+        Probe.enter(B);
+        Probe.exit(B);           // outside A: not recorded
+        Probe.enter(A);
+        Probe.enter(B);
+        Probe.exit(B);           // inside A: recorded
+        Probe.exit(A);
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(A, Stats.CALLS));
+        assertEquals(1, t.get(B, Stats.CALLS));
+    }
+
+    @Test
+    void rulesMinCallsMaxDepthMinDuration() {
+        Hyprof.setRules(0, 2, 0);
+        for (int i = 0; i < 5; i++) { Probe.enter(B); Probe.exit(B); }
+        assertEquals(3, mine().get(B, Stats.CALLS), "first 2 calls skipped");
+        Hyprof.setRules(0, 0, 1);
+        Probe.enter(A); Probe.enter(C); Probe.exit(C); Probe.exit(A);
+        assertEquals(1, mine().get(A, Stats.CALLS));
+        assertEquals(0, mine().get(C, Stats.CALLS), "deeper than 1");
+        Hyprof.setRules(1_000_000, 0, 0);
+        Probe.enter(C); Probe.exit(C);
+        Probe.enter(C); spin(2_000_000); Probe.exit(C);
+        assertEquals(1, mine().get(C, Stats.CALLS), "only the call ≥ 1 ms");
+    }
+
+    @Test
+    void deductionTakesCalibratedCostOut() {
+        Recorder.calibration = new Calibration(10_000, 20_000, 1_000, 0, 0); // 10 ns, 20 ns, 1 ns
+        Probe.enter(A);
+        for (int i = 0; i < 100; i++) { Probe.enter(B); Probe.exit(B); }
+        Probe.exit(A);
+        Snapshot.ThreadData t = mine();
+        long raw = t.get(A, Stats.INCL_RAW);
+        long expected = Math.max(0, (raw * 1000 - 10_000 - 200 * 20_000L) / 1000);
+        assertEquals(expected, t.get(A, Stats.INCL));
+        assertEquals(200, t.get(A, Stats.EVENTS_INSIDE));
+        assertEquals(100, t.get(A, Stats.CHILD_CALLS));
+    }
+
+    @Test
+    void calibrationMeasuresPositiveCosts() {
+        Calibration c = Hyprof.calibrate(true);
+        assertTrue(c.perEventPicos > 0, c.toString());
+        assertTrue(c.innerPicos > 0, c.toString());
+        assertTrue(c.innerPicos <= 2 * c.perEventPicos, c.toString());
+        for (Snapshot.ThreadData t : Hyprof.snapshot().threads)
+            assertNotEquals("hyprof-calibration", t.name, "calibration never shows in the data");
+    }
+
+    @Test
+    void threadsKeepSeparateStacks() throws Exception {
+        Thread[] ts = new Thread[4];
+        for (int k = 0; k < ts.length; k++) {
+            ts[k] = new Thread(() -> {
+                for (int i = 0; i < 1000; i++) { Probe.enter(A); Probe.enter(B); Probe.exit(B); Probe.exit(A); }
+            });
+            ts[k].start();
+        }
+        for (Thread t : ts) t.join();
+        Snapshot s = Hyprof.snapshot();
+        assertEquals(4000, s.total(A, Stats.CALLS));
+        assertEquals(4000, s.total(B, Stats.CALLS));
+    }
+}
