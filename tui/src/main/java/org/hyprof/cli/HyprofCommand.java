@@ -1,0 +1,75 @@
+package org.hyprof.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code hyprof} command: one subcommand per job (see the README for all of them). */
+@Command(name = "hyprof",
+        mixinStandardHelpOptions = true,
+        versionProvider = HyprofCommand.Version.class,
+        description = "Hybrid Java/native profiler: per-method time and energy, Java and JNI code.",
+        subcommands = {
+            CommandLine.HelpCommand.class,
+        })
+public final class HyprofCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Runs the command line and returns the exit code. */
+    public static int execute(String... args) {
+        return newCommandLine().execute(args);
+    }
+
+    /** The configured command line (tests use it with their own writers). */
+    public static CommandLine newCommandLine() {
+        CommandLine cl = new CommandLine(new HyprofCommand());
+        cl.setExecutionExceptionHandler(new Errors());
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("hyprof: " + ex.getMessage());
+            err.println("try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'");
+            return 2;
+        });
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Version from the jar manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = HyprofCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"hyprof " + (v != null ? v : "dev")};
+        }
+    }
+
+    /**
+     * Turns failures into one line naming the input and the problem, and a non-zero exit.
+     * {@link UserError}s carry their own message and exit code; anything else is a bug and gets
+     * its type too (set HYPROF_DEBUG=1 for the stack trace).
+     */
+    static final class Errors implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult pr) {
+            PrintWriter err = cl.getErr();
+            if (ex instanceof UserError) {
+                err.println("hyprof: " + ex.getMessage());
+                err.flush();
+                return ((UserError) ex).exitCode;
+            }
+            err.println("hyprof: internal error: " + ex);
+            if (System.getenv("HYPROF_DEBUG") != null) ex.printStackTrace(err);
+            err.flush();
+            return 70;
+        }
+    }
+}
