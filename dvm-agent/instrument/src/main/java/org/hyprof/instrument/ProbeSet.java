@@ -1,0 +1,64 @@
+package org.hyprof.instrument;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.hyprof.config.Manifest;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.ProfilingConfig;
+import org.hyprof.config.SkippedMethod;
+import org.hyprof.runtime.Hyprof;
+
+/**
+ * Probes placed so far, and what the runtime must know of them: kinds, initial flags (from the
+ * config's resolutions) and caller-filter roots (from its root patterns).
+ */
+public final class ProbeSet {
+    private final ProfilingConfig config;
+    private final Manifest manifest = new Manifest();
+    private final List<Integer> roots = new ArrayList<>();
+
+    public ProbeSet(ProfilingConfig config) {
+        this.config = config;
+    }
+
+    public Manifest manifest() {
+        return manifest;
+    }
+
+    /** Root probe ids so far. */
+    public int[] roots() {
+        return roots.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Records probes and skips of one class; returns true when new roots were found. */
+    public boolean add(List<ProbeInfo> probes, List<SkippedMethod> skipped) {
+        boolean newRoot = false;
+        for (ProbeInfo p : probes) {
+            manifest.add(p);
+            if (config.isRoot(p)) { roots.add(p.id()); newRoot = true; }
+        }
+        skipped.forEach(manifest::addSkipped);
+        return newRoot;
+    }
+
+    /**
+     * Makes probes known to the running runtime (the agent's case): ids {@code first..} with kinds
+     * and initial flags, plus their manifest lines for the session.
+     */
+    public void defineInRuntime(List<ProbeInfo> probes, List<SkippedMethod> skipped, boolean newRoots) {
+        if (!probes.isEmpty()) {
+            int first = Integer.MAX_VALUE, last = -1;
+            for (ProbeInfo p : probes) { first = Math.min(first, p.id()); last = Math.max(last, p.id()); }
+            byte[] kinds = new byte[last - first + 1];
+            boolean[] on = new boolean[kinds.length];
+            for (ProbeInfo p : probes) {
+                kinds[p.id() - first] = p.loop() ? Hyprof.LOOP : Hyprof.METHOD;
+                on[p.id() - first] = config.initiallyOn(p);
+            }
+            Hyprof.defineProbes(first, kinds, on, Manifest.lines(probes, skipped));
+        } else if (!skipped.isEmpty()) {
+            Hyprof.defineProbes(0, new byte[0], new boolean[0], Manifest.lines(probes, skipped));
+        }
+        if (newRoots) Hyprof.setRoots(roots());
+    }
+}

@@ -1,0 +1,124 @@
+package org.hyprof.instrument.jvm;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
+import org.hyprof.config.Classifier;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.Resolution;
+import org.hyprof.config.SkippedMethod;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassTooLargeException;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodTooLargeException;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Instruments one class file: every method with code gets entry/exit/exceptional-exit probes and
+ * loop probes ({@link MethodRewriter}); methods that cannot be rewritten are left unchanged and
+ * reported. Thread-safe if {@code ids} is.
+ */
+public final class ClassRewriter {
+    /**
+     * @param bytes    the rewritten class, or null when nothing changed
+     * @param probes   probes placed (method probes and loop probes)
+     * @param skipped  methods left unchanged, with reasons
+     */
+    public record Result(byte[] bytes, String className, List<ProbeInfo> probes, List<SkippedMethod> skipped) {}
+
+    private final TypeHierarchy hierarchy;
+    private final boolean loops;
+
+    /**
+     * @param classBytes internal name → class bytes (for frame computation; null when unknown)
+     * @param loops      place loop probes
+     */
+    public ClassRewriter(Function<String, byte[]> classBytes, boolean loops) {
+        this.hierarchy = new TypeHierarchy(classBytes);
+        this.loops = loops;
+    }
+
+    /** A rewriter that looks classes up through a class loader's resources. */
+    public static ClassRewriter forLoader(ClassLoader loader, boolean loops) {
+        return new ClassRewriter(TypeHierarchy.fromLoader(loader), loops);
+    }
+
+    /** Rewrites {@code classBytes}; {@code ids} hands out probe ids. */
+    public Result rewrite(byte[] classBytes, IntSupplier ids) {
+        Set<String> tooLarge = new HashSet<>();
+        while (true) {
+            ClassNode cn = new ClassNode();
+            new ClassReader(classBytes).accept(cn, ClassReader.SKIP_FRAMES);
+            String dotted = cn.name.replace('/', '.');
+            if ((cn.access & Opcodes.ACC_MODULE) != 0)
+                return new Result(null, dotted, List.of(), List.of());
+            List<ProbeInfo> probes = new ArrayList<>();
+            List<SkippedMethod> skipped = new ArrayList<>();
+            String superName = cn.superName == null ? null : cn.superName.replace('/', '.');
+            List<String> ifaces = cn.interfaces.stream().map(s -> s.replace('/', '.')).toList();
+            String source = cn.sourceFile == null ? "" : cn.sourceFile;
+            for (MethodNode mn : cn.methods) {
+                if ((mn.access & Opcodes.ACC_ABSTRACT) != 0) continue;
+                if ((mn.access & Opcodes.ACC_NATIVE) != 0) {
+                    skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, "native method"));
+                    continue;
+                }
+                if ((mn.access & Opcodes.ACC_BRIDGE) != 0) {
+                    skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, "bridge method (its target has probes)"));
+                    continue;
+                }
+                if (tooLarge.contains(mn.name + mn.desc)) {
+                    skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, "method too large with probes (64 KiB code limit)"));
+                    continue;
+                }
+                AbstractInsnNode[] before = mn.instructions.toArray();
+                try {
+                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn).rewrite(ids, loops);
+                    Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
+                            (mn.access & Opcodes.ACC_STATIC) != 0);
+                    probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,
+                            firstLine(before), source));
+                    int k = 0;
+                    for (int[] l : placed.loops()) {
+                        probes.add(new ProbeInfo(l[0], true, Resolution.LOOP, dotted, mn.name, mn.desc,
+                                placed.methodId(), k++, l[1], source));
+                    }
+                    for (String s : placed.loopSkips())
+                        skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, s));
+                } catch (MethodRewriter.Skip s) {
+                    skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, s.getMessage()));
+                }
+            }
+            if (probes.isEmpty()) return new Result(null, dotted, probes, skipped);
+            ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+                @Override
+                protected String getCommonSuperClass(String a, String b) {
+                    return hierarchy.commonSuperClass(a, b);
+                }
+            };
+            try {
+                cn.accept(cw);
+                return new Result(cw.toByteArray(), dotted, probes, skipped);
+            } catch (MethodTooLargeException e) {
+                if (!tooLarge.add(e.getMethodName() + e.getDescriptor())) throw e;
+            } catch (ClassTooLargeException e) {
+                List<SkippedMethod> all = new ArrayList<>();
+                for (MethodNode mn : cn.methods)
+                    all.add(new SkippedMethod(dotted, mn.name, mn.desc, "class constant pool too large with probes"));
+                return new Result(null, dotted, List.of(), all);
+            }
+        }
+    }
+
+    private static int firstLine(AbstractInsnNode[] code) {
+        for (AbstractInsnNode i : code) if (i instanceof LineNumberNode ln) return ln.line;
+        return -1;
+    }
+}

@@ -1,0 +1,167 @@
+package org.hyprof.instrument.jvm;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipException;
+import java.util.zip.ZipFile;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.ProfilingConfig;
+import org.hyprof.instrument.ProbeIds;
+import org.hyprof.instrument.ProbeSet;
+import org.hyprof.instrument.RuntimeClasses;
+
+/**
+ * Offline instrumentation of a jar: classes that pass the filter get probes, the runtime classes
+ * and {@code META-INF/hyprof/manifest.tsv} + {@code runtime.properties} are added, signatures are
+ * dropped (the classes changed), everything else is copied unchanged. The output appears only
+ * when complete (written to a temporary file, then moved).
+ */
+public final class JarInstrumenter {
+    /** What an instrumentation run did. */
+    public record Summary(int classes, int instrumentedClasses, int methods, int probes, int loops,
+                          org.hyprof.config.Manifest manifest, long inBytes, long outBytes) {}
+
+    private JarInstrumenter() {}
+
+    public static final String MANIFEST_ENTRY = "META-INF/hyprof/manifest.tsv";
+    public static final String OPTIONS_ENTRY = "META-INF/hyprof/runtime.properties";
+
+    /**
+     * @param progress called with (entries done) as entries are processed; may be null
+     */
+    public static Summary instrument(Path in, Path out, ProfilingConfig cfg, Consumer<Integer> progress)
+            throws IOException {
+        Map<String, byte[]> classes = new HashMap<>();
+        ZipFile zip;
+        try {
+            zip = new ZipFile(in.toFile());
+        } catch (ZipException e) {
+            throw new IOException(in + ": not a jar/zip file (" + e.getMessage() + ")");
+        }
+        try (zip) {
+            for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+                if (!e.isDirectory() && e.getName().endsWith(".class")) {
+                    try (InputStream s = zip.getInputStream(e)) {
+                        classes.put(e.getName().substring(0, e.getName().length() - 6), s.readAllBytes());
+                    }
+                }
+            }
+            ClassLoader sys = ClassLoader.getSystemClassLoader();
+            ClassRewriter rewriter = new ClassRewriter(name -> {
+                byte[] b = classes.get(name);
+                return b != null ? b : TypeHierarchy.fromLoader(sys).apply(name);
+            }, true);
+            ProbeIds ids = new ProbeIds();
+            ProbeSet set = new ProbeSet(cfg);
+            int total = 0, instrumented = 0, methods = 0, loops = 0;
+            Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".hyprof-", ".jar.tmp");
+            try {
+                try (OutputStream fo = Files.newOutputStream(tmp); JarOutputStream jo = new JarOutputStream(fo)) {
+                    int done = 0;
+                    for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+                        String name = e.getName();
+                        if (progress != null && ++done % 200 == 0) progress.accept(done);
+                        if (isSignature(name) || name.startsWith("META-INF/hyprof/")) continue;
+                        if (name.startsWith(RuntimeClasses.PACKAGE_PATH)) continue; // replaced below
+                        byte[] data;
+                        try (InputStream s = zip.getInputStream(e)) {
+                            data = s.readAllBytes();
+                        }
+                        if (name.equals("META-INF/MANIFEST.MF")) data = stripDigests(data);
+                        else if (name.endsWith(".class") && !e.isDirectory() && !name.startsWith("META-INF/")) {
+                            total++;
+                            String cls = name.substring(0, name.length() - 6).replace('/', '.');
+                            if (cfg.classes.accepts(cls)) {
+                                ClassRewriter.Result r;
+                                try {
+                                    r = rewriter.rewrite(data, ids::next);
+                                } catch (RuntimeException bad) {
+                                    throw new IOException(in + ": " + name + ": cannot read class (" + bad + ")");
+                                }
+                                set.add(r.probes(), r.skipped());
+                                if (r.bytes() != null) {
+                                    data = r.bytes();
+                                    instrumented++;
+                                    for (ProbeInfo p : r.probes()) { if (p.loop()) loops++; else methods++; }
+                                }
+                            }
+                        }
+                        JarEntry je = new JarEntry(name);
+                        je.setTime(e.getTime());
+                        jo.putNextEntry(je);
+                        if (!e.isDirectory()) jo.write(data);
+                        jo.closeEntry();
+                    }
+                    for (Map.Entry<String, byte[]> rc : RuntimeClasses.read().entrySet()) {
+                        jo.putNextEntry(new JarEntry(rc.getKey()));
+                        jo.write(rc.getValue());
+                        jo.closeEntry();
+                    }
+                    jo.putNextEntry(new JarEntry(MANIFEST_ENTRY));
+                    jo.write(set.manifest().toText().getBytes(StandardCharsets.UTF_8));
+                    jo.closeEntry();
+                    jo.putNextEntry(new JarEntry(OPTIONS_ENTRY));
+                    jo.write(runtimeProperties(cfg, set).getBytes(StandardCharsets.UTF_8));
+                    jo.closeEntry();
+                }
+                Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+            return new Summary(total, instrumented, methods, methods + loops, loops, set.manifest(),
+                    Files.size(in), Files.size(out));
+        }
+    }
+
+    /** Start-up settings an offline-instrumented program runs with (see the runtime's Options). */
+    static String runtimeProperties(ProfilingConfig cfg, ProbeSet set) {
+        StringBuilder b = new StringBuilder("# hyprof runtime settings; -Dhyprof.options=k=v,... overrides\n");
+        var o = cfg.runtime;
+        if (o.out != null) b.append("out=").append(o.out).append('\n');
+        b.append("mode=").append(o.events ? "events" : "aggregate").append('\n');
+        b.append("budget=").append(o.budgetBytes).append('\n');
+        b.append("resolutions=").append(String.join(":", cfg.resolutions.stream().map(r -> r.label()).toList())).append('\n');
+        int[] roots = set.roots();
+        if (roots.length > 0) {
+            b.append("roots=");
+            for (int i = 0; i < roots.length; i++) b.append(i > 0 ? ":" : "").append(roots[i]);
+            b.append('\n');
+        }
+        if (o.minDurationNanos > 0) b.append("minDuration=").append(o.minDurationNanos).append('\n');
+        if (o.minCalls > 0) b.append("minCalls=").append(o.minCalls).append('\n');
+        if (o.maxDepth > 0) b.append("maxDepth=").append(o.maxDepth).append('\n');
+        return b.toString();
+    }
+
+    private static boolean isSignature(String name) {
+        if (!name.startsWith("META-INF/") || name.indexOf('/', 9) >= 0) return false;
+        String u = name.toUpperCase(java.util.Locale.ROOT);
+        return u.endsWith(".SF") || u.endsWith(".RSA") || u.endsWith(".DSA") || u.endsWith(".EC")
+                || u.startsWith("META-INF/SIG-");
+    }
+
+    /** Drops per-entry digests from the jar manifest: they no longer match the rewritten classes. */
+    private static byte[] stripDigests(byte[] mf) throws IOException {
+        Manifest m = new Manifest(new java.io.ByteArrayInputStream(mf));
+        for (Attributes a : m.getEntries().values()) {
+            a.keySet().removeIf(k -> k.toString().toUpperCase(java.util.Locale.ROOT).endsWith("-DIGEST"));
+        }
+        m.getEntries().values().removeIf(Attributes::isEmpty);
+        var bo = new java.io.ByteArrayOutputStream();
+        m.write(bo);
+        return bo.toByteArray();
+    }
+}

@@ -1,0 +1,124 @@
+package org.hyprof.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.hyprof.runtime.Options;
+
+/**
+ * What to profile and how: the model behind agent arguments and config files.
+ *
+ * <p>Settings (agent argument {@code key=value,key=value}; config file: Java properties):
+ * <table>
+ * <caption>settings</caption>
+ * <tr><td>include, exclude</td><td>class patterns ({@link Glob}), several separated by {@code ;}</td></tr>
+ * <tr><td>mode</td><td>{@code aggregate} (default) or {@code events}</td></tr>
+ * <tr><td>budget</td><td>event-log size for events mode, e.g. {@code 64m} (default 64m)</td></tr>
+ * <tr><td>out</td><td>session file the runtime writes</td></tr>
+ * <tr><td>resolutions</td><td>which probes start on: {@code process;thread;method;loop} (default all)</td></tr>
+ * <tr><td>roots</td><td>caller-filter roots: method patterns matched against
+ *     {@code pkg.Class.method(desc)}, separated by {@code ;}</td></tr>
+ * <tr><td>minDuration, minCalls, maxDepth</td><td>rules (see DESIGN.md §3)</td></tr>
+ * <tr><td>snapshotMillis, recalibrateMillis, calibrate, process</td><td>runtime tuning</td></tr>
+ * <tr><td>config</td><td>(agent argument only) a properties file read first; arguments override</td></tr>
+ * </table>
+ */
+public final class ProfilingConfig {
+    private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "out", "resolutions",
+            "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
+            "process", "config");
+
+    public final ClassFilter classes = new ClassFilter();
+    public final Set<Resolution> resolutions = EnumSet.allOf(Resolution.class);
+    public final List<Glob> roots = new ArrayList<>();
+    /** Runtime settings in runtime terms (already validated). */
+    public final Options runtime = new Options();
+
+    /** Parses an agent argument string; {@code null} or empty gives the defaults. */
+    public static ProfilingConfig parseAgentArgs(String args) {
+        ProfilingConfig c = new ProfilingConfig();
+        if (args == null || args.isBlank()) return c;
+        Map<String, String> kv = new LinkedHashMap<>();
+        for (String part : args.split(",")) {
+            if (part.isBlank()) continue;
+            int eq = part.indexOf('=');
+            if (eq <= 0) throw new ConfigException("agent argument: expected key=value, got '" + part + "'");
+            kv.merge(part.substring(0, eq).trim(), part.substring(eq + 1).trim(), (a, b) -> a + ";" + b);
+        }
+        String file = kv.remove("config");
+        if (file != null) c.load(Path.of(file));
+        for (Map.Entry<String, String> e : kv.entrySet()) c.set(e.getKey(), e.getValue(), "agent argument");
+        return c;
+    }
+
+    /** Reads a properties file; errors name the file. */
+    public ProfilingConfig load(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file + ": no such config file");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ConfigException(file + ": cannot read config: " + e.getMessage());
+        }
+        for (String k : p.stringPropertyNames()) {
+            if (k.equals("config")) throw new ConfigException(file + ": 'config' cannot be nested");
+            set(k, p.getProperty(k), file.toString());
+        }
+        return this;
+    }
+
+    /** Applies one setting; {@code where} names its source in error messages. */
+    public ProfilingConfig set(String key, String value, String where) {
+        if (!KEYS.contains(key))
+            throw new ConfigException(where + ": unknown setting '" + key + "' (known: " + String.join(", ", KEYS.stream().sorted().toList()) + ")");
+        try {
+            switch (key) {
+                case "include" -> split(value).forEach(classes::include);
+                case "exclude" -> split(value).forEach(classes::exclude);
+                case "resolutions" -> {
+                    resolutions.clear();
+                    for (String r : split(value.replace(':', ';'))) resolutions.add(Resolution.parse(r));
+                }
+                case "roots" -> split(value).forEach(r -> roots.add(new Glob(r)));
+                case "config" -> load(Path.of(value));
+                default -> runtime.set(key, value);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(where + ": " + key + ": " + e.getMessage());
+        } catch (ConfigException e) {
+            if (e.getMessage().startsWith(where)) throw e;
+            throw new ConfigException(where + ": " + key + ": " + e.getMessage());
+        }
+        return this;
+    }
+
+    /** Whether a probe starts on. */
+    public boolean initiallyOn(ProbeInfo p) {
+        return resolutions.contains(p.resolution());
+    }
+
+    /** Whether a method probe is a caller-filter root. */
+    public boolean isRoot(ProbeInfo p) {
+        if (p.loop()) return false;
+        String key = p.methodKey();
+        for (Glob g : roots) if (g.matches(key) || g.matches(p.className() + "." + p.methodName())) return true;
+        return false;
+    }
+
+    private static List<String> split(String v) {
+        List<String> r = new ArrayList<>();
+        for (String s : v.split(";")) if (!s.isBlank()) r.add(s.trim());
+        return r;
+    }
+}
