@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         description = "Hybrid Java/native profiler: per-method time and energy, Java and JNI code.",
         subcommands = {
             CommandLine.HelpCommand.class,
+            InstrumentCommand.class,
         })
 public final class HyprofCommand implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,71 @@
+package org.hyprof.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.hyprof.config.ConfigException;
+import org.hyprof.config.ProfilingConfig;
+import picocli.CommandLine.Option;
+
+/** What to instrument and record: options shared by {@code profile} and {@code instrument}. */
+public final class ConfigOptions {
+    @Option(names = "--include", paramLabel = "PATTERN",
+            description = "Classes to instrument (glob: * matches anything, dots included), e.g. 'com.example.*'. Repeatable; default: all.")
+    List<String> include = new ArrayList<>();
+
+    @Option(names = "--exclude", paramLabel = "PATTERN", description = "Classes not to instrument. Repeatable.")
+    List<String> exclude = new ArrayList<>();
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Settings file (Java properties: include, exclude, mode, budget, resolutions, roots, minDuration, minCalls, maxDepth). Options given here win.")
+    Path config;
+
+    @Option(names = "--resolution", paramLabel = "R", split = ",",
+            description = "Probes that start on: process, thread, method, loop (default: all).")
+    List<String> resolutions = new ArrayList<>();
+
+    @Option(names = "--root", paramLabel = "PATTERN",
+            description = "Caller filter: record only inside calls of methods matching 'pkg.Class.method' (glob). Repeatable.")
+    List<String> roots = new ArrayList<>();
+
+    @Option(names = "--min-duration", paramLabel = "DUR", description = "Rule: record calls lasting at least DUR (e.g. 10us, 1ms).")
+    String minDuration;
+
+    @Option(names = "--min-calls", paramLabel = "N", description = "Rule: record a method after its N-th call on a thread.")
+    Integer minCalls;
+
+    @Option(names = "--max-depth", paramLabel = "N", description = "Rule: record calls at most N deep.")
+    Integer maxDepth;
+
+    /** Builds the profiling config; errors become one-line {@link UserError}s. */
+    public ProfilingConfig build() {
+        try {
+            ProfilingConfig c = new ProfilingConfig();
+            if (config != null) c.load(config);
+            for (String p : include) c.set("include", p, "--include");
+            for (String p : exclude) c.set("exclude", p, "--exclude");
+            if (!resolutions.isEmpty()) c.set("resolutions", String.join(";", resolutions), "--resolution");
+            for (String r : roots) c.set("roots", r, "--root");
+            if (minDuration != null) c.set("minDuration", minDuration, "--min-duration");
+            if (minCalls != null) c.set("minCalls", minCalls.toString(), "--min-calls");
+            if (maxDepth != null) c.set("maxDepth", maxDepth.toString(), "--max-depth");
+            return c;
+        } catch (ConfigException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
+    /** The same settings as agent arguments ({@code key=value,...}). */
+    public List<String> agentArgs() {
+        List<String> a = new ArrayList<>();
+        if (config != null) a.add("config=" + config.toAbsolutePath());
+        for (String p : include) a.add("include=" + p);
+        for (String p : exclude) a.add("exclude=" + p);
+        if (!resolutions.isEmpty()) a.add("resolutions=" + String.join(";", resolutions));
+        for (String r : roots) a.add("roots=" + r);
+        if (minDuration != null) a.add("minDuration=" + minDuration);
+        if (minCalls != null) a.add("minCalls=" + minCalls);
+        if (maxDepth != null) a.add("maxDepth=" + maxDepth);
+        return a;
+    }
+}
