@@ -11,7 +11,10 @@ import picocli.CommandLine.Command;
         description = "Hybrid Java/native profiler: per-method time and energy, Java and JNI code.",
         subcommands = {
             CommandLine.HelpCommand.class,
+            ProfileCommand.class,
             InstrumentCommand.class,
+            ImportCommand.class,
+            ReportCommand.class,
         })
 public final class HyprofCommand implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,231 @@
+package org.hyprof.correlate;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.hyprof.store.CalibrationRecord;
+
+/**
+ * Renders a {@link Profile} as a table (people), CSV or JSON (tools).
+ *
+ * <p>CSV contract for {@code --by method}: a header row, then one row per method or loop with
+ * columns {@value #METHOD_COLUMNS}. Times are nanoseconds, deducted unless the column ends in
+ * {@code _raw_ns}; loops are named {@code pkg.Class.name(desc)#loopK} with kind {@code loop}.
+ * Columns may be added at the end; existing ones keep their place.
+ */
+public final class ReportWriter {
+    public static final String METHOD_COLUMNS =
+            "method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns,iterations,throws";
+    public static final String THREAD_COLUMNS =
+            "process,pid,tid,thread,methods,calls,time_ns,time_raw_ns,event_drops,depth_drops";
+    public static final String PROCESS_COLUMNS =
+            "process,pid,status,threads,calls,time_ns,time_raw_ns,event_drops";
+
+    /** What rows to show. */
+    public enum By { METHOD, THREAD, PROCESS, LOOP }
+
+    /** Output format. */
+    public enum Format { TABLE, CSV, JSON }
+
+    private final Profile profile;
+    private final By by;
+    private final Profile.Sort sort;
+    private final int top;
+    private final boolean raw;
+
+    /**
+     * @param top  rows to show (0 = all)
+     * @param raw  the table shows raw instead of deducted times (CSV and JSON always carry both)
+     */
+    public ReportWriter(Profile profile, By by, Profile.Sort sort, int top, boolean raw) {
+        this.profile = profile;
+        this.by = by;
+        this.sort = sort;
+        this.top = top;
+        this.raw = raw;
+    }
+
+    /** Method or loop rows, sorted and cut to {@code top}. */
+    public List<MethodRow> methodRows() {
+        List<MethodRow> rows = new ArrayList<>();
+        for (MethodRow r : profile.methods()) {
+            if (by == By.LOOP && !r.kind().equals("loop")) continue;
+            rows.add(r);
+        }
+        rows.sort(sort.comparator());
+        return top > 0 && rows.size() > top ? rows.subList(0, top) : rows;
+    }
+
+    public void write(Format format, PrintWriter out) {
+        switch (format) {
+            case CSV -> csv(out);
+            case JSON -> json(out);
+            case TABLE -> table(out);
+        }
+        out.flush();
+    }
+
+    private void csv(PrintWriter out) {
+        switch (by) {
+            case METHOD, LOOP -> {
+                out.println(METHOD_COLUMNS);
+                for (MethodRow r : methodRows()) {
+                    out.println(String.join(",", csvField(r.method()), r.kind(), r.resolution(), n(r.calls()),
+                            n(r.inclNanos()), n(r.exclNanos()), n(r.inclRawNanos()), n(r.exclRawNanos()),
+                            n(r.minNanos()), n(r.maxNanos()), n(r.p50Nanos()), n(r.p99Nanos()), n(r.iterations()),
+                            n(r.throwsCount())));
+                }
+            }
+            case THREAD -> {
+                out.println(THREAD_COLUMNS);
+                for (Profile.ThreadRow t : threadRows()) {
+                    out.println(String.join(",", csvField(t.process()), n(t.pid()), n(t.tid()), csvField(t.name()),
+                            n(t.methods()), n(t.calls()), n(t.timeNanos()), n(t.timeRawNanos()), n(t.eventDrops()),
+                            n(t.depthDrops())));
+                }
+            }
+            case PROCESS -> {
+                out.println(PROCESS_COLUMNS);
+                for (Profile.ProcessRow p : profile.processes()) {
+                    out.println(String.join(",", csvField(p.name()), n(p.pid()), p.status(), n(p.threads()),
+                            n(p.calls()), n(p.timeNanos()), n(p.timeRawNanos()), n(p.eventDrops())));
+                }
+            }
+        }
+    }
+
+    private List<Profile.ThreadRow> threadRows() {
+        List<Profile.ThreadRow> rows = new ArrayList<>(profile.threads());
+        rows.sort((a, b) -> Long.compare(b.timeNanos(), a.timeNanos()));
+        return top > 0 && rows.size() > top ? rows.subList(0, top) : rows;
+    }
+
+    private void json(PrintWriter out) {
+        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = m.createObjectNode();
+        root.put("event_drops", profile.eventDrops());
+        ArrayNode cals = root.putArray("calibrations");
+        for (CalibrationRecord c : profile.calibrations()) {
+            ObjectNode o = cals.addObject();
+            o.put("inner_ps", c.innerPicos());
+            o.put("per_event_ps", c.perEventPicos());
+            o.put("per_iter_ps", c.perIterPicos());
+            o.put("outer_ps", c.outerPicos());
+            o.put("clock_ps", c.clockPicos());
+        }
+        ArrayNode notes = root.putArray("notes");
+        profile.notes().forEach(notes::add);
+        ArrayNode rows = root.putArray("rows");
+        switch (by) {
+            case METHOD, LOOP -> {
+                for (MethodRow r : methodRows()) {
+                    ObjectNode o = rows.addObject();
+                    o.put("method", r.method()).put("kind", r.kind()).put("resolution", r.resolution())
+                            .put("calls", r.calls()).put("incl_ns", r.inclNanos()).put("excl_ns", r.exclNanos())
+                            .put("incl_raw_ns", r.inclRawNanos()).put("excl_raw_ns", r.exclRawNanos())
+                            .put("min_ns", r.minNanos()).put("max_ns", r.maxNanos()).put("p50_ns", r.p50Nanos())
+                            .put("p99_ns", r.p99Nanos()).put("iterations", r.iterations()).put("throws", r.throwsCount());
+                }
+            }
+            case THREAD -> {
+                for (Profile.ThreadRow t : threadRows()) {
+                    rows.addObject().put("process", t.process()).put("pid", t.pid()).put("tid", t.tid())
+                            .put("thread", t.name()).put("methods", t.methods()).put("calls", t.calls())
+                            .put("time_ns", t.timeNanos()).put("time_raw_ns", t.timeRawNanos())
+                            .put("event_drops", t.eventDrops()).put("depth_drops", t.depthDrops());
+                }
+            }
+            case PROCESS -> {
+                for (Profile.ProcessRow p : profile.processes()) {
+                    rows.addObject().put("process", p.name()).put("pid", p.pid()).put("status", p.status())
+                            .put("threads", p.threads()).put("calls", p.calls()).put("time_ns", p.timeNanos())
+                            .put("time_raw_ns", p.timeRawNanos()).put("event_drops", p.eventDrops());
+                }
+            }
+        }
+        try {
+            out.println(m.writeValueAsString(root));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void table(PrintWriter out) {
+        for (Profile.ProcessRow p : profile.processes())
+            out.printf(Locale.ROOT, "process %s (pid %d): %s, %d threads%n", p.name(), p.pid(), p.status(), p.threads());
+        List<CalibrationRecord> cals = profile.calibrations();
+        if (!cals.isEmpty()) {
+            CalibrationRecord c = cals.get(cals.size() - 1);
+            out.printf(Locale.ROOT, "calibration: probe event %.1f ns, inner %.1f ns, outer %.1f ns (%d measurements); times are %s%n",
+                    c.perEventPicos() / 1000.0, c.innerPicos() / 1000.0, c.outerPicos() / 1000.0, cals.size(),
+                    raw ? "RAW (probe cost included)" : "deducted");
+        }
+        out.println("dropped events: " + profile.eventDrops());
+        for (String n : profile.notes()) out.println(n);
+        out.println();
+        switch (by) {
+            case METHOD, LOOP -> {
+                List<String[]> cells = new ArrayList<>();
+                cells.add(new String[] {"calls", "incl ms", "excl ms", "p50 us", "p99 us", "iter", "method"});
+                for (MethodRow r : methodRows()) {
+                    cells.add(new String[] {n(r.calls()), ms(raw ? r.inclRawNanos() : r.inclNanos()),
+                        ms(raw ? r.exclRawNanos() : r.exclNanos()), us(r.p50Nanos()), us(r.p99Nanos()),
+                        r.kind().equals("loop") ? n(r.iterations()) : "", r.method()});
+                }
+                aligned(out, cells);
+            }
+            case THREAD -> {
+                List<String[]> cells = new ArrayList<>();
+                cells.add(new String[] {"tid", "methods", "calls", "time ms", "drops", "thread"});
+                for (Profile.ThreadRow t : threadRows())
+                    cells.add(new String[] {n(t.tid()), n(t.methods()), n(t.calls()),
+                        ms(raw ? t.timeRawNanos() : t.timeNanos()), n(t.eventDrops()), t.name()});
+                aligned(out, cells);
+            }
+            case PROCESS -> {
+                List<String[]> cells = new ArrayList<>();
+                cells.add(new String[] {"pid", "threads", "calls", "time ms", "drops", "status", "process"});
+                for (Profile.ProcessRow p : profile.processes())
+                    cells.add(new String[] {n(p.pid()), n(p.threads()), n(p.calls()),
+                        ms(raw ? p.timeRawNanos() : p.timeNanos()), n(p.eventDrops()), p.status(), p.name()});
+                aligned(out, cells);
+            }
+        }
+    }
+
+    /** Right-aligns every column but the last. */
+    private static void aligned(PrintWriter out, List<String[]> cells) {
+        int cols = cells.get(0).length;
+        int[] w = new int[cols];
+        for (String[] r : cells) for (int i = 0; i < cols; i++) w[i] = Math.max(w[i], r[i].length());
+        for (String[] r : cells) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < cols - 1; i++) b.append(" ".repeat(w[i] - r[i].length())).append(r[i]).append("  ");
+            b.append(r[cols - 1]);
+            out.println(b.toString().stripTrailing());
+        }
+    }
+
+    private static String n(long v) {
+        return Long.toString(v);
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+
+    private static String us(long nanos) {
+        return String.format(Locale.ROOT, "%.1f", nanos / 1e3);
+    }
+
+    /** Quotes a CSV field when it holds a comma, quote or newline (RFC 4180). */
+    static String csvField(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) return s;
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+}

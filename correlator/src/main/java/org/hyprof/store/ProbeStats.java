@@ -1,0 +1,11 @@
+package org.hyprof.store;
+
+/**
+ * Aggregates of one probe on one thread, cumulative. Fields mirror the runtime's {@code Stats}
+ * layout; times in nanoseconds, deducted unless named raw. {@code hist} holds log2 buckets of
+ * per-call deducted inclusive time (bucket b: 2^(b-1) ≤ d &lt; 2^b ns).
+ */
+public record ProbeStats(long tid, int probeId, long calls, long inclRawNanos, long exclRawNanos, long inclNanos,
+                         long exclNanos, long minNanos, long maxNanos, long outerCalls, long eventsInside,
+                         long itersInside, long childCalls, long directLoopEvents, long directIters, long iterations,
+                         long throwsCount, long seen, long[] hist) {}

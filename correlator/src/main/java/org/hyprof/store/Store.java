@@ -1,0 +1,381 @@
+package org.hyprof.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Consumer;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.Resolution;
+import org.hyprof.config.SkippedMethod;
+
+/**
+ * A session in SQLite: processes, their probes, per-thread aggregates, calibrations, event chunks
+ * and import notes. WAL mode; a {@code schema_version} table and ordered migrations
+ * ({@code V1.sql}, ...) bring older files up to date when opened for writing.
+ *
+ * <p>Everything else reads sessions through this class, never with SQL of its own.
+ */
+public final class Store implements AutoCloseable {
+    /** Schema version this build writes; files up to it can be opened. */
+    public static final int SCHEMA_VERSION = 1;
+    private static final String[] MIGRATIONS = {"V1.sql"};
+
+    private final Path file;
+    private final Connection db;
+
+    private Store(Path file, Connection db) {
+        this.file = file;
+        this.db = db;
+    }
+
+    /** Creates a new session file (fails if it exists). */
+    public static Store create(Path file) {
+        if (Files.exists(file)) throw new StoreException(file + ": already exists");
+        return open(file, true);
+    }
+
+    /** Opens an existing session file for reading and appending. */
+    public static Store open(Path file) {
+        if (!Files.exists(file)) throw new StoreException(file + ": no such session");
+        if (Files.isDirectory(file)) throw new StoreException(file + ": is a directory, not a session");
+        return open(file, false);
+    }
+
+    private static Store open(Path file, boolean create) {
+        Connection c = null;
+        try {
+            c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA busy_timeout = 5000");
+                s.execute("PRAGMA journal_mode = WAL");
+                s.execute("PRAGMA foreign_keys = ON");
+            }
+            Store st = new Store(file, c);
+            st.migrate(create);
+            return st;
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw new StoreException(file + ": not a readable hyprof session (" + firstLine(e.getMessage()) + ")", e);
+        } catch (StoreException e) {
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    private void migrate(boolean create) throws SQLException {
+        int version;
+        try (Statement s = db.createStatement()) {
+            boolean has;
+            try (ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'")) {
+                has = rs.next();
+            }
+            if (!has) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master")) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) throw new StoreException(file + ": an SQLite file, but not a hyprof session");
+                }
+                if (!create) throw new StoreException(file + ": empty file, not a hyprof session");
+                s.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+                s.execute("INSERT INTO schema_version VALUES (0)");
+            }
+            try (ResultSet rs = s.executeQuery("SELECT version FROM schema_version")) {
+                if (!rs.next()) throw new StoreException(file + ": schema_version is empty");
+                version = rs.getInt(1);
+            }
+        }
+        if (version > SCHEMA_VERSION)
+            throw new StoreException(file + ": written by a newer hyprof (schema " + version + " > " + SCHEMA_VERSION + ")");
+        for (int v = version; v < SCHEMA_VERSION; v++) {
+            String sql = resource(MIGRATIONS[v]);
+            inTransaction(() -> {
+                try (Statement s = db.createStatement()) {
+                    for (String stmt : sql.split(";\\s*\\n")) {
+                        String t = stripComments(stmt).trim();
+                        if (!t.isEmpty()) s.execute(t);
+                    }
+                }
+            });
+            try (Statement s = db.createStatement()) {
+                s.execute("UPDATE schema_version SET version = " + (v + 1));
+            }
+        }
+    }
+
+    private static String stripComments(String sql) {
+        StringBuilder b = new StringBuilder();
+        for (String line : sql.split("\n")) {
+            int i = line.indexOf("--");
+            b.append(i >= 0 ? line.substring(0, i) : line).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = Store.class.getResourceAsStream(name)) {
+            if (in == null) throw new StoreException("missing schema resource " + name);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new StoreException("cannot read schema resource " + name, e);
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Schema version of the open file. */
+    public int schemaVersion() {
+        return queryLong("SELECT version FROM schema_version").intValue();
+    }
+
+    // ------------------------------------------------------------------ writing
+
+    /** A unit of work that may throw SQL errors. */
+    public interface SqlWork {
+        void run() throws SQLException;
+    }
+
+    /** Runs work in one transaction (rolled back if it fails). */
+    public void inTransaction(SqlWork work) {
+        try {
+            boolean auto = db.getAutoCommit();
+            db.setAutoCommit(false);
+            try {
+                work.run();
+                db.commit();
+            } catch (SQLException | RuntimeException e) {
+                db.rollback();
+                throw e;
+            } finally {
+                db.setAutoCommit(auto);
+            }
+        } catch (SQLException e) {
+            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    public void putInfo(String key, String value) {
+        update("INSERT OR REPLACE INTO session_info(key, value) VALUES (?, ?)", key, value);
+    }
+
+    /** Adds a process and returns its id in this session. */
+    public long addProcess(ProcessInfo p) {
+        update("INSERT INTO process(pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source)"
+                        + " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                p.pid(), p.name(), p.vm(), p.mode(), p.budgetBytes(), p.startWallMillis(), p.startNanos(),
+                p.endWallMillis(), p.status(), p.eventDrops(), p.source());
+        return queryLong("SELECT last_insert_rowid()");
+    }
+
+    public void updateProcessEnd(long processId, Long endWallMillis, String status, long eventDrops) {
+        update("UPDATE process SET end_wall_ms = ?, status = ?, event_drops = ? WHERE id = ?",
+                endWallMillis, status, eventDrops, processId);
+    }
+
+    public void addProbes(long processId, Collection<ProbeInfo> probes) {
+        batch("INSERT OR REPLACE INTO probe(process_id, id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source)"
+                + " VALUES (?,?,?,?,?,?,?,?,?,?,?)", probes, (ps, p) -> {
+            set(ps, processId, p.id(), p.kindLabel(), p.resolution().label(), p.className(), p.methodName(),
+                    p.descriptor(), p.ownerId(), p.loopIndex(), p.line(), p.source());
+        });
+    }
+
+    public void addSkipped(long processId, Collection<SkippedMethod> skipped) {
+        batch("INSERT INTO skipped(process_id, class, method, descriptor, reason) VALUES (?,?,?,?,?)", skipped,
+                (ps, s) -> set(ps, processId, s.className(), s.methodName(), s.descriptor(), s.reason()));
+    }
+
+    public void putThread(long processId, ThreadInfo t) {
+        update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops) VALUES (?,?,?,?,?)",
+                processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops());
+    }
+
+    public void addCalibration(long processId, CalibrationRecord c) {
+        update("INSERT INTO calibration(process_id, measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps) VALUES (?,?,?,?,?,?)",
+                processId, c.measuredAtNanos(), c.innerPicos(), c.perEventPicos(), c.perIterPicos(), c.clockPicos());
+    }
+
+    /** Inserts or replaces aggregates (values are cumulative, so the latest wins). */
+    public void putStats(long processId, Collection<ProbeStats> stats) {
+        batch("INSERT OR REPLACE INTO probe_stats(process_id, tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns,"
+                + " min_ns, max_ns, outer_calls, events_inside, iters_inside, child_calls, direct_loop_events, direct_iters,"
+                + " iterations, throws, seen, hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
+            set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
+                    s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
+                    s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
+                    encodeHist(s.hist()));
+        });
+    }
+
+    public void addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
+        update("INSERT OR REPLACE INTO event_chunk(process_id, tid, seq, base_ns, data) VALUES (?,?,?,?,?)",
+                processId, tid, seq, baseNanos, data);
+    }
+
+    public void addNote(Long processId, String severity, String message) {
+        update("INSERT INTO import_note(process_id, severity, message) VALUES (?,?,?)", processId, severity, message);
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    public List<ProcessInfo> processes() {
+        return query("SELECT id, pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source"
+                + " FROM process ORDER BY id", rs -> new ProcessInfo(rs.getLong(1), rs.getLong(2), rs.getString(3),
+                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
+                rs.getObject(9) == null ? null : rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getString(12)));
+    }
+
+    public List<ProbeInfo> probes(long processId) {
+        return query("SELECT id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source"
+                + " FROM probe WHERE process_id = ? ORDER BY id", rs -> new ProbeInfo(rs.getInt(1),
+                rs.getString(2).equals("loop"), Resolution.parse(rs.getString(3)), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getInt(9), rs.getString(10)), processId);
+    }
+
+    public List<SkippedMethod> skipped(long processId) {
+        return query("SELECT class, method, descriptor, reason FROM skipped WHERE process_id = ? ORDER BY rowid",
+                rs -> new SkippedMethod(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), processId);
+    }
+
+    public List<ThreadInfo> threads(long processId) {
+        return query("SELECT tid, name, event_drops, depth_drops FROM thread WHERE process_id = ? ORDER BY tid",
+                rs -> new ThreadInfo(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)), processId);
+    }
+
+    public List<CalibrationRecord> calibrations(long processId) {
+        return query("SELECT measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps FROM calibration"
+                + " WHERE process_id = ? ORDER BY measured_at_ns", rs -> new CalibrationRecord(rs.getLong(1),
+                rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)), processId);
+    }
+
+    /** All aggregates of a process, one row per (thread, probe). */
+    public List<ProbeStats> stats(long processId) {
+        return query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
+                + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist"
+                + " FROM probe_stats WHERE process_id = ? ORDER BY tid, probe_id", rs -> new ProbeStats(rs.getLong(1),
+                rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
+                rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
+                rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), decodeHist(rs.getBytes(19))), processId);
+    }
+
+    /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */
+    public void eventChunks(long processId, Consumer<EventChunk> consumer) {
+        query("SELECT tid, seq, base_ns, data FROM event_chunk WHERE process_id = ? ORDER BY tid, seq", rs -> {
+            consumer.accept(new EventChunk(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4)));
+            return null;
+        }, processId);
+    }
+
+    public long eventChunkCount(long processId) {
+        return queryLong("SELECT count(*) FROM event_chunk WHERE process_id = " + processId);
+    }
+
+    /** Import notes (damage found, missing end, ...), oldest first. */
+    public List<String> notes() {
+        return query("SELECT severity || ': ' || message FROM import_note ORDER BY rowid", rs -> rs.getString(1));
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(db);
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    /** Maps one result row. */
+    public interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private interface Binder<T> {
+        void bind(PreparedStatement ps, T item) throws SQLException;
+    }
+
+    private <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+        try (PreparedStatement ps = db.prepareStatement(sql)) {
+            set(ps, args);
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    T t = mapper.map(rs);
+                    if (t != null) out.add(t);
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private Long queryLong(String sql) {
+        List<Long> r = query(sql, rs -> rs.getLong(1));
+        return r.isEmpty() ? 0L : r.get(0);
+    }
+
+    private void update(String sql, Object... args) {
+        try (PreparedStatement ps = db.prepareStatement(sql)) {
+            set(ps, args);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private <T> void batch(String sql, Collection<T> items, Binder<T> binder) {
+        if (items.isEmpty()) return;
+        inTransaction(() -> {
+            try (PreparedStatement ps = db.prepareStatement(sql)) {
+                for (T t : items) {
+                    binder.bind(ps, t);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        });
+    }
+
+    private static void set(PreparedStatement ps, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
+    }
+
+    static byte[] encodeHist(long[] hist) {
+        ByteBuffer b = ByteBuffer.allocate(hist.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        for (long v : hist) b.putLong(v);
+        return b.array();
+    }
+
+    static long[] decodeHist(byte[] data) {
+        if (data == null) return new long[0];
+        ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+        long[] h = new long[data.length / 8];
+        for (int i = 0; i < h.length; i++) h[i] = b.getLong();
+        return h;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "unknown error";
+        int nl = s.indexOf('\n');
+        return nl >= 0 ? s.substring(0, nl) : s;
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            if (c != null) c.close();
+        } catch (SQLException ignored) {
+            // closing a broken connection: nothing to save
+        }
+    }
+}

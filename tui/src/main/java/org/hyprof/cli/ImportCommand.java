@@ -1,0 +1,68 @@
+package org.hyprof.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.hyprof.store.SessionImporter;
+import org.hyprof.store.Store;
+import org.hyprof.store.StoreException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code hyprof import FILE -o S.db}: load a runtime session file (e.g. pulled from a device). */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        description = {"Load a session file written by the runtime into a session database.",
+            "A damaged or truncated file (process killed) loads its valid part; the damage is reported."})
+public final class ImportCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "Session file (*.hyprof).")
+    Path file;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "S.db", description = "Session database to create (or add to, with --append).")
+    Path out;
+
+    @Option(names = "--append", description = "Add this file as another process of an existing session.")
+    boolean append;
+
+    @Option(names = "--force", description = "Replace an existing session database.")
+    boolean force;
+
+    @Override
+    public Integer call() throws IOException {
+        SessionImporter.Result r = importInto(file, out, append, force, spec.commandLine().getErr());
+        return r == null ? 1 : 0;
+    }
+
+    /** Shared with 'profile': opens or creates the store, imports, prints a summary and notes. */
+    static SessionImporter.Result importInto(Path file, Path out, boolean append, boolean force, PrintWriter err) throws IOException {
+        if (!Files.exists(file)) throw new UserError(file + ": no such session file");
+        if (Files.exists(out) && !append) {
+            if (!force) throw new UserError(out + ": already exists (--force replaces it, --append adds to it)");
+            Files.delete(out);
+            Files.deleteIfExists(Path.of(out + "-wal"));
+            Files.deleteIfExists(Path.of(out + "-shm"));
+        }
+        try (Store store = append && Files.exists(out) ? Store.open(out) : Store.create(out)) {
+            SessionImporter.Result r;
+            try {
+                r = SessionImporter.importFile(file, store);
+            } catch (IOException e) {
+                throw new UserError(e.getMessage());
+            }
+            for (String n : r.notes()) err.println("hyprof: " + n);
+            err.printf("hyprof: %s: process %s, %d probes, %d threads, %d aggregate rows, %d event chunks%s%n", out,
+                    r.processName(), r.probes(), r.threads(), r.statsRows(), r.eventChunks(),
+                    r.eventDrops() > 0 ? ", " + r.eventDrops() + " events dropped" : "");
+            err.flush();
+            return r;
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+}

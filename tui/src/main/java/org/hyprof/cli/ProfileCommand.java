@@ -1,0 +1,99 @@
+package org.hyprof.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.hyprof.config.ConfigException;
+import org.hyprof.config.ProfilingConfig;
+import org.hyprof.store.SessionImporter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code hyprof profile -o S.db -- java ARGS…}: run a JVM program with the agent and import its
+ * session when it ends (also when it crashes or is killed: the session file is crash-safe).
+ */
+@Command(name = "profile", mixinStandardHelpOptions = true,
+        description = {"Run a Java program with hyprof's agent and store its profile in a session database.",
+            "Everything after -- is the command: its first word is the java launcher; the agent option is",
+            "inserted right after it. Example: hyprof profile -o s.db -- java -cp app.jar com.example.Main"})
+public final class ProfileCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "S.db", description = "Session database to write.")
+    Path out;
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "aggregate",
+            description = "aggregate (per-method statistics, constant memory) or events (also every call, for exports). Default: ${DEFAULT-VALUE}.")
+    String mode;
+
+    @Option(names = "--budget", paramLabel = "SIZE", defaultValue = "64m",
+            description = "Event log budget in events mode (e.g. 16m, 1g); events beyond it are dropped and counted. Default: ${DEFAULT-VALUE}.")
+    String budget;
+
+    @Option(names = "--append", description = "Add this run as another process of an existing session.")
+    boolean append;
+
+    @Option(names = "--force", description = "Replace an existing session database.")
+    boolean force;
+
+    @Option(names = "--keep-raw", description = "Keep the runtime's session file (S.db.hyprof) after importing it.")
+    boolean keepRaw;
+
+    @Mixin ConfigOptions options;
+
+    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "java and its arguments (after --).")
+    List<String> command = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter err = spec.commandLine().getErr();
+        if (Files.exists(out) && !append && !force)
+            throw new UserError(out + ": already exists (--force replaces it, --append adds to it)");
+        // validate everything before starting the program
+        ProfilingConfig cfg = options.build();
+        List<String> agentArgs = options.agentArgs();
+        try {
+            cfg.set("mode", mode, "--mode");
+            cfg.set("budget", budget, "--budget");
+        } catch (ConfigException e) {
+            throw new UserError(e.getMessage(), 2);
+        }
+        Path raw = Path.of(out + ".hyprof");
+        Files.deleteIfExists(raw);
+        agentArgs.add(0, "out=" + raw.toAbsolutePath());
+        agentArgs.add("mode=" + mode);
+        agentArgs.add("budget=" + budget);
+        for (String a : agentArgs)
+            if (a.indexOf(',') >= 0) throw new UserError("'" + a + "': commas are not allowed in patterns or paths", 2);
+        List<String> cmd = new ArrayList<>(command);
+        cmd.add(1, "-javaagent:" + Home.agentJar() + "=" + String.join(",", agentArgs));
+        Process p;
+        try {
+            p = new ProcessBuilder(cmd).inheritIO().start();
+        } catch (IOException e) {
+            throw new UserError(command.get(0) + ": cannot run (" + e.getMessage() + ")");
+        }
+        int code = p.waitFor();
+        if (!Files.exists(raw)) {
+            err.println("hyprof: the program exited with code " + code + " and wrote no session"
+                    + " (did the agent start? is the first word after -- a java launcher?)");
+            return code != 0 ? code : 1;
+        }
+        if (code != 0) err.println("hyprof: the program exited with code " + code + "; importing what it recorded");
+        SessionImporter.Result r = ImportCommand.importInto(raw, out, append, force, err);
+        boolean damaged = r.notes().stream().anyMatch(n -> n.contains("damaged"));
+        if (!keepRaw && !damaged) Files.deleteIfExists(raw);
+        else err.println("hyprof: raw session kept in " + raw);
+        err.println("hyprof: next: hyprof report " + out + " --top 20");
+        return code;
+    }
+}

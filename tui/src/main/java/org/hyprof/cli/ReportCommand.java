@@ -1,0 +1,69 @@
+package org.hyprof.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.hyprof.correlate.Profile;
+import org.hyprof.correlate.ReportWriter;
+import org.hyprof.store.Store;
+import org.hyprof.store.StoreException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code hyprof report S.db}: tables of a stored session. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Per-method (or per-thread, per-process, per-loop) times of a session.",
+            "Times are deducted (the probes' own calibrated cost taken out) unless --raw.",
+            "CSV columns (--by method): " + ReportWriter.METHOD_COLUMNS})
+public final class ReportCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SESSION", description = "Session database (from 'hyprof profile' or 'hyprof import').")
+    Path session;
+
+    @Option(names = "--by", paramLabel = "WHAT", defaultValue = "method",
+            description = "method (methods and loops), loop, thread or process. Default: ${DEFAULT-VALUE}.")
+    String by;
+
+    @Option(names = "--sort", paramLabel = "KEY", defaultValue = "incl", description = "incl, excl or calls. Default: ${DEFAULT-VALUE}.")
+    String sort;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "0", description = "Show the first N rows (0 = all).")
+    int top;
+
+    @Option(names = "--format", paramLabel = "F", defaultValue = "table", description = "table, csv or json. Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Option(names = "--raw", description = "Table shows raw times (probe cost included); CSV/JSON always have both.")
+    boolean raw;
+
+    @Override
+    public Integer call() {
+        ReportWriter.By b = parse(ReportWriter.By.class, by, "--by");
+        Profile.Sort s = parse(Profile.Sort.class, sort, "--sort");
+        ReportWriter.Format f = parse(ReportWriter.Format.class, format, "--format");
+        if (top < 0) throw new UserError("--top must be ≥ 0", 2);
+        try (Store store = Store.open(session)) {
+            Profile p = Profile.load(store);
+            PrintWriter out = spec.commandLine().getOut();
+            new ReportWriter(p, b, s, top, raw).write(f, out);
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage());
+        }
+        return 0;
+    }
+
+    static <E extends Enum<E>> E parse(Class<E> type, String value, String option) {
+        try {
+            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            StringBuilder ok = new StringBuilder();
+            for (E c : type.getEnumConstants()) ok.append(ok.length() > 0 ? ", " : "").append(c.name().toLowerCase(Locale.ROOT));
+            throw new UserError(option + ": '" + value + "' is not one of " + ok, 2);
+        }
+    }
+}
