@@ -4,7 +4,15 @@ import java.util.Arrays;
 
 /**
  * Measures probe costs on the running VM through the same code path instrumented code takes.
- * Runs on a thread of its own with a private config (probe id 0 on, no rules, no events) whose
+ *
+ * <p>A probe costs more inside real code than in a tight loop: it keeps the JIT from inlining the
+ * method it sits in and from optimizing across it. So the per-event cost is measured
+ * <em>differentially</em>: a small call tree (2047 calls of a tiny method, the shape that suffers
+ * most) runs with and without probes, and the difference per event is the cost charged. The
+ * inner part (what falls inside an activation's own interval) is the raw time of an empty
+ * activation. Loop iterations are measured the same way on a loop with and without its probe.
+ *
+ * <p>Runs on a thread of its own with a private config (probe id 0 on, no rules, no events) whose
  * state is dropped afterwards, so it never shows in the session's statistics. Instrumenters
  * never hand out id 0.
  */
@@ -12,6 +20,7 @@ final class Calibrator {
     private Calibrator() {}
 
     private static final int ROUNDS = 7;
+    private static final int TREE_DEPTH = 10; // 2^11 - 1 calls per tree
     private static volatile long sink;
 
     /** Measures and returns a calibration; {@code quick} uses fewer iterations (periodic runs). */
@@ -37,25 +46,39 @@ final class Calibrator {
         ThreadState st = Recorder.state();
         try {
             Config c = new Config(new boolean[] {true}, new boolean[1], new byte[1], 0, 0, 0, false);
-            int n = quick ? 20_000 : 50_000;
-            int warm = quick ? 2 : 20;
-            for (int w = 0; w < warm; w++) { pairs(c, n); iters(c, n); clock(n); }
-            long[] pair = new long[ROUNDS];
+            int n = quick ? 10_000 : 40_000;
+            int trees = quick ? 10 : 40;
+            int warm = quick ? 3 : 15;
+            for (int w = 0; w < warm; w++) {
+                pairs(c, n);
+                trees(c, trees, true);
+                trees(c, trees, false);
+                iters(c, n, true);
+                iters(c, n, false);
+                clock(n);
+            }
+            long[] tree = new long[ROUNDS];
             long[] inner = new long[ROUNDS];
             long[] iter = new long[ROUNDS];
             long[] clk = new long[ROUNDS];
+            int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
             for (int r = 0; r < ROUNDS; r++) {
                 long[] page = st.pages[0];
                 long rawBefore = page[Stats.INCL_RAW];
                 long callsBefore = page[Stats.OUTER_CALLS];
-                pair[r] = pairs(c, n) * 1000 / n;
+                pairs(c, n);
                 page = st.pages[0];
-                long calls = page[Stats.OUTER_CALLS] - callsBefore;
-                inner[r] = calls > 0 ? (page[Stats.INCL_RAW] - rawBefore) * 1000 / calls : 0;
-                iter[r] = iters(c, n) * 1000 / n;
+                long done = page[Stats.OUTER_CALLS] - callsBefore;
+                inner[r] = done > 0 ? (page[Stats.INCL_RAW] - rawBefore) * 1000 / done : 0;
+                long probed = trees(c, trees, true);
+                long plain = trees(c, trees, false);
+                tree[r] = Math.max(0, probed - plain) * 1000 / calls; // one enter+exit pair
+                long ip = iters(c, n, true);
+                long i0 = iters(c, n, false);
+                iter[r] = Math.max(0, ip - i0) * 1000 / n;
                 clk[r] = clock(n) * 1000 / n;
             }
-            long pairPicos = median(pair);
+            long pairPicos = median(tree);
             long innerPicos = Math.min(median(inner), pairPicos);
             return new Calibration(innerPicos, pairPicos / 2, median(iter), median(clk), System.nanoTime());
         } finally {
@@ -63,6 +86,7 @@ final class Calibrator {
         }
     }
 
+    /** Flat enter/exit pairs: their raw inclusive time is the inner cost. */
     private static long pairs(Config c, int n) {
         long t0 = System.nanoTime();
         for (int i = 0; i < n; i++) {
@@ -72,12 +96,51 @@ final class Calibrator {
         return System.nanoTime() - t0;
     }
 
-    private static long iters(Config c, int n) {
-        Recorder.state().loopEnter(c, 0);
+    private static long trees(Config c, int trees, boolean probed) {
         long t0 = System.nanoTime();
-        for (int i = 0; i < n; i++) iter(c, 0);
+        long s = 0;
+        for (int i = 0; i < trees; i++) s += probed ? probedTree(c, TREE_DEPTH, i) : plainTree(TREE_DEPTH, i);
         long d = System.nanoTime() - t0;
-        Recorder.state().loopExit(c, 0);
+        sink += s;
+        return d;
+    }
+
+    private static long plainTree(int depth, int x) {
+        if (depth == 0) return x * 31 + 7;
+        return plainTree(depth - 1, x + 1) + plainTree(depth - 1, x ^ depth);
+    }
+
+    /** plainTree as the instrumenter would rewrite it. */
+    private static long probedTree(Config c, int depth, int x) {
+        enter(c, 0);
+        try {
+            if (depth == 0) {
+                long r = x * 31 + 7;
+                exit(c, 0);
+                return r;
+            }
+            long r = probedTree(c, depth - 1, x + 1) + probedTree(c, depth - 1, x ^ depth);
+            exit(c, 0);
+            return r;
+        } catch (RuntimeException e) {
+            Recorder.state().exit(c, 0, true);
+            throw e;
+        }
+    }
+
+    private static long iters(Config c, int n, boolean probed) {
+        ThreadState st = Recorder.state();
+        st.loopEnter(c, 0);
+        long s = 0;
+        long t0 = System.nanoTime();
+        if (probed) {
+            for (int i = 0; i < n; i++) { s += i * 31L ^ s; iter(c, 0); }
+        } else {
+            for (int i = 0; i < n; i++) { s += i * 31L ^ s; }
+        }
+        long d = System.nanoTime() - t0;
+        st.loopExit(c, 0);
+        sink += s;
         return d;
     }
 
@@ -86,7 +149,7 @@ final class Calibrator {
         long x = 0;
         for (int i = 0; i < n; i++) x += System.nanoTime();
         long d = System.nanoTime() - t0;
-        sink = x;
+        sink += x;
         return d;
     }
 

@@ -47,7 +47,7 @@ public final class Hyprof {
             }
             Config c = Recorder.config;
             c = c.withEvents(o.events).withRules(o.minDurationNanos, o.minCalls, o.maxDepth);
-            Recorder.config = c;
+            Recorder.publish(c);
             setRoots(o.roots);
             if (o.calibrate) calibrate(false);
             started = true;
@@ -93,8 +93,8 @@ public final class Hyprof {
             byte[] newKind = c.kind.clone();
             System.arraycopy(kinds, 0, newKind, firstId, kinds.length);
             System.arraycopy(on, 0, newOn, firstId, on.length);
-            Recorder.config = new Config(newOn, c.root, newKind, c.minDurationNanos, c.minCalls,
-                    c.maxDepth, c.events);
+            Recorder.publish(new Config(newOn, c.root, newKind, c.minDurationNanos, c.minCalls,
+                    c.maxDepth, c.events));
             if (manifestTsv != null && !manifestTsv.isEmpty()) Recorder.sink().manifest(manifestTsv);
         }
     }
@@ -111,7 +111,7 @@ public final class Hyprof {
             if (id < 0 || id >= c.on.length || c.on[id] == on) return;
             boolean[] n = c.on.clone();
             n[id] = on;
-            Recorder.config = c.withFlags(n);
+            Recorder.publish(c.withFlags(n));
         }
     }
 
@@ -121,7 +121,7 @@ public final class Hyprof {
             Config c = Recorder.config;
             boolean[] n = new boolean[c.on.length];
             System.arraycopy(on, 0, n, 0, Math.min(on.length, n.length));
-            Recorder.config = c.withFlags(n);
+            Recorder.publish(c.withFlags(n));
         }
     }
 
@@ -140,14 +140,14 @@ public final class Hyprof {
             c = c.grow(max);
             boolean[] r = new boolean[c.on.length];
             for (int id : ids) if (id >= 0) r[id] = true;
-            Recorder.config = c.withRoots(r);
+            Recorder.publish(c.withRoots(r));
         }
     }
 
     /** Rules: minimum deducted duration, minimum call count, maximum depth (0 = off). */
     public static void setRules(long minDurationNanos, int minCalls, int maxDepth) {
         synchronized (LOCK) {
-            Recorder.config = Recorder.config.withRules(minDurationNanos, minCalls, maxDepth);
+            Recorder.publish(Recorder.config.withRules(minDurationNanos, minCalls, maxDepth));
         }
     }
 
@@ -200,7 +200,7 @@ public final class Hyprof {
         }
         synchronized (LOCK) {
             Config c = Recorder.config;
-            Recorder.config = c.withFlags(new boolean[c.on.length]);
+            Recorder.publish(c.withFlags(new boolean[c.on.length]));
             // threads may still be inside a probe: their buffers are read as they are
             for (ThreadState t : Recorder.threads()) t.log.flush();
             Recorder.sink().close();

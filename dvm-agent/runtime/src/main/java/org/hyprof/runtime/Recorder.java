@@ -13,6 +13,61 @@ final class Recorder {
 
     /** Everything a probe needs to decide whether and how to record; replaced, never mutated. */
     static volatile Config config = Config.empty();
+    /** {@code config.on}, read without a barrier by {@link Probe} (see its class comment). */
+    static boolean[] fastOn = config.on;
+
+    /** Publishes a new config (volatile write first, then the mirror). */
+    static void publish(Config c) {
+        config = c;
+        fastOn = c.on;
+    }
+
+    // The recording paths of Probe's entry points: the volatile config is read again here, so a
+    // probe switched off a moment ago records nothing, and rules are always current.
+
+    static void enter(int id) {
+        try {
+            Config c = config;
+            if (id < c.on.length && c.on[id]) state().enter(c, id);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+    }
+
+    static void exit(int id, boolean thrown) {
+        try {
+            Config c = config;
+            if (id < c.on.length && c.on[id]) state().exit(c, id, thrown);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+    }
+
+    static void loopEnter(int id) {
+        try {
+            Config c = config;
+            if (id < c.on.length && c.on[id]) state().loopEnter(c, id);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+    }
+
+    static void loopIter(int id) {
+        try {
+            state().loopIter(id);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+    }
+
+    static void loopExit(int id) {
+        try {
+            Config c = config;
+            if (id < c.on.length && c.on[id]) state().loopExit(c, id);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+    }
     /** In effect for deduction; immutable, so a plain field is safe (final-field semantics). */
     static Calibration calibration = Calibration.NONE;
 
@@ -133,7 +188,7 @@ final class Recorder {
                 return;
             }
             if (failure != null) return;
-            config = Config.empty();
+            publish(Config.empty());
             StackTraceElement[] st = t.getStackTrace();
             String where = st.length > 0 ? " at " + st[0] : "";
             failure = "recording disabled after internal error: " + t + where;
@@ -164,7 +219,7 @@ final class Recorder {
     /** Forget all recorded state (tests and restarts). */
     static void reset() {
         synchronized (THREADS) {
-            config = Config.empty();
+            publish(Config.empty());
             calibration = Calibration.NONE;
             THREADS.clear();
             STATE = newThreadLocal();
