@@ -1,0 +1,93 @@
+package org.hyprof.correlate;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.Resolution;
+import org.hyprof.runtime.Stats;
+import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.Golden;
+import org.hyprof.store.ProbeStats;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.hyprof.store.ThreadInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Report formats against golden files, from a deterministic session built through the store. */
+class ReportWriterTest {
+    @TempDir Path dir;
+
+    static long[] hist(long... pairs) {
+        long[] h = new long[Stats.HIST_BUCKETS];
+        for (int i = 0; i < pairs.length; i += 2) h[(int) pairs[i]] = pairs[i + 1];
+        return h;
+    }
+
+    Profile deterministic() {
+        Path db = dir.resolve("d.db");
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L,
+                    1000, 1_700_000_001_000L, "ended", 0, "golden"));
+            s.addProbes(p, List.of(
+                    new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
+                    new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "fib", "(I)I", -1, -1, 9, "Main.java"),
+                    new ProbeInfo(3, true, Resolution.LOOP, "app.Main", "main", "([Ljava/lang/String;)V", 1, 0, 5, "Main.java"),
+                    new ProbeInfo(4, false, Resolution.THREAD, "app.Worker", "run", "()V", -1, -1, 20, "Worker.java")));
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0));
+            s.putThread(p, new ThreadInfo(12, "worker", 0, 0));
+            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
+            s.putStats(p, List.of(
+                    new ProbeStats(1, 1, 1, 1_500_000, 200_000, 1_400_000, 190_000, 1_400_000, 1_400_000, 1, 400, 30, 3, 2, 30, 0, 0, 1, hist(21, 1)),
+                    new ProbeStats(1, 2, 177, 900_000, 900_000, 800_000, 800_000, 200, 90_000, 1, 352, 0, 176, 0, 0, 0, 0, 177, hist(8, 100, 9, 60, 17, 17)),
+                    new ProbeStats(1, 3, 1, 1_000_000, 100_000, 950_000, 95_000, 950_000, 950_000, 1, 354, 30, 1, 0, 30, 30, 0, 1, hist(20, 1)),
+                    new ProbeStats(12, 4, 1, 300_000, 250_000, 290_000, 240_000, 290_000, 290_000, 1, 2, 0, 1, 0, 0, 0, 0, 1, hist(19, 1)),
+                    new ProbeStats(12, 2, 1, 60_000, 60_000, 50_000, 50_000, 50_000, 50_000, 1, 0, 0, 0, 0, 0, 0, 1, 1, hist(16, 1))));
+            return Profile.load(s);
+        }
+    }
+
+    String render(Profile p, ReportWriter.By by, ReportWriter.Format f) {
+        StringWriter w = new StringWriter();
+        new ReportWriter(p, by, Profile.Sort.INCL, 0, false).write(f, new PrintWriter(w));
+        return w.toString();
+    }
+
+    @Test
+    void goldenFormats() throws Exception {
+        Profile p = deterministic();
+        Golden.check("report-method.csv", render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV));
+        Golden.check("report-method.json", render(p, ReportWriter.By.METHOD, ReportWriter.Format.JSON));
+        Golden.check("report-method.txt", render(p, ReportWriter.By.METHOD, ReportWriter.Format.TABLE));
+        Golden.check("report-thread.csv", render(p, ReportWriter.By.THREAD, ReportWriter.Format.CSV));
+        Golden.check("report-process.csv", render(p, ReportWriter.By.PROCESS, ReportWriter.Format.CSV));
+        Golden.check("report-loop.csv", render(p, ReportWriter.By.LOOP, ReportWriter.Format.CSV));
+    }
+
+    @Test
+    void mergesThreadsAndKeepsTheCsvContract() {
+        Profile p = deterministic();
+        String csv = render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV);
+        assertTrue(csv.startsWith("method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns"));
+        MethodRow fib = p.methods().stream().filter(r -> r.method().equals("app.Main.fib(I)I")).findFirst().orElseThrow();
+        assertEquals(178, fib.calls());
+        assertEquals(850_000, fib.inclNanos());
+        assertEquals(200, fib.minNanos());
+        assertEquals(90_000, fib.maxNanos());
+        assertTrue(fib.p50Nanos() >= 128 && fib.p50Nanos() <= 256, "p50 in bucket 8: " + fib.p50Nanos());
+        assertTrue(fib.p99Nanos() >= 65_536 && fib.p99Nanos() <= 90_000, "p99 in bucket 17, ≤ max: " + fib.p99Nanos());
+        assertEquals(1, fib.throwsCount());
+    }
+
+    @Test
+    void percentilesInterpolateWithinBuckets() {
+        long[] h = hist(10, 100);
+        assertEquals(768, Histogram.percentile(h, 0.5, 0, 10_000));
+        assertEquals(600, Histogram.percentile(h, 0.5, 600, 600), "clamped to min/max");
+        assertEquals(0, Histogram.percentile(new long[Stats.HIST_BUCKETS], 0.5, 0, 0));
+    }
+}
