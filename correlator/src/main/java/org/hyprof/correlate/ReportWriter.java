@@ -13,9 +13,10 @@ import org.hyprof.store.CalibrationRecord;
 /**
  * Renders a {@link Profile} as a table (people), CSV or JSON (tools).
  *
- * <p>CSV contract for {@code --by method}: a header row, then one row per method or loop with
- * columns {@value #METHOD_COLUMNS}. Times are nanoseconds, deducted unless the column ends in
- * {@code _raw_ns}; loops are named {@code pkg.Class.name(desc)#loopK} with kind {@code loop}.
+ * <p>CSV contract for {@code --by method} (and {@code --by loop}, same columns): a header row,
+ * then one row per method (loop) with columns {@value #METHOD_COLUMNS}. Times are nanoseconds,
+ * deducted unless the column ends in {@code _raw_ns}; loops are named
+ * {@code pkg.Class.name(desc)#loopK} with kind {@code loop}.
  * Columns may be added at the end; existing ones keep their place.
  */
 public final class ReportWriter {
@@ -50,11 +51,11 @@ public final class ReportWriter {
         this.raw = raw;
     }
 
-    /** Method or loop rows, sorted and cut to {@code top}. */
+    /** Method rows ({@code --by method}) or loop rows ({@code --by loop}), sorted and cut to {@code top}. */
     public List<MethodRow> methodRows() {
         List<MethodRow> rows = new ArrayList<>();
         for (MethodRow r : profile.methods()) {
-            if (by == By.LOOP && !r.kind().equals("loop")) continue;
+            if ((by == By.LOOP) != r.kind().equals("loop")) continue;
             rows.add(r);
         }
         rows.sort(sort.comparator());

@@ -26,10 +26,11 @@ public final class ReportCommand implements Callable<Integer> {
     Path session;
 
     @Option(names = "--by", paramLabel = "WHAT", defaultValue = "method",
-            description = "method (methods and loops), loop, thread or process. Default: ${DEFAULT-VALUE}.")
+            description = "method, loop, thread or process. Default: ${DEFAULT-VALUE}.")
     String by;
 
-    @Option(names = "--sort", paramLabel = "KEY", defaultValue = "incl", description = "incl, excl or calls. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--sort", paramLabel = "KEY", defaultValue = "excl",
+            description = "excl (hotspots: time in the method itself), incl (with callees) or calls. Default: ${DEFAULT-VALUE}.")
     String sort;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "0", description = "Show the first N rows (0 = all).")

@@ -43,8 +43,9 @@ final class Bootstrap {
                 if (s.out != null) o.out = s.out;
             }
             if (o.out == null) o.out = "hyprof-" + Hyprof.pid() + ".hyprof";
-            defineFromManifest(manifest, o);
-            if (Hyprof.start(o)) Recorder.report("recording to " + o.out);
+            if (!Hyprof.start(o)) return;
+            defineFromManifest(manifest, o); // after start: the manifest goes into the session
+            Recorder.report("recording to " + o.out);
         } catch (Throwable t) {
             Recorder.report("not recording: " + t.getMessage());
         }
