@@ -123,7 +123,7 @@ final class Calibrator {
             exit(c, 0);
             return r;
         } catch (RuntimeException e) {
-            Recorder.state().exit(c, 0, true);
+            Recorder.exit(c, 0, true);
             throw e;
         }
     }
@@ -153,20 +153,20 @@ final class Calibrator {
         return d;
     }
 
-    // The same shape as Probe's entry points, with the private config in place of the global one.
+    // Probe's entry points, with the private config in place of the global one.
     private static void enter(Config c, int id) {
-        if (id < 0 || id >= c.on.length || !c.on[id]) return;
-        Recorder.state().enter(c, id);
+        boolean[] on = c.on;
+        if (id >= 0 && id < on.length && on[id]) Recorder.enter(c, id);
     }
 
     private static void exit(Config c, int id) {
-        if (id < 0 || id >= c.on.length || !c.on[id]) return;
-        Recorder.state().exit(c, id, false);
+        boolean[] on = c.on;
+        if (id >= 0 && id < on.length && on[id]) Recorder.exit(c, id, false);
     }
 
     private static void iter(Config c, int id) {
-        if (id < 0 || id >= c.on.length || !c.on[id]) return;
-        Recorder.state().loopIter(id);
+        boolean[] on = c.on;
+        if (id >= 0 && id < on.length && on[id]) Recorder.loopIter(c, id);
     }
 
     private static long median(long[] v) {

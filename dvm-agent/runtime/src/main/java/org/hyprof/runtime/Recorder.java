@@ -26,8 +26,12 @@ final class Recorder {
     // probe switched off a moment ago records nothing, and rules are always current.
 
     static void enter(int id) {
+        enter(config, id);
+    }
+
+    /** {@link #enter(int)} under a given config: the calibrator measures exactly this path. */
+    static void enter(Config c, int id) {
         try {
-            Config c = config;
             if (id < c.on.length && c.on[id]) state().enter(c, id);
         } catch (Throwable t) {
             internalFailure(t);
@@ -35,8 +39,11 @@ final class Recorder {
     }
 
     static void exit(int id, boolean thrown) {
+        exit(config, id, thrown);
+    }
+
+    static void exit(Config c, int id, boolean thrown) {
         try {
-            Config c = config;
             if (id < c.on.length && c.on[id]) state().exit(c, id, thrown);
         } catch (Throwable t) {
             internalFailure(t);
@@ -55,6 +62,14 @@ final class Recorder {
     static void loopIter(int id) {
         try {
             state().loopIter(id);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+    }
+
+    static void loopIter(Config c, int id) {
+        try {
+            if (id < c.on.length && c.on[id]) state().loopIter(id);
         } catch (Throwable t) {
             internalFailure(t);
         }
