@@ -8,15 +8,16 @@ package org.hyprof.runtime;
  * <p>Hot-path rules: after the first event of a thread (and the first use of a stats page)
  * nothing here allocates; a frame is 8 longs in one array (one cache line, where parallel arrays
  * cost one line per field); deduction uses fixed-point costs, no division. Measured on JDK 17
- * x86-64: these two changes took a recording enter+exit pair from about 74 ns to the figures in
- * bench/README.md.
+ * x86-64 (2 × nanoTime = 47 ns): a recording enter+exit pair went from 74 ns with parallel arrays
+ * and divisions to 64 ns; a bare push/pop of (id, time) would be 49 ns, the thread-local lookups
+ * 3 ns and the aggregates about 6 ns of the rest (bench/README.md).
  */
 final class ThreadState {
     /** Frames deeper than this are not recorded (counted in {@link #depthDrops}). */
     static final int MAX_STACK = 1 << 16;
 
     // frame layout: 8 longs per open activation
-    private static final int F_ID = 0;          // id << 1 | kind
+    private static final int F_ID = 0;          // id << 2 | counted-as-root << 1 | kind (1 = loop)
     private static final int F_START = 1;       // System.nanoTime() at entry
     private static final int F_EVENTS = 2;      // timed events of the thread at entry (own enter included)
     private static final int F_ITERS = 3;       // loop-iteration events of the thread at entry
@@ -26,6 +27,7 @@ final class ThreadState {
     private static final int F_ITER_COUNT = 7;  // loops: own iterations
     private static final int FRAME = 8;
     private static final long LOOP_EVENT = 1L << 32;
+    private static final long KIND_LOOP = 1, ROOT = 2;
 
     final long tid;
     final String name;
@@ -70,8 +72,9 @@ final class ThreadState {
         if (id >= active.length) growActive(id);
         active[id]++;
         methodDepth++;
-        if (c.root[id]) rootDepth++;
-        f[t + F_ID] = (long) id << 1;
+        long key = (long) id << 2;
+        if (c.rootsActive && c.root[id]) { rootDepth++; key |= ROOT; }
+        f[t + F_ID] = key;
         f[t + F_EVENTS] = ++events;
         f[t + F_ITERS] = iters;
         f[t + F_CHILD_INCL] = 0;
@@ -88,15 +91,15 @@ final class ThreadState {
         int t = top - FRAME;
         if (t < 0) return;
         long[] f = frames;
-        long key = (long) id << 1;
+        long key = (long) id << 2;
         // Common case: the top frame. Otherwise look down for it: frames above it were left open
         // (a probe switched off in between, an exception through code without probes).
-        if (f[t + F_ID] != key) {
+        if ((f[t + F_ID] & ~ROOT) != key) {
             int i = t - FRAME;
-            while (i >= 0 && f[i + F_ID] != key) i -= FRAME;
+            while (i >= 0 && (f[i + F_ID] & ~ROOT) != key) i -= FRAME;
             if (i < 0) return; // entered while off or filtered: nothing to close
             for (int j = t; j > i; j -= FRAME) {
-                if ((f[j + F_ID] & 1) != 0) closeLoop(c, j, now);
+                if ((f[j + F_ID] & KIND_LOOP) != 0) closeLoop(c, j, now);
                 else discard(c, j, now);
             }
             t = i;
@@ -124,11 +127,11 @@ final class ThreadState {
         // charge this activation to the enclosing frames up to the nearest method
         for (int k = t - FRAME; k >= 0; k -= FRAME) {
             f[k + F_CHILD_INCL] += raw;
-            if ((f[k + F_ID] & 1) == 0) { f[k + F_COUNTS]++; break; }
+            if ((f[k + F_ID] & KIND_LOOP) == 0) { f[k + F_COUNTS]++; break; }
         }
         int outer = --active[id];
         methodDepth--;
-        if (c.root[id]) rootDepth--;
+        if ((f[t + F_ID] & ROOT) != 0) rootDepth--;
         if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
 
         long[] p = page(id);
@@ -156,10 +159,11 @@ final class ThreadState {
 
     /** A method frame left open above the one being closed: drop it without recording. */
     private void discard(Config c, int j, long now) {
-        int id = (int) (frames[j + F_ID] >>> 1);
+        long key = frames[j + F_ID];
+        int id = (int) (key >>> 2);
         active[id]--;
         methodDepth--;
-        if (c.root[id]) rootDepth--;
+        if ((key & ROOT) != 0) rootDepth--;
         if (c.events) log.record(id, EventLog.THROW, now, 0);
     }
 
@@ -171,7 +175,7 @@ final class ThreadState {
         int t = top;
         if (t == f.length && (f = growStack()) == null) { depthDrops++; return; }
         countLoopEvent(f, t - FRAME);
-        f[t + F_ID] = ((long) id << 1) | 1;
+        f[t + F_ID] = ((long) id << 2) | KIND_LOOP;
         f[t + F_EVENTS] = ++events;
         f[t + F_ITERS] = iters;
         f[t + F_CHILD_INCL] = 0;
@@ -188,17 +192,17 @@ final class ThreadState {
         int i = top - FRAME;
         if (i < 0) return;
         long[] f = frames;
-        long key = ((long) id << 1) | 1;
+        long key = ((long) id << 2) | KIND_LOOP;
         if (f[i + F_ID] != key) {
             // an inner loop left by an exception edge may still be open above it
-            while (i >= 0 && (f[i + F_ID] & 1) != 0 && f[i + F_ID] != key) i -= FRAME;
+            while (i >= 0 && (f[i + F_ID] & KIND_LOOP) != 0 && f[i + F_ID] != key) i -= FRAME;
             if (i < 0 || f[i + F_ID] != key) return;
         }
         iters++;
         f[i + F_ITER_COUNT]++;
         for (int k = i; k >= 0; k -= FRAME) {
             f[k + F_DIRECT_ITERS]++;
-            if ((f[k + F_ID] & 1) == 0) break;
+            if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
     }
 
@@ -206,9 +210,9 @@ final class ThreadState {
         long now = System.nanoTime();
         long[] f = frames;
         int t = top - FRAME;
-        long key = ((long) id << 1) | 1;
+        long key = ((long) id << 2) | KIND_LOOP;
         int i = t;
-        while (i >= 0 && (f[i + F_ID] & 1) != 0 && f[i + F_ID] != key) i -= FRAME;
+        while (i >= 0 && (f[i + F_ID] & KIND_LOOP) != 0 && f[i + F_ID] != key) i -= FRAME;
         if (i < 0 || f[i + F_ID] != key) return;
         for (int j = t; j >= i; j -= FRAME) closeLoop(c, j, now);
         top = i;
@@ -218,13 +222,13 @@ final class ThreadState {
     private static void countLoopEvent(long[] f, int from) {
         for (int k = from; k >= 0; k -= FRAME) {
             f[k + F_COUNTS] += LOOP_EVENT;
-            if ((f[k + F_ID] & 1) == 0) break;
+            if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
     }
 
     private void closeLoop(Config c, int t, long now) {
         long[] f = frames;
-        int id = (int) (f[t + F_ID] >>> 1);
+        int id = (int) (f[t + F_ID] >>> 2);
         long e = events - f[t + F_EVENTS];
         long it = iters - f[t + F_ITERS];
         events++;
