@@ -2,14 +2,17 @@ package workload;
 
 /**
  * A call-heavy workload for checking overhead deduction: recursion, many small methods and loops
- * under one root, {@link #work()}. {@code main} runs it {@code reps} times and prints the mean
- * wall time of one {@code work()} call as measured by the program itself:
- * {@code work_mean_ns=<n>}. Run it with and without probes and compare that figure with the
- * profile's deducted and raw inclusive time of {@code work()}.
+ * under one root. {@code main} runs {@code work()} {@code reps} times to warm up, then the root
+ * {@link #root()} (which calls {@code work()} once) {@code reps} times, and prints the mean wall
+ * time of one {@code root()} call as measured by the program itself: {@code root_mean_ns=<n>}.
+ * Run it with and without probes and compare that figure with the profile's deducted and raw
+ * inclusive time of {@code root()}.
  *
  * <p>Arguments: {@code [kind] [reps] [size]}; kind is {@code mixed} (default), {@code recursion},
  * {@code small}, {@code loops} or {@code kernels} (DPA's six verification kernels: matrix, loop,
- * sieve, bubble sort, random, string concatenation, with recursive fib and hanoi).
+ * sieve, bubble sort, random, string concatenation, with recursive fib and hanoi) or
+ * {@code coarse} (the same kernels at sizes where one call takes microseconds, and a recursive
+ * merge sort whose calls do real work: the granularity at which method probes are meant to stay on).
  */
 public final class CallHeavy {
     static long sink;
@@ -20,22 +23,28 @@ public final class CallHeavy {
         if (args.length > 0) kind = args[0];
         int reps = args.length > 1 ? Integer.parseInt(args[1]) : 40;
         if (args.length > 2) size = Integer.parseInt(args[2]);
+        for (int r = 0; r < reps; r++) work(); // warm-up: let the JIT settle
         long total = 0;
         for (int r = 0; r < reps; r++) {
             long t0 = System.nanoTime();
-            work();
+            root();
             total += System.nanoTime() - t0;
         }
-        System.out.println("work_mean_ns=" + total / reps + " sink=" + sink);
+        System.out.println("root_mean_ns=" + total / reps + " sink=" + sink);
     }
 
-    /** The root: what the deduction is checked on. */
+    /** The root: what the deduction is checked on (after warm-up). */
+    static void root() {
+        work();
+    }
+
     static void work() {
         switch (kind) {
             case "recursion": for (int i = 0; i < size; i++) sink += fib(14); break;
             case "small": for (int i = 0; i < size * 200; i++) sink += a(i); break;
             case "loops": sink += matrix(size / 2 + 20); break;
             case "kernels": kernels(); break;
+            case "coarse": coarse(); break;
             default:
                 for (int i = 0; i < size / 4; i++) sink += fib(12);
                 for (int i = 0; i < size * 50; i++) sink += a(i);
@@ -54,6 +63,40 @@ public final class CallHeavy {
             sink += fib(16);
             sink += hanoi(9, 0, 1, 2);
         }
+    }
+
+    static void coarse() {
+        for (int r = 0; r < size / 50; r++) {
+            sink += matrixMultiply(40);
+            sink += loop(20000);
+            sink += sieve(30000);
+            sink += bubbleSort(300);
+            sink += random(20000);
+            sink += stringCat(200);
+            int[] a = new int[2048];
+            for (int i = 0; i < a.length; i++) a[i] = (i * 7919) % 2048;
+            mergeSort(a, new int[a.length], 0, a.length);
+            sink += a[1000];
+        }
+    }
+
+    static void mergeSort(int[] a, int[] tmp, int lo, int hi) {
+        if (hi - lo <= 64) { // insertion sort: leaves do about a microsecond of work
+            for (int i = lo + 1; i < hi; i++) {
+                int v = a[i], j = i - 1;
+                while (j >= lo && a[j] > v) { a[j + 1] = a[j]; j--; }
+                a[j + 1] = v;
+            }
+            return;
+        }
+        int mid = (lo + hi) >>> 1;
+        mergeSort(a, tmp, lo, mid);
+        mergeSort(a, tmp, mid, hi);
+        int i = lo, j = mid, k = lo;
+        while (i < mid && j < hi) tmp[k++] = a[i] <= a[j] ? a[i++] : a[j++];
+        while (i < mid) tmp[k++] = a[i++];
+        while (j < hi) tmp[k++] = a[j++];
+        System.arraycopy(tmp, lo, a, lo, hi - lo);
     }
 
     static long matrixMultiply(int n) {

@@ -92,10 +92,10 @@ public final class Profile {
                 ThreadInfo ti = tinfo.get(e.getKey());
                 long[] t = e.getValue();
                 threadRows.add(new ThreadRow(proc.name(), proc.pid(), e.getKey(), ti != null ? ti.name() : "?", t[0], t[1],
-                        t[2], t[3], ti != null ? ti.eventDrops() : 0, ti != null ? ti.depthDrops() : 0));
+                        Math.max(0, t[2]), t[3], ti != null ? ti.eventDrops() : 0, ti != null ? ti.depthDrops() : 0));
             }
             processRows.add(new ProcessRow(proc.id(), proc.name(), proc.pid(), proc.status(), perThread.size(), pCalls,
-                    pTime, pRaw, proc.eventDrops()));
+                    Math.max(0, pTime), pRaw, proc.eventDrops()));
             cals.addAll(store.calibrations(proc.id()));
             drops += proc.eventDrops();
         }
@@ -105,8 +105,11 @@ public final class Profile {
             ProbeInfo info = infos.get(e.getKey());
             long min = a[5] == Long.MAX_VALUE ? 0 : a[5];
             long[] h = hists.get(e.getKey());
+            // deducted sums are kept unclamped by the runtime (unbiased); a negative total means
+            // "indistinguishable from zero"
             rows.add(new MethodRow(e.getKey(), info != null ? info.kindLabel() : "method",
-                    info != null ? info.resolution().label() : "method", a[0], a[1], a[2], a[3], a[4], min, a[6],
+                    info != null ? info.resolution().label() : "method", a[0], Math.max(0, a[1]), Math.max(0, a[2]),
+                    a[3], a[4], min, a[6],
                     Histogram.percentile(h, 0.50, min, a[6]), Histogram.percentile(h, 0.99, min, a[6]), a[7], a[8], h));
         }
         return new Profile(rows, threadRows, processRows, cals, drops, store.notes());

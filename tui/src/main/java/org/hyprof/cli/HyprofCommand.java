@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             InstrumentCommand.class,
             ImportCommand.class,
             ReportCommand.class,
+            DemoCommand.class,
         })
 public final class HyprofCommand implements Runnable {
     @CommandLine.Spec

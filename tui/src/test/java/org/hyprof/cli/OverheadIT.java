@@ -16,7 +16,7 @@ import workload.CallHeavy;
 
 /**
  * Overhead deduction on call-heavy workloads: the deducted inclusive time of the root,
- * {@code work()}, must be closer to the uninstrumented time than the raw time is. The errors
+ * {@code root()}, must be closer to the uninstrumented time than the raw time is. The errors
  * are written to target/overhead-accuracy.txt (the target is ≤ 3 %; this test does not assert
  * it, timing on a shared machine is too noisy for that).
  */
@@ -25,6 +25,8 @@ class OverheadIT {
 
     static final String[][] CASES = {
         // kind, resolutions
+        {"coarse", "process,thread,method"},
+        {"coarse", "process,thread,method,loop"},
         {"kernels", "process,thread,method"},
         {"mixed", "process,thread,method"},
         {"recursion", "process,thread,method"},
@@ -47,8 +49,8 @@ class OverheadIT {
     }
 
     static long meanOf(String out) {
-        for (String l : out.split("\n")) if (l.startsWith("work_mean_ns=")) return Long.parseLong(l.split("[= ]")[1]);
-        throw new AssertionError("no work_mean_ns in: " + out);
+        for (String l : out.split("\n")) if (l.startsWith("root_mean_ns=")) return Long.parseLong(l.split("[= ]")[1]);
+        throw new AssertionError("no root_mean_ns in: " + out);
     }
 
     @Test
@@ -64,7 +66,7 @@ class OverheadIT {
                     Cli.java(), "-cp", Cli.classpathOf(CallHeavy.class), "workload.CallHeavy", c[0], "40");
             assertEquals(0, p.exit, p.err);
             Map<String, String> work = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out)
-                    .get("workload.CallHeavy.work()V");
+                    .get("workload.CallHeavy.root()V");
             long calls = Long.parseLong(work.get("calls"));
             long ded = Long.parseLong(work.get("incl_ns")) / calls;
             long raw = Long.parseLong(work.get("incl_raw_ns")) / calls;

@@ -18,9 +18,9 @@ public final class Stats {
     public static final int INCL_RAW = 1;
     /** Σ raw exclusive time of every activation. */
     public static final int EXCL_RAW = 2;
-    /** Σ deducted inclusive time of outermost activations. */
+    /** Σ deducted inclusive time of outermost activations (may be slightly negative: unclamped). */
     public static final int INCL = 3;
-    /** Σ deducted exclusive time of every activation. */
+    /** Σ deducted exclusive time of every activation (unclamped, like {@link #INCL}). */
     public static final int EXCL = 4;
     /** Minimum deducted inclusive time of one activation. */
     public static final int MIN = 5;

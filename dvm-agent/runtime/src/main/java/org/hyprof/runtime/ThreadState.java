@@ -114,8 +114,10 @@ final class ThreadState {
         events++;
         long raw = now - f[t + F_START];
         Calibration cal = Recorder.calibration;
+        // Sums take deducted values as they are (noise cancels out over many calls; clamping each
+        // at 0 would bias them upwards); per-call figures (min, max, histogram) are clamped.
         long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - e * cal.perEventFx - it * cal.perIterFx) >> Calibration.FX_SHIFT;
-        if (incl < 0) incl = 0;
+        long inclCall = incl < 0 ? 0 : incl;
         long exclRaw = raw - f[t + F_CHILD_INCL];
         long counts = f[t + F_COUNTS];
         long children = counts & 0xffffffffL;
@@ -123,7 +125,6 @@ final class ThreadState {
         long directIters = f[t + F_DIRECT_ITERS];
         long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - children * cal.outerFx
                 - loopEvents * cal.perEventFx - directIters * cal.perIterFx) >> Calibration.FX_SHIFT;
-        if (excl < 0) excl = 0;
         // charge this activation to the enclosing frames up to the nearest method
         for (int k = t - FRAME; k >= 0; k -= FRAME) {
             f[k + F_CHILD_INCL] += raw;
@@ -137,7 +138,7 @@ final class ThreadState {
         long[] p = page(id);
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         long seen = ++p[b + Stats.SEEN];
-        if (seen <= c.minCalls || incl < c.minDurationNanos) return;
+        if (seen <= c.minCalls || inclCall < c.minDurationNanos) return;
         p[b + Stats.CALLS]++;
         p[b + Stats.EXCL_RAW] += exclRaw;
         p[b + Stats.EXCL] += excl;
@@ -145,9 +146,9 @@ final class ThreadState {
         p[b + Stats.DIRECT_LOOP_EVENTS] += loopEvents;
         p[b + Stats.DIRECT_ITERS] += directIters;
         if (thrown) p[b + Stats.THROWS]++;
-        if (incl < p[b + Stats.MIN]) p[b + Stats.MIN] = incl;
-        if (incl > p[b + Stats.MAX]) p[b + Stats.MAX] = incl;
-        p[b + Stats.HIST + Stats.bucket(incl)]++;
+        if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
+        if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
+        p[b + Stats.HIST + Stats.bucket(inclCall)]++;
         if (outer == 0) {
             p[b + Stats.OUTER_CALLS]++;
             p[b + Stats.INCL_RAW] += raw;
@@ -234,8 +235,10 @@ final class ThreadState {
         events++;
         long raw = now - f[t + F_START];
         Calibration cal = Recorder.calibration;
+        // Sums take deducted values as they are (noise cancels out over many calls; clamping each
+        // at 0 would bias them upwards); per-call figures (min, max, histogram) are clamped.
         long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - e * cal.perEventFx - it * cal.perIterFx) >> Calibration.FX_SHIFT;
-        if (incl < 0) incl = 0;
+        long inclCall = incl < 0 ? 0 : incl;
         long exclRaw = raw - f[t + F_CHILD_INCL];
         long counts = f[t + F_COUNTS];
         long children = counts & 0xffffffffL;
@@ -243,13 +246,12 @@ final class ThreadState {
         long directIters = f[t + F_DIRECT_ITERS];
         long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - children * cal.outerFx
                 - loopEvents * cal.perEventFx - directIters * cal.perIterFx) >> Calibration.FX_SHIFT;
-        if (excl < 0) excl = 0;
         long iterations = f[t + F_ITER_COUNT];
         if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
         long[] p = page(id);
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         p[b + Stats.SEEN]++;
-        if (incl < c.minDurationNanos) return;
+        if (inclCall < c.minDurationNanos) return;
         p[b + Stats.CALLS]++;
         p[b + Stats.ITERATIONS] += iterations;
         p[b + Stats.OUTER_CALLS]++;
@@ -262,9 +264,9 @@ final class ThreadState {
         p[b + Stats.CHILD_CALLS] += children;
         p[b + Stats.DIRECT_LOOP_EVENTS] += loopEvents;
         p[b + Stats.DIRECT_ITERS] += directIters;
-        if (incl < p[b + Stats.MIN]) p[b + Stats.MIN] = incl;
-        if (incl > p[b + Stats.MAX]) p[b + Stats.MAX] = incl;
-        p[b + Stats.HIST + Stats.bucket(incl)]++;
+        if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
+        if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
+        p[b + Stats.HIST + Stats.bucket(inclCall)]++;
     }
 
     // ------------------------------------------------------------------ storage
