@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# All benchmarks, side by side: JMH probe costs, then the SciMark comparison.
+# Figures go to stdout; copy them into bench/README.md with the machine and date.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+(cd "$ROOT" && mvn -B -q -DskipTests package -pl bench,tui -am)
+java -jar "$HERE/target/benchmarks.jar" ProbeBench -f 1 -wi 3 -i 5 -w 1s -r 1s ${JMH_ARGS:-} 2>&1 \
+  | sed -n '/^Benchmark/,$p'
+"$HERE/scimark.sh"
