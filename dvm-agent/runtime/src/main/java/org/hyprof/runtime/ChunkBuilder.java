@@ -34,6 +34,11 @@ final class ChunkBuilder {
         return this;
     }
 
+    /** The payload built so far. */
+    byte[] payload() {
+        return payload.toByteArray();
+    }
+
     /** Writes type, length, payload and CRC to out in a single write call. */
     void writeTo(int type, OutputStream out) throws IOException {
         int n = payload.size();

@@ -37,14 +37,26 @@ public final class Hyprof {
             options = o;
             stopping = false;
             Recorder.setBudget(o.events ? o.budgetBytes : 0);
+            Sink file = null, net = null;
             if (o.out != null) {
                 try {
-                    Recorder.setSink(new SessionWriter(new File(o.out), header(o)));
+                    file = new SessionWriter(new File(o.out), header(o));
                 } catch (IOException e) {
                     Recorder.report("cannot open session file " + o.out + ": " + e.getMessage());
                     return false;
                 }
             }
+            if (o.connect != null) {
+                SocketClient c = new SocketClient(o.connect, o.token, new String[] {
+                    Long.toString(pid()), processName(o), System.getProperty("java.vm.name") + " "
+                        + System.getProperty("java.vm.version"), Long.toString(System.currentTimeMillis()),
+                    Long.toString(System.nanoTime()), isAndroid() ? "android" : "jvm"});
+                c.start();
+                net = c;
+            }
+            if (file != null && net != null) Recorder.setSink(new TeeSink(file, net));
+            else if (file != null) Recorder.setSink(file);
+            else if (net != null) Recorder.setSink(net);
             Config c = Recorder.config;
             c = c.withEvents(o.events).withRules(o.minDurationNanos, o.minCalls, o.maxDepth);
             Recorder.publish(c);
@@ -151,6 +163,24 @@ public final class Hyprof {
         }
     }
 
+    /**
+     * Applies a configuration received from the collector: flags (ids beyond {@code on.length}
+     * go off), roots, rules, events mode and, when switching events on, the budget.
+     */
+    public static void applyRemoteConfig(boolean[] on, int[] roots, long minDurationNanos, int minCalls,
+                                         int maxDepth, boolean events, long budgetBytes) {
+        synchronized (LOCK) {
+            setFlags(on);
+            setRoots(roots);
+            setRules(minDurationNanos, minCalls, maxDepth);
+            Config c = Recorder.config;
+            if (c.events != events) {
+                if (events && Recorder.budgetRemaining() <= 0) Recorder.setBudget(budgetBytes);
+                Recorder.publish(c.withEvents(events));
+            }
+        }
+    }
+
     /** Measures probe costs now, puts them in effect and in the session. */
     public static Calibration calibrate(boolean quick) {
         Calibration cal = Calibrator.measure(quick);
@@ -234,12 +264,8 @@ public final class Hyprof {
                 while (!stopping) {
                     try {
                         Sink s = Recorder.sink();
-                        if (s instanceof SessionWriter) {
-                            ((SessionWriter) s).awaitWork(Math.max(1, o.snapshotMillis / 4));
-                            ((SessionWriter) s).drainEvents();
-                        } else {
-                            Thread.sleep(Math.max(1, o.snapshotMillis / 4));
-                        }
+                        Thread.sleep(Math.max(1, Math.min(50, o.snapshotMillis / 4)));
+                        s.drain();
                         long now = System.nanoTime();
                         if (now >= nextSnapshot) {
                             s.snapshot(true);
@@ -266,7 +292,7 @@ public final class Hyprof {
         StringBuilder b = new StringBuilder();
         b.append("format=").append(SessionFormat.VERSION).append('\n');
         b.append("pid=").append(pid()).append('\n');
-        b.append("process=").append(o.process != null ? o.process : processName()).append('\n');
+        b.append("process=").append(processName(o)).append('\n');
         b.append("startWallMillis=").append(System.currentTimeMillis()).append('\n');
         b.append("startNanos=").append(System.nanoTime()).append('\n');
         b.append("mode=").append(o.events ? "events" : "aggregate").append('\n');
@@ -285,7 +311,12 @@ public final class Hyprof {
         }
     }
 
-    private static String processName() {
+    private static boolean isAndroid() {
+        return System.getProperty("java.vm.name", "").toLowerCase().contains("dalvik");
+    }
+
+    private static String processName(Options o) {
+        if (o.process != null) return o.process;
         String cmd = System.getProperty("sun.java.command");
         if (cmd != null && !cmd.isEmpty()) {
             int sp = cmd.indexOf(' ');

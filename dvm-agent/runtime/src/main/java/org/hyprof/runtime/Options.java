@@ -13,7 +13,7 @@ import java.util.List;
  * {@code process} (name shown in reports), {@code minDuration} (ns, or with unit ns/us/ms/s),
  * {@code minCalls}, {@code maxDepth}, {@code roots} (probe ids separated by {@code :}),
  * {@code resolutions} (which probes start on: process, thread, method, loop, separated by
- * {@code :}). Unknown keys and bad values are errors, reported as one line by {@link #parse}.
+ * {@code :}), {@code connect} (collector {@code HOST:PORT}), {@code token} (collector token). Unknown keys and bad values are errors, reported as one line by {@link #parse}.
  */
 public final class Options {
     public String out;
@@ -29,6 +29,10 @@ public final class Options {
     public int[] roots = new int[0];
     /** Resolutions whose probes start on; null = all. */
     public String[] resolutions;
+    /** Collector to stream to, {@code HOST:PORT}; null = none. */
+    public String connect;
+    /** Token the collector requires, if any. */
+    public String token;
 
     /** Parses one {@code key=value} setting into these options. */
     public void set(String key, String value) {
@@ -49,6 +53,12 @@ public final class Options {
         else if (k.equals("maxDepth")) maxDepth = (int) parseLong(k, v, 0);
         else if (k.equals("roots")) roots = parseIds(k, v);
         else if (k.equals("resolutions")) resolutions = v.isEmpty() ? new String[0] : v.split(":");
+        else if (k.equals("connect")) {
+            int colon = v.lastIndexOf(':');
+            if (colon <= 0) throw new IllegalArgumentException("connect must be HOST:PORT, not '" + v + "'");
+            parseLong(k, v.substring(colon + 1), 1);
+            connect = v;
+        } else if (k.equals("token")) token = v;
         else throw new IllegalArgumentException("unknown runtime option '" + k + "'");
     }
 

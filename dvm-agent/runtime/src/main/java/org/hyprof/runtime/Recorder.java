@@ -249,6 +249,7 @@ final class Recorder {
     /** Recording to nowhere: used before start and after stop. */
     static final class DiscardSink implements Sink {
         @Override public void events(ThreadState t, int seq, long base, byte[] buf, int len) { recycleBuffer(buf); }
+        @Override public void drain() {}
         @Override public void manifest(String tsv) {}
         @Override public void calibration(Calibration c) {}
         @Override public void snapshot(boolean changedOnly) {}

@@ -5,6 +5,9 @@ interface Sink {
     /** One thread's chunk of event records; the sink recycles {@code buf} when done with it. */
     void events(ThreadState thread, int seq, long baseNanos, byte[] buf, int len);
 
+    /** Writes or sends the event chunks queued so far (called by the recorder's thread). */
+    void drain();
+
     /** A chunk of probe manifest text (TSV lines) registered since the last one. */
     void manifest(String tsv);
 

@@ -1,0 +1,304 @@
+package org.hyprof.runtime;
+
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.LinkedList;
+import java.util.List;
+
+/**
+ * Streams what the runtime records to a collector ({@link Wire}) and applies the configuration
+ * it sends back. Plain blocking sockets on two daemon threads (one writes, one reads); app
+ * threads only enqueue. When the collector is away, recording goes on within the budget:
+ * aggregates are cumulative and sent whole after a reconnect, event chunks are kept until the
+ * collector acknowledges them, the manifest and calibrations are resent. Reconnects back off
+ * from 100 ms to 5 s.
+ */
+final class SocketClient extends ChunkSink {
+    private final String host;
+    private final int port;
+    private final String token;
+    private final String[] hello; // pid, process, vm, startWall, startNanos, kind
+
+    /** Frames to send on the current connection. */
+    private final LinkedList<byte[]> outbox = new LinkedList<byte[]>();
+    /** Event chunks sent or waiting, until acknowledged: seq, frame, buffer. */
+    private final LinkedList<Object[]> unacked = new LinkedList<Object[]>();
+    /** What a new connection must receive first: manifest text and calibrations so far. */
+    private final List<byte[]> replay = new ArrayList<byte[]>();
+    private long seq;
+    private volatile boolean connected;
+    private volatile boolean stopping;
+    private volatile Socket socket;
+    private Thread writer;
+    /** Set when the collector said who we are. */
+    volatile long processId = -1;
+    private volatile String lastProblem;
+
+    SocketClient(String hostPort, String token, String[] hello) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0) throw new IllegalArgumentException("connect must be HOST:PORT, not '" + hostPort + "'");
+        this.host = hostPort.substring(0, colon);
+        try {
+            this.port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("connect must be HOST:PORT, not '" + hostPort + "'");
+        }
+        this.token = token == null ? "" : token;
+        this.hello = hello;
+    }
+
+    void start() {
+        writer = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                loop();
+            }
+        }, "hyprof-client");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    boolean isConnected() {
+        return connected;
+    }
+
+    // ------------------------------------------------------------------ encoding (ChunkSink)
+
+    @Override
+    protected void emit(int type) {
+        byte[] payload = chunk.payload();
+        long s;
+        byte[] frame;
+        synchronized (outbox) {
+            s = ++seq;
+            frame = WireCodec.frame(Wire.CHUNK, new WireCodec.Enc().varint(s).u8(type).bytes(payload).done());
+            // manifest, calibrations and errors are resent to every new connection; event chunks
+            // until acknowledged; snapshots are cumulative, so a fresh one replaces lost ones
+            if (type == SessionFormat.MANIFEST || type == SessionFormat.CALIBRATION || type == SessionFormat.ERROR)
+                replay.add(frame);
+            if (type == SessionFormat.EVENTS) unacked.add(new Object[] {s, frame});
+            if (connected) outbox.add(frame);
+            outbox.notifyAll();
+        }
+    }
+
+    @Override
+    protected void emitted(byte[] buf) {
+        // the chunk's bytes were copied into the frame: the buffer can go back to the pool
+        Recorder.recycleBuffer(buf);
+    }
+
+    @Override
+    public synchronized void snapshot(boolean changedOnly) {
+        if (!connected) { drainEvents(); return; } // cumulative: a fresh one goes out on reconnect
+        super.snapshot(changedOnly);
+    }
+
+    @Override
+    protected void finish() {
+        long deadline = System.currentTimeMillis() + 2000;
+        synchronized (outbox) {
+            outbox.add(WireCodec.frame(Wire.BYE, new WireCodec.Enc().string("process exit").done()));
+            outbox.notifyAll();
+            while (connected && !outbox.isEmpty() && System.currentTimeMillis() < deadline) {
+                try {
+                    outbox.wait(50);
+                } catch (InterruptedException e) {
+                    break;
+                }
+            }
+        }
+        stopping = true;
+        closeSocket();
+    }
+
+    // ------------------------------------------------------------------ connection
+
+    private void loop() {
+        long backoff = 100;
+        while (!stopping) {
+            Socket s = null;
+            try {
+                s = new Socket();
+                s.setTcpNoDelay(true);
+                s.connect(new InetSocketAddress(host, port), 2000);
+                socket = s;
+                OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                out.write(WireCodec.frame(Wire.HELLO, new WireCodec.Enc().varint(Wire.VERSION).string(Wire.ROLE_AGENT).string(token)
+                        .varint(Long.parseLong(hello[0]) & Long.MAX_VALUE).string(hello[1]).string(hello[2])
+                        .varint(Long.parseLong(hello[3])).varint(Long.parseLong(hello[4])).string(hello[5]).done()));
+                out.flush();
+                int[] type = new int[1];
+                byte[] answer = WireCodec.readFrame(in, type, Wire.MAX_CONTROL_FRAME);
+                if (type[0] == Wire.REJECT) throw new IOException("collector rejected us: " + new WireCodec.Dec(answer).string());
+                if (type[0] != Wire.WELCOME) throw new IOException("collector answered frame type " + type[0]);
+                processId = new WireCodec.Dec(answer).varint();
+                backoff = 100;
+                onConnected(out);
+                startReader(in, s);
+                pump(out);
+            } catch (IOException e) {
+                String p = e.getMessage();
+                if (p != null && !p.equals(lastProblem)) {
+                    lastProblem = p;
+                    if (!stopping) Recorder.report("collector " + host + ":" + port + ": " + p + " (retrying)");
+                }
+            } catch (RuntimeException e) {
+                Recorder.internalFailure(e);
+                return;
+            } finally {
+                connected = false;
+                closeQuietly(s);
+            }
+            if (stopping) return;
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                return;
+            }
+            backoff = Math.min(5000, backoff * 2);
+        }
+    }
+
+    /** After WELCOME: state, manifest, calibrations, unacknowledged events, a full snapshot. */
+    private void onConnected(OutputStream out) throws IOException {
+        resetSnapshots();
+        synchronized (outbox) {
+            outbox.clear();
+            outbox.add(WireCodec.frame(Wire.STATE, encodeState()));
+            outbox.addAll(replay);
+            for (Object[] u : unacked) outbox.add((byte[]) u[1]);
+            connected = true;
+        }
+        lastProblem = null;
+        snapshot(false);
+    }
+
+    private void pump(OutputStream out) throws IOException {
+        while (!stopping || hasOutgoing()) {
+            byte[] f;
+            synchronized (outbox) {
+                while (outbox.isEmpty() && socket != null && !socket.isClosed() && !stopping) {
+                    try {
+                        outbox.wait(200);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                if (socket == null || socket.isClosed()) throw new IOException("connection closed");
+                f = outbox.poll();
+                if (f == null) {
+                    if (stopping) return;
+                    continue;
+                }
+            }
+            out.write(f);
+            synchronized (outbox) {
+                if (outbox.isEmpty()) { out.flush(); outbox.notifyAll(); }
+            }
+        }
+        out.flush();
+    }
+
+    private boolean hasOutgoing() {
+        synchronized (outbox) {
+            return !outbox.isEmpty();
+        }
+    }
+
+    private void startReader(final DataInputStream in, final Socket s) {
+        Thread r = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    int[] type = new int[1];
+                    while (true) {
+                        byte[] p = WireCodec.readFrame(in, type, Wire.MAX_CONTROL_FRAME);
+                        switch (type[0]) {
+                            case Wire.ACK: acknowledge(new WireCodec.Dec(p).varint()); break;
+                            case Wire.CONFIG: applyConfig(new WireCodec.Dec(p)); break;
+                            case Wire.SNAPSHOT_REQUEST:
+                                snapshot(false);
+                                break;
+                            case Wire.BYE: closeQuietly(s); return;
+                            default: throw new IOException("unexpected frame type " + type[0]);
+                        }
+                    }
+                } catch (IOException e) {
+                    closeQuietly(s);
+                } catch (RuntimeException e) {
+                    closeQuietly(s);
+                    Recorder.report("bad frame from collector: " + e);
+                } finally {
+                    synchronized (outbox) {
+                        outbox.notifyAll();
+                    }
+                }
+            }
+        }, "hyprof-client-reader");
+        r.setDaemon(true);
+        r.start();
+    }
+
+    private void acknowledge(long upTo) {
+        synchronized (outbox) {
+            while (!unacked.isEmpty() && (Long) unacked.getFirst()[0] <= upTo) unacked.removeFirst();
+        }
+    }
+
+    private void applyConfig(WireCodec.Dec d) {
+        int n = (int) d.varint();
+        byte[] bits = d.bytes((n + 7) / 8);
+        boolean[] on = new boolean[n];
+        for (int i = 0; i < n; i++) on[i] = (bits[i >> 3] & (1 << (i & 7))) != 0;
+        int nr = (int) d.varint();
+        int[] roots = new int[nr];
+        for (int i = 0; i < nr; i++) roots[i] = (int) d.varint();
+        long minDur = d.varint();
+        int minCalls = (int) d.varint();
+        int maxDepth = (int) d.varint();
+        boolean events = d.u8() != 0;
+        long budget = d.varint();
+        Hyprof.applyRemoteConfig(on, roots, minDur, minCalls, maxDepth, events, budget);
+        synchronized (outbox) {
+            if (connected) outbox.add(WireCodec.frame(Wire.STATE, encodeState()));
+            outbox.notifyAll();
+        }
+    }
+
+    /** The runtime's current control state, in CONFIG/STATE layout. */
+    static byte[] encodeState() {
+        Config c = Recorder.config;
+        int n = c.on.length;
+        byte[] bits = new byte[(n + 7) / 8];
+        for (int i = 0; i < n; i++) if (c.on[i]) bits[i >> 3] |= (byte) (1 << (i & 7));
+        WireCodec.Enc e = new WireCodec.Enc().varint(n).bytes(bits);
+        int roots = 0;
+        for (boolean r : c.root) if (r) roots++;
+        e.varint(roots);
+        for (int i = 0; i < c.root.length; i++) if (c.root[i]) e.varint(i);
+        return e.varint(c.minDurationNanos).varint(c.minCalls).varint(c.maxDepth).u8(c.events ? 1 : 0)
+                .varint(Recorder.budgetRemaining()).done();
+    }
+
+    private void closeSocket() {
+        closeQuietly(socket);
+        synchronized (outbox) {
+            outbox.notifyAll();
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            if (s != null) s.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}
