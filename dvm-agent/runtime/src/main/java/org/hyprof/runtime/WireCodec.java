@@ -107,6 +107,11 @@ public final class WireCodec {
             return r;
         }
 
+        /** The bytes not read yet. */
+        public byte[] rest() {
+            return bytes(b.length - p);
+        }
+
         public String string() {
             return new String(bytes((int) varint()), UTF8);
         }

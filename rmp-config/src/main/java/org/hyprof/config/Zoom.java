@@ -1,0 +1,178 @@
+package org.hyprof.config;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import org.hyprof.control.ControlState;
+
+/**
+ * RMP's zoom as pure functions: a {@link Scope} (resolution × area) turns into on-flags and
+ * caller-filter roots, and zooming in or out is a new scope. Nothing here touches code: each step
+ * only changes flags, roots and rules.
+ *
+ * <ul>
+ * <li>{@code start}: process level — component probes (process resolution) on;</li>
+ * <li>into the process: thread level — process and thread-entry probes on;</li>
+ * <li>into a thread entry probe T: method level — every method probe on, root = T;</li>
+ * <li>into a method M: loop level — method probes stay on, only M's loop probes on, root = M;</li>
+ * <li>zoom out undoes one step.</li>
+ * </ul>
+ */
+public final class Zoom {
+    private Zoom() {}
+
+    /** Where the user is: the targets zoomed into, outermost first. */
+    public record Scope(List<Integer> targets, boolean inProcess) {
+        public Scope {
+            targets = List.copyOf(targets);
+        }
+
+        /** The resolution this scope shows. */
+        public Resolution level() {
+            if (!inProcess) return Resolution.PROCESS;
+            return switch (targets.size()) {
+                case 0 -> Resolution.THREAD;
+                case 1 -> Resolution.METHOD;
+                default -> Resolution.LOOP;
+            };
+        }
+
+        /** The probe id that is the caller-filter root, or -1. */
+        public int root() {
+            return targets.isEmpty() ? -1 : targets.get(targets.size() - 1);
+        }
+    }
+
+    /** Process level. */
+    public static Scope start() {
+        return new Scope(List.of(), false);
+    }
+
+    /**
+     * One step in. At process level the target is ignored (the process is the area); at thread
+     * level it must be a method probe (normally a thread entry such as {@code run()}), at method
+     * level a method probe too. Throws ConfigException naming the problem.
+     */
+    public static Scope zoomIn(Scope s, Manifest m, int target) {
+        switch (s.level()) {
+            case PROCESS:
+                return new Scope(List.of(), true);
+            case THREAD:
+            case METHOD: {
+                ProbeInfo p = find(m, target);
+                if (p.loop()) throw new ConfigException("probe " + target + " is a loop: zoom into a method");
+                List<Integer> t = new ArrayList<>(s.targets());
+                t.add(target);
+                return new Scope(t, true);
+            }
+            default:
+                throw new ConfigException("already at loop level (the finest)");
+        }
+    }
+
+    /** One step out; at process level nothing changes. */
+    public static Scope zoomOut(Scope s) {
+        if (!s.inProcess()) return s;
+        if (s.targets().isEmpty()) return start();
+        return new Scope(s.targets().subList(0, s.targets().size() - 1), true);
+    }
+
+    /** The flags and roots of a scope; rules, mode and budget are kept from {@code base}. */
+    public static ControlState apply(Scope s, Manifest m, ControlState base) {
+        int n = Math.max(m.idLimit(), base.idCount());
+        BitSet on = new BitSet(n);
+        Resolution level = s.level();
+        int root = s.root();
+        for (ProbeInfo p : m.probes()) {
+            boolean v = switch (level) {
+                case PROCESS -> p.resolution() == Resolution.PROCESS;
+                case THREAD -> p.resolution() == Resolution.PROCESS || p.resolution() == Resolution.THREAD;
+                case METHOD -> !p.loop();
+                case LOOP -> !p.loop() || p.ownerId() == root;
+            };
+            if (v) on.set(p.id());
+        }
+        int[] roots = root >= 0 ? new int[] {root} : new int[0];
+        return new ControlState(n, on, roots, base.minDurationNanos(), base.minCalls(), base.maxDepth(),
+                base.events(), base.budgetBytes());
+    }
+
+    /** Flags with every probe whose report name matches {@code pattern} switched on or off. */
+    public static ControlState setFlags(ControlState s, Manifest m, String pattern, boolean value) {
+        Glob g = new Glob(pattern);
+        BitSet on = s.on();
+        int n = Math.max(s.idCount(), m.idLimit());
+        int matched = 0;
+        for (ProbeInfo p : m.probes()) {
+            if (g.matches(p.displayName()) || g.matches(p.className() + "." + p.methodName())) {
+                on.set(p.id(), value);
+                matched++;
+            }
+        }
+        if (matched == 0) throw new ConfigException("no probe matches '" + pattern + "'");
+        return normalize(s.withOn(on, n), m);
+    }
+
+    /** Caller-filter roots: the method probes matching {@code pattern} (empty pattern: none). */
+    public static ControlState setRoots(ControlState s, Manifest m, String pattern) {
+        if (pattern == null || pattern.isBlank()) return s.withRoots(new int[0]);
+        Glob g = new Glob(pattern);
+        List<Integer> ids = new ArrayList<>();
+        for (ProbeInfo p : m.probes())
+            if (!p.loop() && (g.matches(p.methodKey()) || g.matches(p.className() + "." + p.methodName()))) ids.add(p.id());
+        if (ids.isEmpty()) throw new ConfigException("no method matches '" + pattern + "'");
+        BitSet on = s.on();
+        for (int id : ids) on.set(id); // a root must record to count as entered
+        return s.withOn(on, Math.max(s.idCount(), m.idLimit())).withRoots(ids.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /**
+     * Rules from {@code min-duration=DUR}, {@code min-calls=N}, {@code max-depth=N} or
+     * {@code none} (all off); other rules are kept.
+     */
+    public static ControlState setRule(ControlState s, String rule) {
+        String r = rule.trim();
+        if (r.equals("none")) return s.withRules(0, 0, 0);
+        int eq = r.indexOf('=');
+        if (eq <= 0) throw new ConfigException("rule must be min-duration=DUR, min-calls=N, max-depth=N or none, not '" + rule + "'");
+        String k = r.substring(0, eq), v = r.substring(eq + 1);
+        try {
+            return switch (k) {
+                case "min-duration" -> s.withRules(org.hyprof.runtime.Options.parseDurationNanos(v), s.minCalls(), s.maxDepth());
+                case "min-calls" -> s.withRules(s.minDurationNanos(), nonNegative(k, v), s.maxDepth());
+                case "max-depth" -> s.withRules(s.minDurationNanos(), s.minCalls(), nonNegative(k, v));
+                default -> throw new ConfigException("unknown rule '" + k + "' (min-duration, min-calls, max-depth)");
+            };
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(k + ": " + e.getMessage());
+        }
+    }
+
+    /** A loop probe records only inside its method's frame: switching a loop on switches its method on. */
+    public static ControlState normalize(ControlState s, Manifest m) {
+        BitSet on = s.on();
+        boolean changed = false;
+        for (ProbeInfo p : m.probes()) {
+            if (p.loop() && on.get(p.id()) && p.ownerId() >= 0 && !on.get(p.ownerId())) {
+                on.set(p.ownerId());
+                changed = true;
+            }
+        }
+        return changed ? s.withOn(on, s.idCount()) : s;
+    }
+
+    private static int nonNegative(String k, String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < 0) throw new NumberFormatException();
+            return n;
+        } catch (NumberFormatException e) {
+            throw new ConfigException(k + " must be an integer ≥ 0, not '" + v + "'");
+        }
+    }
+
+    private static ProbeInfo find(Manifest m, int id) {
+        for (ProbeInfo p : m.probes()) if (p.id() == id) return p;
+        throw new ConfigException("no probe with id " + id);
+    }
+}

@@ -1,0 +1,214 @@
+package org.hyprof.control;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.DecoderException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.hyprof.runtime.Wire;
+
+/**
+ * The collector agents connect to (Netty). Each agent connection is a process of the session;
+ * {@code hyprof ctl} connections run commands. A connection that breaks the protocol (no HELLO
+ * first, wrong version or token, malformed or oversized frame) is closed with a logged reason;
+ * the others go on. Listens on loopback unless told otherwise.
+ */
+public final class Collector implements AutoCloseable {
+
+    /** An open connection, as the owner of agents sees it. */
+    public interface Connection {
+        void send(Frame f);
+
+        String remote();
+    }
+
+    /** What happens to agents and their data (the session store implements it). */
+    public interface Agents {
+        /** A new agent connection; returns its process id in the session (throw to reject). */
+        long connected(Hello hello, Connection connection);
+
+        /** Recorded data; stored before the chunk is acknowledged. */
+        void chunk(long processId, Chunk chunk);
+
+        /** The agent's control state in effect. */
+        void state(long processId, ControlState state);
+
+        /** The connection ended; {@code clean} when the agent said BYE. */
+        void disconnected(long processId, String reason, boolean clean);
+    }
+
+    /** Runs ctl commands (off the network threads: a command may wait for an agent). */
+    public interface Commands {
+        Result execute(List<String> args);
+    }
+
+    private final String host;
+    private final int port;
+    private final byte[] token;
+    private final Agents agents;
+    private final Commands commands;
+    private final Consumer<String> log;
+    private EventLoopGroup boss, workers;
+    private final ExecutorService commandRunner = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "hyprof-ctl-commands");
+        t.setDaemon(true);
+        return t;
+    });
+    private Channel server;
+
+    /**
+     * @param token required in every HELLO when non-empty
+     * @param log   receives one line per notable event (rejections, protocol errors, disconnects)
+     */
+    public Collector(String host, int port, String token, Agents agents, Commands commands, Consumer<String> log) {
+        this.host = host;
+        this.port = port;
+        this.token = token == null ? new byte[0] : token.getBytes(StandardCharsets.UTF_8);
+        this.agents = agents;
+        this.commands = commands;
+        this.log = log;
+    }
+
+    /** Binds and returns the port (useful with port 0). */
+    public int start() throws InterruptedException {
+        boss = new NioEventLoopGroup(1);
+        workers = new NioEventLoopGroup(2);
+        ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new FrameCodec(), new Handler());
+                    }
+                });
+        server = b.bind(new InetSocketAddress(host, port)).sync().channel();
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        if (server != null) server.close().awaitUninterruptibly();
+        if (workers != null) workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly();
+        if (boss != null) boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly();
+        commandRunner.shutdownNow();
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<Frame> implements Connection {
+        private Channel ch;
+        private Hello hello;
+        private long processId = -1;
+        private boolean clean;
+        private String closeReason = "connection closed";
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            ch = ctx.channel();
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, Frame f) {
+            if (hello == null) {
+                if (!(f instanceof Hello h)) { reject(ctx, "first frame must be HELLO, got type " + f.type()); return; }
+                if (token.length > 0 && !MessageDigest.isEqual(token, h.token().getBytes(StandardCharsets.UTF_8))) {
+                    reject(ctx, "wrong token");
+                    return;
+                }
+                hello = h;
+                if (h.role().equals(Wire.ROLE_CTL)) {
+                    ctx.writeAndFlush(new Welcome(0, "hyprof collector"));
+                } else if (h.role().equals(Wire.ROLE_AGENT)) {
+                    try {
+                        processId = agents.connected(h, this);
+                    } catch (RuntimeException e) {
+                        reject(ctx, "cannot take this agent: " + e.getMessage());
+                        return;
+                    }
+                    log.accept(remote() + ": agent " + h.process() + " (pid " + h.pid() + ") connected as process " + processId);
+                    ctx.writeAndFlush(new Welcome(processId, "hyprof collector"));
+                } else {
+                    reject(ctx, "unknown role '" + h.role() + "'");
+                }
+                return;
+            }
+            if (hello.role().equals(Wire.ROLE_CTL)) {
+                if (f instanceof Command c) {
+                    commandRunner.execute(() -> {
+                        Result r;
+                        try {
+                            r = commands.execute(c.args());
+                        } catch (RuntimeException e) {
+                            r = new Result(70, "internal error: " + e);
+                        }
+                        ch.writeAndFlush(r);
+                    });
+                } else if (f instanceof Bye) {
+                    ctx.close();
+                } else {
+                    protocolError(ctx, "ctl sent frame type " + f.type());
+                }
+                return;
+            }
+            if (f instanceof Chunk c) {
+                agents.chunk(processId, c);
+                ctx.writeAndFlush(new Ack(c.seq()));
+            } else if (f instanceof StateFrame s) {
+                agents.state(processId, s.state());
+            } else if (f instanceof Bye b) {
+                clean = true;
+                closeReason = "agent said bye: " + b.reason();
+                ctx.close();
+            } else {
+                protocolError(ctx, "agent sent frame type " + f.type());
+            }
+        }
+
+        private void reject(ChannelHandlerContext ctx, String reason) {
+            log.accept(remote() + ": rejected: " + reason);
+            closeReason = "rejected: " + reason;
+            ctx.writeAndFlush(new Reject(reason)).addListener(x -> ctx.close());
+        }
+
+        private void protocolError(ChannelHandlerContext ctx, String reason) {
+            log.accept(remote() + ": closed: " + reason);
+            closeReason = reason;
+            ctx.close();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+            protocolError(ctx, c instanceof FrameException ? c.getMessage() : c.toString());
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (processId >= 0) {
+                if (!clean) log.accept(remote() + ": process " + processId + " disconnected: " + closeReason);
+                agents.disconnected(processId, closeReason, clean);
+            }
+        }
+
+        @Override
+        public void send(Frame f) {
+            if (ch != null && ch.isActive()) ch.writeAndFlush(f);
+        }
+
+        @Override
+        public String remote() {
+            return ch != null && ch.remoteAddress() != null ? ch.remoteAddress().toString() : "?";
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package org.hyprof.control;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.hyprof.runtime.Wire;
+import org.hyprof.runtime.WireCodec;
+
+/** hyprof ctl → collector: one command with its arguments. */
+public record Command(List<String> args) implements Frame {
+    @Override public int type() { return Wire.COMMAND; }
+
+    @Override
+    public byte[] payload() {
+        WireCodec.Enc e = new WireCodec.Enc().varint(args.size());
+        for (String a : args) e.string(a);
+        return e.done();
+    }
+
+    static Command decode(WireCodec.Dec d) {
+        long n = d.varint();
+        if (n > 1000) throw new FrameException("command with " + n + " arguments");
+        List<String> args = new ArrayList<>();
+        for (long i = 0; i < n; i++) args.add(d.string());
+        return new Command(List.copyOf(args));
+    }
+}

@@ -1,0 +1,29 @@
+package org.hyprof.control;
+
+import org.hyprof.runtime.Wire;
+import org.hyprof.runtime.WireCodec;
+
+/** First frame of every connection: who is connecting (an agent's process, or hyprof ctl). */
+public record Hello(int version, String role, String token, long pid, String process, String vm,
+                    long startWallMillis, long startNanos, String kind) implements Frame {
+    public static Hello ctl(String token) {
+        return new Hello(Wire.VERSION, Wire.ROLE_CTL, token, 0, "hyprof ctl", "", 0, 0, "");
+    }
+
+    @Override
+    public int type() {
+        return Wire.HELLO;
+    }
+
+    @Override
+    public byte[] payload() {
+        return new WireCodec.Enc().varint(version).string(role).string(token).varint(pid).string(process).string(vm)
+                .varint(startWallMillis).varint(startNanos).string(kind).done();
+    }
+
+    static Hello decode(WireCodec.Dec d) {
+        int version = (int) d.varint();
+        if (version != Wire.VERSION) throw new FrameException("protocol version " + version + " (this collector speaks " + Wire.VERSION + ")");
+        return new Hello(version, d.string(), d.string(), d.varint(), d.string(), d.string(), d.varint(), d.varint(), d.string());
+    }
+}
