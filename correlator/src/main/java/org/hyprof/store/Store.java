@@ -26,7 +26,8 @@ import org.hyprof.config.SkippedMethod;
  * and import notes. WAL mode; a {@code schema_version} table and ordered migrations
  * ({@code V1.sql}, ...) bring older files up to date when opened for writing.
  *
- * <p>Everything else reads sessions through this class, never with SQL of its own.
+ * <p>Everything else reads sessions through this class, never with SQL of its own. Safe to
+ * share between threads (one connection; calls are serialized).
  */
 public final class Store implements AutoCloseable {
     /** Schema version this build writes; files up to it can be opened. */
@@ -148,10 +149,14 @@ public final class Store implements AutoCloseable {
         void run() throws SQLException;
     }
 
-    /** Runs work in one transaction (rolled back if it fails). */
-    public void inTransaction(SqlWork work) {
+    /** Runs work in one transaction (rolled back if it fails); nested calls join the outer one. */
+    public synchronized void inTransaction(SqlWork work) {
         try {
             boolean auto = db.getAutoCommit();
+            if (!auto) {
+                work.run();
+                return;
+            }
             db.setAutoCommit(false);
             try {
                 work.run();
@@ -178,6 +183,14 @@ public final class Store implements AutoCloseable {
                 p.pid(), p.name(), p.vm(), p.mode(), p.budgetBytes(), p.startWallMillis(), p.startNanos(),
                 p.endWallMillis(), p.status(), p.eventDrops(), p.source());
         return queryLong("SELECT last_insert_rowid()");
+    }
+
+    public void updateProcessStatus(long processId, String status) {
+        update("UPDATE process SET status = ? WHERE id = ?", status, processId);
+    }
+
+    public void updateProcessDrops(long processId, long eventDrops) {
+        update("UPDATE process SET event_drops = ? WHERE id = ?", eventDrops, processId);
     }
 
     public void updateProcessEnd(long processId, Long endWallMillis, String status, long eventDrops) {
@@ -304,7 +317,7 @@ public final class Store implements AutoCloseable {
         void bind(PreparedStatement ps, T item) throws SQLException;
     }
 
-    private <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+    private synchronized <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
         try (PreparedStatement ps = db.prepareStatement(sql)) {
             set(ps, args);
             List<T> out = new ArrayList<>();
@@ -325,7 +338,7 @@ public final class Store implements AutoCloseable {
         return r.isEmpty() ? 0L : r.get(0);
     }
 
-    private void update(String sql, Object... args) {
+    private synchronized void update(String sql, Object... args) {
         try (PreparedStatement ps = db.prepareStatement(sql)) {
             set(ps, args);
             ps.executeUpdate();
@@ -334,7 +347,7 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    private <T> void batch(String sql, Collection<T> items, Binder<T> binder) {
+    private synchronized <T> void batch(String sql, Collection<T> items, Binder<T> binder) {
         if (items.isEmpty()) return;
         inTransaction(() -> {
             try (PreparedStatement ps = db.prepareStatement(sql)) {

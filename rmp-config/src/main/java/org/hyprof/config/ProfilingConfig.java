@@ -30,13 +30,14 @@ import org.hyprof.runtime.Options;
  *     {@code pkg.Class.method(desc)}, separated by {@code ;}</td></tr>
  * <tr><td>minDuration, minCalls, maxDepth</td><td>rules (see DESIGN.md §3)</td></tr>
  * <tr><td>snapshotMillis, recalibrateMillis, calibrate, process</td><td>runtime tuning</td></tr>
+ * <tr><td>connect, token</td><td>stream to a collector at {@code HOST:PORT} (live control)</td></tr>
  * <tr><td>config</td><td>(agent argument only) a properties file read first; arguments override</td></tr>
  * </table>
  */
 public final class ProfilingConfig {
     private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
-            "process", "config");
+            "process", "config", "connect", "token");
 
     public final ClassFilter classes = new ClassFilter();
     public final Set<Resolution> resolutions = EnumSet.allOf(Resolution.class);

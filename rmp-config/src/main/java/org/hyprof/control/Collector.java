@@ -182,6 +182,7 @@ public final class Collector implements AutoCloseable {
         }
 
         private void protocolError(ChannelHandlerContext ctx, String reason) {
+            if (!ctx.channel().isActive() && closeReason.equals(reason)) return; // decodeLast repeats it
             log.accept(remote() + ": closed: " + reason);
             closeReason = reason;
             ctx.close();

@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
             ImportCommand.class,
             ReportCommand.class,
             DemoCommand.class,
+            ServeCommand.class,
+            CtlCommand.class,
         })
 public final class HyprofCommand implements Runnable {
     @CommandLine.Spec
@@ -34,6 +36,8 @@ public final class HyprofCommand implements Runnable {
     /** The configured command line (tests use it with their own writers). */
     public static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new HyprofCommand());
+        // 'hyprof ctl stats --top 5': options after the command word belong to the command
+        cl.getSubcommands().get("ctl").setStopAtPositional(true);
         cl.setExecutionExceptionHandler(new Errors());
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();

@@ -56,8 +56,8 @@ public final class ImportCommand implements Callable<Integer> {
                 throw new UserError(e.getMessage());
             }
             for (String n : r.notes()) err.println("hyprof: " + n);
-            err.printf("hyprof: %s: process %s, %d probes, %d threads, %d aggregate rows, %d event chunks%s%n", out,
-                    r.processName(), r.probes(), r.threads(), r.statsRows(), r.eventChunks(),
+            err.printf("hyprof: %s: process %s, %d probes, %d threads, %d event chunks%s%n", out,
+                    r.processName(), r.probes(), r.threads(), r.eventChunks(),
                     r.eventDrops() > 0 ? ", " + r.eventDrops() + " events dropped" : "");
             err.flush();
             return r;

@@ -28,8 +28,16 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class ProfileCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "S.db", description = "Session database to write.")
+    @Option(names = {"-o", "--output"}, paramLabel = "S.db",
+            description = "Session database to write (required unless --connect sends the data to a collector).")
     Path out;
+
+    @Option(names = "--connect", paramLabel = "HOST:PORT",
+            description = "Stream to a collector ('hyprof serve', 'hyprof tui --listen') and take live control from it.")
+    String connect;
+
+    @Option(names = "--token", paramLabel = "T", description = "The collector's token, if it has one.")
+    String token;
 
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "aggregate",
             description = "aggregate (per-method statistics, constant memory) or events (also every call, for exports). Default: ${DEFAULT-VALUE}.")
@@ -56,7 +64,9 @@ public final class ProfileCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
-        if (Files.exists(out) && !append && !force)
+        if (out == null && connect == null) throw new UserError("-o S.db or --connect HOST:PORT is required", 2);
+        if (connect != null) HostPort.parse(connect, "--connect");
+        if (out != null && Files.exists(out) && !append && !force)
             throw new UserError(out + ": already exists (--force replaces it, --append adds to it)");
         // validate everything before starting the program
         ProfilingConfig cfg = options.build();
@@ -67,9 +77,13 @@ public final class ProfileCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             throw new UserError(e.getMessage(), 2);
         }
-        Path raw = Path.of(out + ".hyprof");
-        Files.deleteIfExists(raw);
-        agentArgs.add(0, "out=" + raw.toAbsolutePath());
+        Path raw = out == null ? null : Path.of(out + ".hyprof");
+        if (raw != null) {
+            Files.deleteIfExists(raw);
+            agentArgs.add(0, "out=" + raw.toAbsolutePath());
+        }
+        if (connect != null) agentArgs.add("connect=" + connect);
+        if (token != null) agentArgs.add("token=" + token);
         agentArgs.add("mode=" + mode);
         agentArgs.add("budget=" + budget);
         for (String a : agentArgs)
@@ -83,6 +97,10 @@ public final class ProfileCommand implements Callable<Integer> {
             throw new UserError(command.get(0) + ": cannot run (" + e.getMessage() + ")");
         }
         int code = p.waitFor();
+        if (raw == null) {
+            if (code != 0) err.println("hyprof: the program exited with code " + code);
+            return code;
+        }
         if (!Files.exists(raw)) {
             err.println("hyprof: the program exited with code " + code + " and wrote no session"
                     + " (did the agent start? is the first word after -- a java launcher?)");

@@ -164,13 +164,17 @@ public final class Hyprof {
     }
 
     /**
-     * Applies a configuration received from the collector: flags (ids beyond {@code on.length}
-     * go off), roots, rules, events mode and, when switching events on, the budget.
+     * Applies a configuration received from the collector: flags, roots, rules, events mode and,
+     * when switching events on, the budget. Ids beyond {@code on.length} were defined after the
+     * collector computed the configuration: they keep their state.
      */
     public static void applyRemoteConfig(boolean[] on, int[] roots, long minDurationNanos, int minCalls,
                                          int maxDepth, boolean events, long budgetBytes) {
         synchronized (LOCK) {
-            setFlags(on);
+            Config cur = Recorder.config;
+            boolean[] n = cur.on.clone();
+            System.arraycopy(on, 0, n, 0, Math.min(on.length, n.length));
+            Recorder.publish(cur.withFlags(n));
             setRoots(roots);
             setRules(minDurationNanos, minCalls, maxDepth);
             Config c = Recorder.config;

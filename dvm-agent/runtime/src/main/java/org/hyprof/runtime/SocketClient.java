@@ -82,7 +82,11 @@ final class SocketClient extends ChunkSink {
             if (type == SessionFormat.MANIFEST || type == SessionFormat.CALIBRATION || type == SessionFormat.ERROR)
                 replay.add(frame);
             if (type == SessionFormat.EVENTS) unacked.add(new Object[] {s, frame});
-            if (connected) outbox.add(frame);
+            if (connected) {
+                outbox.add(frame);
+                // new probes change the control state the collector computes from
+                if (type == SessionFormat.MANIFEST) outbox.add(WireCodec.frame(Wire.STATE, encodeState()));
+            }
             outbox.notifyAll();
         }
     }

@@ -49,6 +49,27 @@ final class ThreadState {
     /** Aggregate pages, see {@link Stats}. */
     volatile long[][] pages = new long[0][];
 
+    /** The roots array rootDepth was counted against (reference compare: configs are immutable). */
+    private boolean[] rootsSeen = new boolean[0];
+
+    /**
+     * Roots changed: recount which open frames are roots, so a root set while its method is
+     * already running (a thread's endless {@code run()}) takes effect at once.
+     */
+    private void recountRoots(Config c) {
+        rootsSeen = c.root;
+        long[] f = frames;
+        int n = 0;
+        for (int t = 0; t < top; t += FRAME) {
+            long key = f[t + F_ID];
+            if ((key & KIND_LOOP) != 0) continue;
+            int id = (int) (key >>> 2);
+            if (c.rootsActive && id < c.root.length && c.root[id]) { f[t + F_ID] = key | ROOT; n++; }
+            else f[t + F_ID] = key & ~ROOT;
+        }
+        rootDepth = n;
+    }
+
     /** Frames not recorded because the shadow stack was full. */
     long depthDrops;
 
@@ -64,6 +85,7 @@ final class ThreadState {
     // ------------------------------------------------------------------ methods
 
     void enter(Config c, int id) {
+        if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return;
         if (c.maxDepth > 0 && methodDepth >= c.maxDepth) return;
         long[] f = frames;
@@ -171,6 +193,7 @@ final class ThreadState {
     // ------------------------------------------------------------------ loops
 
     void loopEnter(Config c, int id) {
+        if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0) return;
         long[] f = frames;
         int t = top;

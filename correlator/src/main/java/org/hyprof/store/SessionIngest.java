@@ -1,0 +1,146 @@
+package org.hyprof.store;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.hyprof.config.Manifest;
+import org.hyprof.runtime.SessionFormat;
+import org.hyprof.runtime.Stats;
+
+/**
+ * Stores one process's session chunks as they come, from a session file ({@link SessionImporter})
+ * or a live agent connection. Aggregates are cumulative, so a later snapshot of a (thread, probe)
+ * replaces the earlier row; event chunks are keyed by (thread, sequence), so a chunk sent again
+ * after a reconnect is stored once.
+ */
+public final class SessionIngest {
+    private final Store store;
+    private final long processId;
+    private final Manifest manifest = new Manifest();
+    private final Map<Long, ThreadInfo> threads = new HashMap<>();
+    private long eventChunks;
+    private boolean ended;
+    private Long endWallMillis;
+    private long endDrops = -1;
+    private final List<String> errors = new ArrayList<>();
+
+    public SessionIngest(Store store, long processId) {
+        this.store = store;
+        this.processId = processId;
+    }
+
+    public long processId() {
+        return processId;
+    }
+
+    /** Probes and skipped methods received so far. */
+    public synchronized Manifest manifest() {
+        Manifest m = new Manifest();
+        m.addAll(manifest);
+        return m;
+    }
+
+    /**
+     * Stores one chunk (not HEADER: the process row exists already). Throws
+     * IllegalStateException or ConfigException on a malformed payload.
+     */
+    public synchronized void accept(int type, byte[] data) {
+        SessionReader.Payload p = new SessionReader.Payload(data);
+        switch (type) {
+            case SessionFormat.MANIFEST -> {
+                Manifest m = Manifest.parse(p.string(), "manifest of process " + processId);
+                manifest.addAll(m);
+                store.inTransaction(() -> {
+                    store.addProbes(processId, m.probes());
+                    store.addSkipped(processId, m.skipped());
+                });
+            }
+            case SessionFormat.CALIBRATION -> store.addCalibration(processId,
+                    new CalibrationRecord(p.varint(), p.varint(), p.varint(), p.varint(), p.varint()));
+            case SessionFormat.SNAPSHOT -> snapshot(p);
+            case SessionFormat.EVENTS -> {
+                long tid = p.varint(), seq = p.varint(), base = p.varint();
+                int len = (int) p.varint();
+                store.addEventChunk(processId, tid, seq, base, p.bytes(len));
+                eventChunks++;
+            }
+            case SessionFormat.ERROR -> {
+                String m = p.string();
+                errors.add(m);
+                store.addNote(processId, "error", "runtime reported: " + m);
+            }
+            case SessionFormat.END -> {
+                endWallMillis = p.varint();
+                p.varint();
+                endDrops = p.varint();
+                ended = true;
+                store.updateProcessEnd(processId, endWallMillis, "ended", Math.max(endDrops, drops()));
+            }
+            default -> throw new IllegalStateException("unexpected chunk type " + type);
+        }
+    }
+
+    private void snapshot(SessionReader.Payload p) {
+        p.varint(); // nanoTime of the snapshot
+        long nThreads = p.varint();
+        List<ProbeStats> rows = new ArrayList<>();
+        List<ThreadInfo> ts = new ArrayList<>();
+        for (long t = 0; t < nThreads; t++) {
+            long tid = p.varint();
+            String name = p.string();
+            long depthDrops = p.varint();
+            long eventDrops = p.varint();
+            ts.add(new ThreadInfo(tid, name, eventDrops, depthDrops));
+            long count = p.varint();
+            for (long k = 0; k < count; k++) {
+                int id = (int) p.varint();
+                long[] f = new long[Stats.HIST];
+                for (int i = 0; i < f.length; i++) f[i] = p.varint();
+                long[] hist = new long[Stats.HIST_BUCKETS];
+                long nonEmpty = p.varint();
+                for (long h = 0; h < nonEmpty; h++) {
+                    int b = (int) p.varint();
+                    long v = p.varint();
+                    if (b >= 0 && b < hist.length) hist[b] = v;
+                }
+                if (id == 0) continue; // the runtime's calibration probe
+                rows.add(new ProbeStats(tid, id, f[Stats.CALLS], f[Stats.INCL_RAW], f[Stats.EXCL_RAW], f[Stats.INCL],
+                        f[Stats.EXCL], f[Stats.MIN], f[Stats.MAX], f[Stats.OUTER_CALLS], f[Stats.EVENTS_INSIDE],
+                        f[Stats.ITERS_INSIDE], f[Stats.CHILD_CALLS], f[Stats.DIRECT_LOOP_EVENTS], f[Stats.DIRECT_ITERS],
+                        f[Stats.ITERATIONS], f[Stats.THROWS], f[Stats.SEEN], hist));
+            }
+        }
+        store.inTransaction(() -> {
+            for (ThreadInfo t : ts) {
+                threads.put(t.tid(), t);
+                store.putThread(processId, t);
+            }
+            store.putStats(processId, rows);
+            store.updateProcessDrops(processId, drops());
+        });
+    }
+
+    /** Events dropped over all threads, as last reported. */
+    public synchronized long drops() {
+        long n = 0;
+        for (ThreadInfo t : threads.values()) n += t.eventDrops();
+        return Math.max(n, endDrops);
+    }
+
+    public synchronized boolean ended() {
+        return ended;
+    }
+
+    public synchronized int threadCount() {
+        return threads.size();
+    }
+
+    public synchronized long eventChunks() {
+        return eventChunks;
+    }
+
+    public synchronized int probeCount() {
+        return manifest.probes().size();
+    }
+}

@@ -1,0 +1,56 @@
+package workload;
+
+/**
+ * A long-running workload for live control: threads "Ta" and "Tb" (RMP's Figure 3) both call
+ * {@code m1} and {@code m2} until {@code seconds} pass; {@code m1} has a loop. Argument:
+ * {@code [seconds]} (default 10).
+ */
+public final class Live {
+    static volatile long sink;
+    static volatile boolean stop;
+
+    public static void main(String[] args) throws Exception {
+        long seconds = args.length > 0 ? Long.parseLong(args[0]) : 10;
+        Thread a = new Thread(new TaskA(), "Ta");
+        Thread b = new Thread(new TaskB(), "Tb");
+        a.start();
+        b.start();
+        Thread.sleep(seconds * 1000);
+        stop = true;
+        a.join();
+        b.join();
+        System.out.println("live done " + (sink != 0));
+    }
+
+    static void m1() {
+        long s = 0;
+        for (int i = 0; i < 200; i++) s += i * 7;
+        sink += s;
+    }
+
+    static void m2() {
+        sink += System.identityHashCode(sink) & 7;
+    }
+
+    static void pause() {
+        try {
+            Thread.sleep(0, 200_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static final class TaskA implements Runnable {
+        @Override
+        public void run() {
+            while (!stop) { m1(); m2(); pause(); }
+        }
+    }
+
+    static final class TaskB implements Runnable {
+        @Override
+        public void run() {
+            while (!stop) { m1(); m2(); pause(); }
+        }
+    }
+}
