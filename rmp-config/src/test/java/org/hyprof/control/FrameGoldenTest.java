@@ -1,0 +1,84 @@
+package org.hyprof.control;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hyprof.runtime.SessionFormat;
+import org.hyprof.runtime.Wire;
+import org.hyprof.runtime.WireCodec;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every frame type against golden bytes (src/test/resources/golden/frames.hex), and round trips.
+ * Regenerate with -Dhyprof.regenerateGoldens=true and review the diff.
+ */
+class FrameGoldenTest {
+    static Map<String, Frame> samples() {
+        BitSet on = new BitSet();
+        on.set(1);
+        on.set(3);
+        on.set(9);
+        ControlState st = new ControlState(10, on, new int[] {3}, 1_000_000, 5, 12, true, 65536);
+        Map<String, Frame> m = new LinkedHashMap<>();
+        m.put("hello", new Hello(Wire.VERSION, Wire.ROLE_AGENT, "tok", 4242, "com.example.App", "OpenJDK 17", 1700000000000L, 123456789L, "jvm"));
+        m.put("welcome", new Welcome(7, "hyprof collector"));
+        m.put("reject", new Reject("wrong token"));
+        m.put("chunk", new Chunk(300, SessionFormat.ERROR, new WireCodec.Enc().string("boom").done()));
+        m.put("ack", new Ack(300));
+        m.put("config", new ConfigFrame(st));
+        m.put("state", new StateFrame(st));
+        m.put("snapshot-request", new SnapshotRequest(2));
+        m.put("command", new Command(List.of("off", "com.x.*")));
+        m.put("result", new Result(0, "ok\n"));
+        m.put("bye", new Bye("process exit"));
+        return m;
+    }
+
+    @Test
+    void framesMatchGoldenBytes() throws Exception {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, Frame> e : samples().entrySet())
+            b.append(e.getKey()).append(' ').append(HexFormat.of().formatHex(e.getValue().toBytes())).append('\n');
+        Path golden = Path.of("src/test/resources/golden/frames.hex");
+        if (Boolean.getBoolean("hyprof.regenerateGoldens")) Files.writeString(golden, b.toString(), StandardCharsets.UTF_8);
+        assertEquals(Files.readString(golden, StandardCharsets.UTF_8), b.toString(), "regenerate with -Dhyprof.regenerateGoldens=true if intended");
+    }
+
+    @Test
+    void framesRoundTrip() {
+        for (Frame f : samples().values()) {
+            byte[] bytes = f.toBytes();
+            byte[] payload = java.util.Arrays.copyOfRange(bytes, 5, bytes.length);
+            Frame back = Frame.decode(bytes[4], payload);
+            assertArrayEquals(bytes, back.toBytes(), f.toString());
+        }
+    }
+
+    @Test
+    void malformedPayloadsAreFrameExceptions() {
+        List<String> failures = new ArrayList<>();
+        for (Frame f : samples().values()) {
+            byte[] bytes = f.toBytes();
+            byte[] cut = java.util.Arrays.copyOfRange(bytes, 5, Math.max(5, bytes.length - 1));
+            if (f instanceof Chunk || f instanceof Bye || f instanceof Reject || f instanceof Result) continue; // prefixes may parse
+            try {
+                Frame.decode(bytes[4], cut);
+                failures.add(f.getClass().getSimpleName());
+            } catch (FrameException expected) {
+                // good
+            }
+        }
+        assertTrue(failures.isEmpty(), "truncated payload accepted: " + failures);
+        assertThrows(FrameException.class, () -> Frame.decode(99, new byte[0]));
+        assertThrows(FrameException.class, () -> Frame.decode(Wire.HELLO, new WireCodec.Enc().varint(2).done()));
+        assertThrows(FrameException.class, () -> Frame.decode(Wire.CHUNK, new WireCodec.Enc().varint(1).u8(77).done()));
+    }
+}
