@@ -8,3 +8,5 @@ ROOT=$(cd "$HERE/.." && pwd)
 java -jar "$HERE/target/benchmarks.jar" ProbeBench -f 1 -wi 3 -i 5 -w 1s -r 1s ${JMH_ARGS:-} 2>&1 \
   | sed -n '/^Benchmark/,$p'
 "$HERE/scimark.sh"
+java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveThroughput \
+  "$ROOT/tui/target/lib/hyprof-agent.jar" "$ROOT/tui/target/lib/hyprof-samples-java.jar" 30

@@ -142,8 +142,8 @@ abstract class ChunkSink implements Sink {
     @Override
     public synchronized void close() {
         if (closed) return;
-        drainEvents();
         snapshot(true);
+        drainEvents();
         chunk.reset().varint(System.currentTimeMillis()).varint(System.nanoTime())
                 .varint(Recorder.totalEventDrops());
         emit(SessionFormat.END);

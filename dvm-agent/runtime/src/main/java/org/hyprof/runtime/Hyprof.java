@@ -236,8 +236,12 @@ public final class Hyprof {
             Config c = Recorder.config;
             Recorder.publish(c.withFlags(new boolean[c.on.length]));
             // threads may still be inside a probe: their buffers are read as they are
-            for (ThreadState t : Recorder.threads()) t.log.flush();
-            Recorder.sink().close();
+            try {
+                for (ThreadState t : Recorder.threads()) t.log.flush();
+                Recorder.sink().close();
+            } catch (Throwable t) {
+                Recorder.report("could not finish the session cleanly: " + t); // never a stack trace into the app's output
+            }
             Recorder.setSink(new Recorder.DiscardSink());
             if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
                 try {

@@ -32,9 +32,14 @@ final class SocketClient extends ChunkSink {
     private final List<byte[]> replay = new ArrayList<byte[]>();
     private long seq;
     private volatile boolean connected;
+    /** The collector closed the connection (after our BYE, or on its own). */
+    private volatile boolean peerClosed;
     private volatile boolean stopping;
     private volatile Socket socket;
     private Thread writer;
+    /** Final snapshot and END go ahead of queued event chunks (they carry the drop counts). */
+    private boolean urgent;
+    private final LinkedList<byte[]> urgentBox = new LinkedList<byte[]>();
     /** Set when the collector said who we are. */
     volatile long processId = -1;
     private volatile String lastProblem;
@@ -83,7 +88,7 @@ final class SocketClient extends ChunkSink {
                 replay.add(frame);
             if (type == SessionFormat.EVENTS) unacked.add(new Object[] {s, frame});
             if (connected) {
-                outbox.add(frame);
+                if (urgent) urgentBox.add(frame); else outbox.add(frame);
                 // new probes change the control state the collector computes from
                 if (type == SessionFormat.MANIFEST) outbox.add(WireCodec.frame(Wire.STATE, encodeState()));
             }
@@ -104,12 +109,24 @@ final class SocketClient extends ChunkSink {
     }
 
     @Override
+    public synchronized void close() {
+        if (closed) return;
+        synchronized (outbox) {
+            urgent = true;
+        }
+        super.close(); // final snapshot and END first, then the event chunks still queued
+    }
+
+    @Override
     protected void finish() {
-        long deadline = System.currentTimeMillis() + 2000;
+        // The JVM is exiting: give the queue up to 10 s to reach the collector, then end the
+        // connection gracefully (BYE, half-close, wait for the collector to close): closing with
+        // unread acknowledgements would reset the connection and lose what is still in flight.
+        long deadline = System.currentTimeMillis() + 10_000;
         synchronized (outbox) {
             outbox.add(WireCodec.frame(Wire.BYE, new WireCodec.Enc().string("process exit").done()));
             outbox.notifyAll();
-            while (connected && !outbox.isEmpty() && System.currentTimeMillis() < deadline) {
+            while (connected && !peerClosed && System.currentTimeMillis() < deadline) {
                 try {
                     outbox.wait(50);
                 } catch (InterruptedException e) {
@@ -143,6 +160,7 @@ final class SocketClient extends ChunkSink {
                 if (type[0] == Wire.REJECT) throw new IOException("collector rejected us: " + new WireCodec.Dec(answer).string());
                 if (type[0] != Wire.WELCOME) throw new IOException("collector answered frame type " + type[0]);
                 processId = new WireCodec.Dec(answer).varint();
+                peerClosed = false;
                 backoff = 100;
                 onConnected(out);
                 startReader(in, s);
@@ -175,6 +193,7 @@ final class SocketClient extends ChunkSink {
         resetSnapshots();
         synchronized (outbox) {
             outbox.clear();
+            urgentBox.clear();
             outbox.add(WireCodec.frame(Wire.STATE, encodeState()));
             outbox.addAll(replay);
             for (Object[] u : unacked) outbox.add((byte[]) u[1]);
@@ -188,7 +207,7 @@ final class SocketClient extends ChunkSink {
         while (!stopping || hasOutgoing()) {
             byte[] f;
             synchronized (outbox) {
-                while (outbox.isEmpty() && socket != null && !socket.isClosed() && !stopping) {
+                while (outbox.isEmpty() && urgentBox.isEmpty() && socket != null && !socket.isClosed() && !stopping) {
                     try {
                         outbox.wait(200);
                     } catch (InterruptedException e) {
@@ -196,15 +215,32 @@ final class SocketClient extends ChunkSink {
                     }
                 }
                 if (socket == null || socket.isClosed()) throw new IOException("connection closed");
-                f = outbox.poll();
+                f = urgentBox.poll();
+                if (f == null) f = outbox.poll();
                 if (f == null) {
                     if (stopping) return;
                     continue;
                 }
             }
             out.write(f);
+            if (f[4] == Wire.BYE) {
+                out.flush();
+                socket.shutdownOutput(); // half-close: the reader still drains acknowledgements
+                stopping = true;
+                synchronized (outbox) {
+                    long end = System.currentTimeMillis() + 5000;
+                    while (!peerClosed && System.currentTimeMillis() < end) {
+                        try {
+                            outbox.wait(50);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }
+                return;
+            }
             synchronized (outbox) {
-                if (outbox.isEmpty()) { out.flush(); outbox.notifyAll(); }
+                if (outbox.isEmpty() && urgentBox.isEmpty()) { out.flush(); outbox.notifyAll(); }
             }
         }
         out.flush();
@@ -212,7 +248,7 @@ final class SocketClient extends ChunkSink {
 
     private boolean hasOutgoing() {
         synchronized (outbox) {
-            return !outbox.isEmpty();
+            return !outbox.isEmpty() || !urgentBox.isEmpty();
         }
     }
 
@@ -235,12 +271,14 @@ final class SocketClient extends ChunkSink {
                         }
                     }
                 } catch (IOException e) {
+                    if (!stopping) Recorder.report("collector connection: " + e.getMessage());
                     closeQuietly(s);
                 } catch (RuntimeException e) {
                     closeQuietly(s);
                     Recorder.report("bad frame from collector: " + e);
                 } finally {
                     synchronized (outbox) {
+                        peerClosed = true;
                         outbox.notifyAll();
                     }
                 }
