@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             ServeCommand.class,
             CtlCommand.class,
+            TuiCommand.class,
         })
 public final class HyprofCommand implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,114 @@
+package org.hyprof.tui;
+
+import java.nio.file.Path;
+import java.util.function.Function;
+import org.hyprof.config.ConfigException;
+import org.hyprof.config.Zoom;
+import org.hyprof.control.Collector;
+import org.hyprof.control.ControlState;
+import org.hyprof.live.LiveSession;
+import org.hyprof.store.Store;
+
+/** Where the UI's data comes from: a stored session, or a live one with a collector inside. */
+interface Source extends AutoCloseable {
+    /** One line for the status bar. */
+    String describe();
+
+    boolean live();
+
+    /** The data to draw now (live: after asking agents for fresh snapshots). */
+    SessionView load() throws InterruptedException;
+
+    /** Live controls; a stored session says why it cannot. Each returns a message for the status line. */
+    default String zoomIn(long process, int target) throws InterruptedException {
+        throw new ConfigException("stored session: zoom only navigates (probes cannot change)");
+    }
+
+    default String zoomOut(long process) throws InterruptedException {
+        throw new ConfigException("stored session: zoom only navigates");
+    }
+
+    default String change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
+        throw new ConfigException("stored session: read-only (start 'hyprof tui --listen' and connect agents to change probes)");
+    }
+
+    @Override
+    void close();
+
+    /** A session database on disk. */
+    final class Stored implements Source {
+        private final Store store;
+        private final Path file;
+
+        Stored(Path file) {
+            this.file = file;
+            this.store = Store.open(file);
+        }
+
+        @Override public String describe() { return "stored " + file.getFileName(); }
+        @Override public boolean live() { return false; }
+        @Override public SessionView load() { return SessionView.load(store, null); }
+        @Override public void close() { store.close(); }
+    }
+
+    /** A collector inside the UI; agents connect to it. */
+    final class Live implements Source {
+        private final Store store;
+        private final LiveSession session;
+        private final Collector collector;
+        private final String address;
+
+        Live(Store store, LiveSession session, Collector collector, String address) {
+            this.store = store;
+            this.session = session;
+            this.collector = collector;
+            this.address = address;
+        }
+
+        @Override
+        public String describe() {
+            long connected = session.processes().stream().filter(LiveSession.Proc::connected).count();
+            return "live " + address + ", " + connected + " agent" + (connected == 1 ? "" : "s") + " connected";
+        }
+
+        @Override public boolean live() { return true; }
+
+        @Override
+        public SessionView load() throws InterruptedException {
+            session.refresh(null, 300);
+            return SessionView.load(store, new SessionView.LiveInfo() {
+                @Override public boolean connected(long id) { return session.proc(id).connected(); }
+                @Override public ControlState state(long id) { return session.proc(id).state(); }
+                @Override public Zoom.Scope scope(long id) { return session.proc(id).scope(); }
+            });
+        }
+
+        @Override
+        public String zoomIn(long process, int target) throws InterruptedException {
+            ControlState s = session.zoomIn(process, target, 2000);
+            return session.proc(process).scope().level().label() + " level: " + s.on().cardinality() + " probes on";
+        }
+
+        @Override
+        public String zoomOut(long process) throws InterruptedException {
+            ControlState s = session.zoomOut(process, 2000);
+            return session.proc(process).scope().level().label() + " level: " + s.on().cardinality() + " probes on";
+        }
+
+        @Override
+        public String change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
+            ControlState s = session.change(process, f, 2000);
+            return s.on().cardinality() + " probes on, " + s.roots().length + " roots";
+        }
+
+        LiveSession session() {
+            return session;
+        }
+
+        @Override
+        public void close() {
+            collector.close();
+            store.close();
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package org.hyprof.tui;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.googlecode.lanterna.TerminalSize;
+import com.googlecode.lanterna.input.KeyStroke;
+import com.googlecode.lanterna.input.KeyType;
+import com.googlecode.lanterna.screen.TerminalScreen;
+import com.googlecode.lanterna.terminal.virtual.DefaultVirtualTerminal;
+import com.googlecode.lanterna.terminal.virtual.VirtualTerminalListener;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.Resolution;
+import org.hyprof.runtime.Stats;
+import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.ProbeStats;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.hyprof.store.ThreadInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Key sequences through Lanterna's virtual terminal, screens compared with golden text
+ * (src/test/resources/golden/tui-*.txt; regenerate with -Dhyprof.regenerateGoldens=true).
+ */
+class TuiScreenTest {
+    @TempDir Path dir;
+    DefaultVirtualTerminal term;
+    TerminalScreen screen;
+    TuiApp app;
+    Source source;
+
+    static long[] hist(long... pairs) {
+        long[] h = new long[Stats.HIST_BUCKETS];
+        for (int i = 0; i < pairs.length; i += 2) h[(int) pairs[i]] = pairs[i + 1];
+        return h;
+    }
+
+    /** A small deterministic session: main, a worker thread, recursion, a loop. */
+    static Path session(Path dir) {
+        Path db = dir.resolve("tui.db");
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L, 1000,
+                    1_700_000_001_000L, "ended", 0, "golden"));
+            s.addProbes(p, List.of(
+                    new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
+                    new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "fib", "(I)I", -1, -1, 9, "Main.java"),
+                    new ProbeInfo(3, true, Resolution.LOOP, "app.Main", "main", "([Ljava/lang/String;)V", 1, 0, 5, "Main.java"),
+                    new ProbeInfo(4, false, Resolution.THREAD, "app.Worker", "run", "()V", -1, -1, 20, "Worker.java"),
+                    new ProbeInfo(5, false, Resolution.METHOD, "app.Worker", "step", "()V", -1, -1, 25, "Worker.java"),
+                    new ProbeInfo(6, true, Resolution.LOOP, "app.Worker", "step", "()V", 5, 0, 26, "Worker.java")));
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0));
+            s.putThread(p, new ThreadInfo(12, "worker", 0, 0));
+            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
+            s.putStats(p, List.of(
+                    new ProbeStats(1, 1, 1, 1_500_000, 200_000, 1_400_000, 190_000, 1_400_000, 1_400_000, 1, 400, 30, 3, 2, 30, 0, 0, 1, hist(21, 1)),
+                    new ProbeStats(1, 2, 177, 900_000, 900_000, 800_000, 800_000, 200, 90_000, 1, 352, 0, 176, 0, 0, 0, 0, 177, hist(8, 100, 9, 60, 17, 17)),
+                    new ProbeStats(1, 3, 1, 1_000_000, 100_000, 950_000, 95_000, 950_000, 950_000, 1, 354, 30, 1, 0, 30, 30, 0, 1, hist(20, 1)),
+                    new ProbeStats(12, 4, 1, 3_000_000, 250_000, 2_900_000, 240_000, 2_900_000, 2_900_000, 1, 2, 0, 1, 0, 0, 0, 0, 1, hist(22, 1)),
+                    new ProbeStats(12, 5, 40, 2_700_000, 2_700_000, 2_600_000, 2_600_000, 50_000, 90_000, 40, 80, 4000, 0, 80, 4000, 0, 0, 40, hist(16, 38, 17, 2)),
+                    new ProbeStats(12, 6, 40, 2_650_000, 2_650_000, 2_590_000, 2_590_000, 50_000, 90_000, 40, 0, 4000, 0, 0, 4000, 4000, 0, 40, hist(16, 38, 17, 2))));
+        }
+        return db;
+    }
+
+    @BeforeEach
+    void open() throws Exception {
+        term = new DefaultVirtualTerminal(new TerminalSize(110, 22));
+        screen = new TerminalScreen(term);
+        screen.startScreen();
+        source = new Source.Stored(session(dir));
+        app = new TuiApp(screen, source);
+        app.reload();
+        app.render();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        source.close();
+        screen.stopScreen();
+    }
+
+    String text() {
+        StringBuilder b = new StringBuilder();
+        TerminalSize size = term.getTerminalSize();
+        for (int r = 0; r < size.getRows(); r++) {
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < size.getColumns(); c++) line.append(term.getCharacter(c, r).getCharacterString());
+            b.append(line.toString().stripTrailing()).append('\n');
+        }
+        return b.toString();
+    }
+
+    void keys(Object... ks) throws Exception {
+        for (Object k : ks) {
+            KeyStroke s = k instanceof Character c ? new KeyStroke(c, false, false) : new KeyStroke((KeyType) k);
+            app.handle(s);
+            app.render();
+        }
+    }
+
+    void type(String s) throws Exception {
+        for (char c : s.toCharArray()) keys(c);
+    }
+
+    static void golden(String name, String actual) throws Exception {
+        Path f = Path.of("src/test/resources/golden").resolve(name);
+        if (Boolean.getBoolean("hyprof.regenerateGoldens")) Files.writeString(f, actual, StandardCharsets.UTF_8);
+        assertEquals(Files.readString(f, StandardCharsets.UTF_8), actual, name + " (regenerate with -Dhyprof.regenerateGoldens=true if intended)");
+    }
+
+    @Test
+    void zoomFromProcessToLoopAndBack() throws Exception {
+        golden("tui-processes.txt", text());
+        keys(KeyType.Enter);                       // into the process: thread level
+        golden("tui-thread-level.txt", text());
+        keys(KeyType.Enter);                       // hottest thread entry first: Worker.run -> method level
+        golden("tui-method-level.txt", text());
+        keys(KeyType.Enter);                       // hottest method: Worker.step -> loop level
+        golden("tui-loop-level.txt", text());
+        assertTrue(text().contains("app.Worker.step()V#loop0"));
+        keys(KeyType.Backspace, KeyType.Backspace, KeyType.Backspace);
+        assertTrue(text().contains("hyprof  tree: processes"), text());
+    }
+
+    @Test
+    void hotspotsSortSearchDetailHelp() throws Exception {
+        keys('h');
+        golden("tui-hotspots.txt", text());
+        keys('s');
+        assertTrue(text().contains("sorted by incl"), text());
+        keys('/');
+        type("fib");
+        keys(KeyType.Enter);
+        golden("tui-search.txt", text());
+        keys(KeyType.Enter);                       // detail of fib
+        golden("tui-detail.txt", text());
+        keys(KeyType.Backspace, '?');
+        assertTrue(text().contains("switch the selected probe on or off"), text());
+        keys('x', 'e');
+        assertTrue(text().contains("Energy per method needs a hybrid run"), text());
+    }
+
+    @Test
+    void storedSessionsAreReadOnlyAndQuitWorks() throws Exception {
+        keys(KeyType.Enter, ' ');
+        assertTrue(text().contains("stored session: read-only"), text());
+        keys('q');
+        assertFalse(app.running());
+    }
+
+    @Test
+    void tinyTerminalAndResize() throws Exception {
+        term.setTerminalSize(new TerminalSize(30, 6));
+        screen.doResizeIfNecessary();
+        app.render();
+        assertTrue(text().startsWith("terminal too small: 30x6"), text());
+        term.setTerminalSize(new TerminalSize(110, 22));
+        screen.doResizeIfNecessary();
+        app.render();
+        assertTrue(text().contains("app.Main"), text());
+    }
+
+    @Test
+    void corruptDatabaseShowsAMessageNotAStackTrace() throws Exception {
+        Path bad = dir.resolve("bad.db");
+        Files.write(bad, new byte[8192]);
+        DefaultVirtualTerminal t = new DefaultVirtualTerminal(new TerminalSize(100, 10));
+        List<String> frames = new ArrayList<>();
+        t.addVirtualTerminalListener(new VirtualTerminalListener() {
+            @Override public void onFlush() {
+                StringBuilder b = new StringBuilder();
+                for (int c = 0; c < 100; c++) b.append(t.getCharacter(c, 0).getCharacterString());
+                frames.add(b.toString().strip());
+            }
+            @Override public void onBell() { }
+            @Override public void onClose() { }
+            @Override public void onResized(com.googlecode.lanterna.terminal.Terminal term, TerminalSize size) { }
+        });
+        t.addInput(new KeyStroke('q', false, false));
+        int code = TuiMain.run(new TerminalScreen(t), new String[] {bad.toString()});
+        assertEquals(1, code);
+        assertTrue(frames.stream().anyMatch(f -> f.startsWith("hyprof: " + bad) && f.contains("not a readable hyprof session")), frames.toString());
+        assertTrue(frames.stream().noneMatch(f -> f.contains("Exception")), frames.toString());
+    }
+}
