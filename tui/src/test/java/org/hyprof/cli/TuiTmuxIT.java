@@ -1,0 +1,141 @@
+package org.hyprof.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import workload.Live;
+
+/**
+ * The real terminal UI in tmux (send-keys, capture-pane) against a live agent: zoom from process
+ * level to a loop in at most 6 key presses and read its iteration count; switch a probe off and
+ * see its count stop; q exits.
+ */
+class TuiTmuxIT {
+    @TempDir Path dir;
+    final String session = "hyprof-it-" + ProcessHandle.current().pid();
+    Process agent;
+    int presses;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (agent != null) agent.destroyForcibly().waitFor();
+        run("tmux", "kill-session", "-t", session);
+    }
+
+    static String run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        return out;
+    }
+
+    String screen() throws Exception {
+        return run("tmux", "capture-pane", "-p", "-t", session);
+    }
+
+    String waitFor(Predicate<String> ok, String what) throws Exception {
+        long end = System.currentTimeMillis() + 20_000;
+        String s = "";
+        while (System.currentTimeMillis() < end) {
+            s = screen();
+            if (ok.test(s)) return s;
+            Thread.sleep(200);
+        }
+        throw new AssertionError("waiting for " + what + ", screen:\n" + s);
+    }
+
+    void key(String k) throws Exception {
+        presses++;
+        run("tmux", "send-keys", "-t", session, k);
+        Thread.sleep(400);
+    }
+
+    static String line(String screen, String contains) {
+        for (String l : screen.split("\n")) if (l.contains(contains)) return l;
+        return null;
+    }
+
+    /** The cells of a probe row: state?, calls, incl, excl, p50, p99, [iter], name. */
+    static String[] cells(String screen, String name) {
+        String l = line(screen, name);
+        assertNotNull(l, name + " not on screen:\n" + screen);
+        return l.trim().split("\\s+");
+    }
+
+    @Test
+    void zoomToALoopAndToggleAProbeLive() throws Exception {
+        assumeTrue(!run("sh", "-c", "command -v tmux").isBlank(), "tmux is installed by .ci/run");
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path lib = Home.lib();
+        String cp = lib.getParent().resolve("hyprof.jar") + File.pathSeparator + lib.resolve("lanterna.jar");
+        String tui = Cli.java() + " -cp " + cp + " org.hyprof.tui.TuiMain --listen 127.0.0.1:" + port + " -o " + dir.resolve("tui.db");
+        run("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", tui);
+        waitFor(s -> s.contains("0 agents connected"), "the UI");
+        agent = new ProcessBuilder(Cli.java(), "-javaagent:" + Home.agentJar() + "=connect=127.0.0.1:" + port
+                + ",snapshotMillis=200", "-cp", Cli.classpathOf(Live.class), "workload.Live", "120")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        waitFor(s -> s.contains("1 agent connected") && s.contains("workload.Live"), "the agent");
+
+        key("Enter");                                   // process -> thread level
+        String s = waitFor(x -> x.contains("thread level"), "thread level");
+        String[] sel = selectedName(s);
+        while (!sel[0].contains("TaskA.run")) { key("Down"); s = screen(); sel = selectedName(s); if (presses > 4) break; }
+        key("Enter");                                   // TaskA.run -> method level
+        s = waitFor(x -> x.contains("method level") && x.contains("workload.Live.m1()V"), "method level");
+        while (!selectedName(s)[0].endsWith("workload.Live.m1()V") && presses < 5) { key("Down"); s = screen(); }
+        key("Enter");                                   // m1 -> loop level
+        assertTrue(presses <= 6, "zoom to the loop took " + presses + " key presses");
+        s = waitFor(x -> x.contains("loop level") && line(x, "m1()V#loop0") != null && iterations(x) > 0, "loop iterations");
+        long iterations = iterations(s);
+        assertTrue(iterations > 0 && iterations % 200 == 0, "m1's loop runs 200 iterations per call: " + iterations);
+
+        key("BSpace");                                  // back to method level
+        s = waitFor(x -> x.contains("method level") && x.contains("workload.Live.m2()V"), "method level again");
+        while (!selectedName(s)[0].endsWith("workload.Live.m2()V") && presses < 20) { key("Down"); s = screen(); }
+        key("Space");                                   // m2 off
+        s = waitFor(x -> cells(x, "workload.Live.m2()V")[0].equals("off"), "m2 off");
+        Thread.sleep(1500);
+        long c1 = Long.parseLong(cells(screen(), "workload.Live.m2()V")[1]);
+        Thread.sleep(2500);
+        long c2 = Long.parseLong(cells(screen(), "workload.Live.m2()V")[1]);
+        assertEquals(c1, c2, "m2's count stopped after switching it off");
+        long m1a = Long.parseLong(cells(screen(), "workload.Live.m1()V")[1]);
+        assertTrue(m1a > 0);
+
+        key("q");
+        long end = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < end && run("tmux", "has-session", "-t", session).isBlank()) Thread.sleep(200);
+        assertFalse(run("tmux", "has-session", "-t", session).isBlank(), "q exits the UI (its tmux session ends)");
+    }
+
+    static long iterations(String screen) {
+        String[] c = cells(screen, "m1()V#loop0");
+        return Long.parseLong(c[c.length - 2]);
+    }
+
+    /** The name on the highlighted row: tmux capture has no attributes, so the row is found by the cursor marker... */
+    String[] selectedName(String screen) throws Exception {
+        String withEscapes = run("tmux", "capture-pane", "-p", "-e", "-t", session);
+        for (String l : withEscapes.split("\n")) {
+            if (l.contains("\u001b[7m")) {
+                String plain = l.replaceAll("\u001b\\[[0-9;]*m", "").trim();
+                String[] f = plain.split("\\s+");
+                return new String[] {f[f.length - 1]};
+            }
+        }
+        return new String[] {""};
+    }
+}
