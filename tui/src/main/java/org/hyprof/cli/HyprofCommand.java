@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
             InstrumentCommand.class,
             ImportCommand.class,
             ReportCommand.class,
+            ExportCommand.class,
+            CompareCommand.class,
             DemoCommand.class,
             ServeCommand.class,
             CtlCommand.class,

@@ -1,0 +1,123 @@
+package org.hyprof.export;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.Deque;
+import java.util.List;
+import org.hyprof.config.ProbeInfo;
+
+/**
+ * Chrome Trace Event JSON (Perfetto UI, chrome://tracing): B/E slices per invocation (loops as
+ * slices of category {@code loop}), process and thread names as metadata, and counter tracks:
+ * {@code java time} (cumulative raw wall time of each thread's outermost calls, ms)
+ * and, when the session has energy figures, {@code power} (mW) and {@code energy} (µJ).
+ * Timestamps are µs since the earliest event of the exported processes (their monotonic clocks
+ * share a base on one machine).
+ */
+public final class ChromeTrace {
+    private ChromeTrace() {}
+
+    public static void write(List<Timeline> timelines, Writer w) throws IOException {
+        long base = Long.MAX_VALUE;
+        for (Timeline t : timelines) if (!t.isEmpty()) base = Math.min(base, t.firstNanos);
+        if (base == Long.MAX_VALUE) base = 0;
+        final long b = base;
+        try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeStringField("displayTimeUnit", "ms");
+            g.writeArrayFieldStart("traceEvents");
+            for (Timeline t : timelines) {
+                long pid = t.process.pid();
+                g.writeStartObject();
+                g.writeStringField("ph", "M");
+                g.writeStringField("name", "process_name");
+                g.writeNumberField("pid", pid);
+                g.writeObjectFieldStart("args");
+                g.writeStringField("name", t.process.name());
+                g.writeEndObject();
+                g.writeEndObject();
+                for (Timeline.ThreadCalls th : t.threads) {
+                    g.writeStartObject();
+                    g.writeStringField("ph", "M");
+                    g.writeStringField("name", "thread_name");
+                    g.writeNumberField("pid", pid);
+                    g.writeNumberField("tid", th.tid());
+                    g.writeObjectFieldStart("args");
+                    g.writeStringField("name", th.name());
+                    g.writeEndObject();
+                    g.writeEndObject();
+                    double[] busyMillis = {0};
+                    Sweep.walk(th.calls(), new Sweep.Visitor() {
+                        @Override
+                        public void open(Timeline.Call c, Deque<Timeline.Call> s) {
+                            slice(g, "B", c, pid, th.tid(), c.startNanos());
+                        }
+
+                        @Override
+                        public void close(Timeline.Call c, Deque<Timeline.Call> s) {
+                            slice(g, "E", c, pid, th.tid(), c.endNanos());
+                            if (s.isEmpty() && !c.loop()) {
+                                busyMillis[0] += (c.endNanos() - c.startNanos()) / 1e6;
+                                try {
+                                    g.writeStartObject();
+                                    g.writeStringField("ph", "C");
+                                    g.writeStringField("name", "java time " + th.name());
+                                    g.writeNumberField("pid", pid);
+                                    g.writeNumberField("ts", (c.endNanos() - b) / 1000.0);
+                                    g.writeObjectFieldStart("args");
+                                    g.writeNumberField("busy_ms", Math.round(busyMillis[0] * 1000) / 1000.0);
+                                    g.writeEndObject();
+                                    g.writeEndObject();
+                                } catch (IOException e) {
+                                    throw new java.io.UncheckedIOException(e);
+                                }
+                            }
+                        }
+
+                        private void slice(JsonGenerator g, String ph, Timeline.Call c, long pid, long tid, long at) {
+                            try {
+                                g.writeStartObject();
+                                g.writeStringField("ph", ph);
+                                if (ph.equals("B")) {
+                                    g.writeStringField("name", name(t, c));
+                                    g.writeStringField("cat", c.loop() ? "loop" : "java");
+                                }
+                                g.writeNumberField("pid", pid);
+                                g.writeNumberField("tid", tid);
+                                g.writeNumberField("ts", (at - b) / 1000.0);
+                                if (ph.equals("E") && (c.thrown() || c.closedAtEnd() || c.loop())) {
+                                    g.writeObjectFieldStart("args");
+                                    if (c.thrown()) g.writeBooleanField("exception", true);
+                                    if (c.closedAtEnd()) g.writeBooleanField("open_at_end", true);
+                                    if (c.loop()) g.writeNumberField("iterations", c.iterations());
+                                    g.writeEndObject();
+                                }
+                                g.writeEndObject();
+                            } catch (IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        }
+                    });
+                }
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("otherData");
+            g.writeStringField("exporter", "hyprof");
+            long drops = 0;
+            for (Timeline t : timelines) drops += t.eventDrops;
+            g.writeNumberField("event_drops", drops);
+            g.writeEndObject();
+            g.writeEndObject();
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    static String name(Timeline t, Timeline.Call c) {
+        ProbeInfo p = t.probes.get(c.probeId());
+        return p == null ? "probe#" + c.probeId() : p.displayName();
+    }
+}

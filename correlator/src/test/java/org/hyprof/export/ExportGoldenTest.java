@@ -1,0 +1,114 @@
+package org.hyprof.export;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.Resolution;
+import org.hyprof.runtime.SessionFormat;
+import org.hyprof.runtime.Varint;
+import org.hyprof.store.Golden;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.hyprof.store.ThreadInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every export format from a small deterministic events-mode session, against golden files. */
+class ExportGoldenTest {
+    @TempDir Path dir;
+
+    /** Event records as the runtime's EventLog writes them. */
+    static final class Events {
+        final ByteArrayOutputStream b = new ByteArrayOutputStream();
+        long last;
+
+        Events(long base) {
+            last = base;
+        }
+
+        Events add(int id, int kind, long at) {
+            Varint.write(b, ((long) id << 3) | kind);
+            long d = at - last;
+            Varint.write(b, (d << 1) ^ (d >> 63));
+            last = at;
+            return this;
+        }
+
+        Events loopExit(int id, long at, long iterations) {
+            add(id, SessionFormat.EV_LOOP_EXIT, at);
+            Varint.write(b, iterations);
+            return this;
+        }
+    }
+
+    static Timeline timeline(Path dir) {
+        Path db = dir.resolve("e.db");
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "events", 1 << 20, 1_700_000_000_000L,
+                    1_000_000, 1_700_000_000_010L, "ended", 0, "golden"));
+            s.addProbes(p, List.of(
+                    new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
+                    new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "fib", "(I)I", -1, -1, 9, "Main.java"),
+                    new ProbeInfo(3, true, Resolution.LOOP, "app.Main", "main", "([Ljava/lang/String;)V", 1, 0, 5, "Main.java"),
+                    new ProbeInfo(4, false, Resolution.THREAD, "app.Worker", "run", "()V", -1, -1, 20, "Worker.java"),
+                    new ProbeInfo(5, false, Resolution.METHOD, "app.Worker", "fail", "()V", -1, -1, 25, "Worker.java")));
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0));
+            s.putThread(p, new ThreadInfo(12, "worker", 0, 0));
+            long t = 1_000_000;
+            Events main = new Events(t)
+                    .add(1, SessionFormat.EV_ENTER, t + 1_000)
+                    .add(3, SessionFormat.EV_LOOP_ENTER, t + 2_000)
+                    .add(2, SessionFormat.EV_ENTER, t + 3_000)
+                    .add(2, SessionFormat.EV_ENTER, t + 4_000)
+                    .add(2, SessionFormat.EV_EXIT, t + 9_000)
+                    .add(2, SessionFormat.EV_EXIT, t + 12_000)
+                    .loopExit(3, t + 20_000, 7)
+                    .add(1, SessionFormat.EV_EXIT, t + 30_000);
+            Events worker = new Events(t + 5_000)
+                    .add(4, SessionFormat.EV_ENTER, t + 5_000)
+                    .add(5, SessionFormat.EV_ENTER, t + 6_000)
+                    .add(5, SessionFormat.EV_THROW, t + 8_000)
+                    .add(5, SessionFormat.EV_ENTER, t + 10_000); // still open at the end
+            s.addEventChunk(p, 1, 0, t, main.b.toByteArray());
+            s.addEventChunk(p, 12, 0, t + 5_000, worker.b.toByteArray());
+            return Timeline.load(s, s.processes().get(0), null);
+        }
+    }
+
+    @Test
+    void timelineRebuildsCalls() {
+        Timeline t = timeline(dir);
+        assertEquals(2, t.threads.size());
+        Timeline.ThreadCalls main = t.threads.get(0);
+        assertEquals(4, main.calls().size());
+        assertEquals(7, main.calls().get(1).iterations(), "the loop");
+        assertEquals(2, main.calls().get(2).depth());
+        Timeline.ThreadCalls worker = t.threads.get(1);
+        assertTrue(worker.calls().get(1).thrown());
+        assertTrue(worker.calls().get(2).closedAtEnd(), "open at the end: closed at the last timestamp");
+        assertTrue(worker.calls().get(0).closedAtEnd());
+    }
+
+    @Test
+    void goldenFormats() throws Exception {
+        Timeline t = timeline(dir);
+        ByteArrayOutputStream trace = new ByteArrayOutputStream();
+        AndroidTrace.write(t, trace);
+        Golden.check("export.trace.hex", HexFormat.of().formatHex(trace.toByteArray()).replaceAll("(.{64})", "$1\n") + "\n");
+        StringWriter chrome = new StringWriter();
+        ChromeTrace.write(List.of(t), chrome);
+        Golden.check("export.chrome.json", chrome.toString());
+        StringWriter folded = new StringWriter();
+        Folded.write(List.of(t), new PrintWriter(folded));
+        Golden.check("export.folded", folded.toString());
+        StringWriter ss = new StringWriter();
+        Speedscope.write(List.of(t), "golden", ss);
+        Golden.check("export.speedscope.json", ss.toString());
+    }
+}

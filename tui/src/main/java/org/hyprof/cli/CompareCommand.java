@@ -1,0 +1,54 @@
+package org.hyprof.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.hyprof.correlate.Comparison;
+import org.hyprof.correlate.Profile;
+import org.hyprof.store.Store;
+import org.hyprof.store.StoreException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code hyprof compare A.db B.db}: two sessions side by side per method, with ratios B/A. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Two sessions side by side per method: calls, times, native instructions, cycles and energy,",
+            "with ratios B/A (CPU profiles, architectures, Java vs JNI builds of the same program).",
+            "CSV columns: " + Comparison.COLUMNS})
+public final class CompareCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "A.db") Path a;
+
+    @Parameters(index = "1", paramLabel = "B.db") Path b;
+
+    @Option(names = "--by", defaultValue = "method", paramLabel = "WHAT", description = "method (the only grouping so far).")
+    String by;
+
+    @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table or csv. Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Option(names = "--top", defaultValue = "0", paramLabel = "N", description = "First N rows (0 = all).")
+    int top;
+
+    @Override
+    public Integer call() {
+        if (!by.equals("method")) throw new UserError("--by: only 'method' is supported, not '" + by + "'", 2);
+        if (!format.equals("table") && !format.equals("csv")) throw new UserError("--format: table or csv, not '" + format + "'", 2);
+        Profile pa, pb;
+        try (Store sa = Store.open(a); Store sb = Store.open(b)) {
+            pa = Profile.load(sa);
+            pb = Profile.load(sb);
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Comparison c = new Comparison(pa, pb);
+        if (format.equals("csv")) c.csv(out, top);
+        else c.table(out, top);
+        return 0;
+    }
+}

@@ -1,0 +1,116 @@
+package org.hyprof.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.hyprof.export.AndroidTrace;
+import org.hyprof.export.ChromeTrace;
+import org.hyprof.export.Folded;
+import org.hyprof.export.Speedscope;
+import org.hyprof.export.Timeline;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.hyprof.store.StoreException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code hyprof export S.db --format trace|chrome|folded|speedscope -o FILE}. */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = {"Write a session (recorded with --mode events) in a format other tools open:",
+            "  trace       Android method trace v3 (Android Studio, dmtracedump, Perfetto)",
+            "  chrome      Chrome Trace Event JSON (Perfetto UI, chrome://tracing)",
+            "  folded      folded stacks (flamegraph.pl, speedscope, Perfetto)",
+            "  speedscope  speedscope's JSON (evented profiles)"})
+public final class ExportCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "S.db") Path session;
+
+    @Option(names = "--format", required = true, paramLabel = "F", description = "trace, chrome, folded or speedscope.")
+    String format;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "File to write.")
+    Path out;
+
+    @Option(names = "--thread", paramLabel = "NAME", description = "Only threads with this name.")
+    String thread;
+
+    @Option(names = "--process", paramLabel = "ID", description = "Only this process of the session ('trace' takes one; default: the first).")
+    Long process;
+
+    @Option(names = "--weight", paramLabel = "W", defaultValue = "time", description = "folded: time (µs) or energy (µJ). Default: ${DEFAULT-VALUE}.")
+    String weight;
+
+    @Override
+    public Integer call() throws IOException {
+        String f = format.toLowerCase(Locale.ROOT);
+        if (!List.of("trace", "chrome", "folded", "speedscope").contains(f))
+            throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope", 2);
+        if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
+        if (!Files.exists(session)) throw new UserError(session + ": no such session");
+        List<Timeline> timelines = new ArrayList<>();
+        try (Store store = Store.open(session)) {
+            List<ProcessInfo> ps = store.processes();
+            if (ps.isEmpty()) throw new UserError(session + ": empty session (no process recorded)");
+            for (ProcessInfo p : ps) {
+                if (process != null && p.id() != process) continue;
+                if (!p.mode().equals("events") && store.eventChunkCount(p.id()) == 0) continue;
+                timelines.add(Timeline.load(store, p, thread));
+                if (f.equals("trace")) break;
+            }
+            if (timelines.isEmpty())
+                throw new UserError(session + ": recorded in aggregate mode: " + f + " needs the calls themselves (profile again with --mode events)");
+            if (timelines.stream().allMatch(Timeline::isEmpty))
+                throw new UserError(session + ": no calls recorded" + (thread != null ? " on thread '" + thread + "'" : ""));
+            if (weight.equals("energy"))
+                throw new UserError(session + ": no energy figures in this session (a hybrid run with --power-profile records them)");
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage());
+        }
+        Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".hyprof-export-", ".tmp");
+        try {
+            switch (f) {
+                case "trace" -> {
+                    try (OutputStream o = Files.newOutputStream(tmp)) {
+                        AndroidTrace.write(timelines.get(0), o);
+                    }
+                }
+                case "chrome" -> {
+                    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                        ChromeTrace.write(timelines, w);
+                    }
+                }
+                case "folded" -> {
+                    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
+                        Folded.write(timelines, w);
+                    }
+                }
+                default -> {
+                    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                        Speedscope.write(timelines, session.getFileName().toString(), w);
+                    }
+                }
+            }
+            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        long drops = timelines.stream().mapToLong(t -> t.eventDrops).sum();
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("hyprof: wrote " + out + (drops > 0 ? " (" + drops + " events had been dropped by the budget: calls still open at the end are closed there)" : ""));
+        err.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,150 @@
+package org.hyprof.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import workload.Deterministic;
+
+/** Exports of a real events-mode session, read back by the real readers. */
+class ExportIT {
+    @TempDir static Path dir;
+    static Path db;
+    static Map<String, Map<String, String>> report;
+
+    @BeforeAll
+    static void record() {
+        db = dir.resolve("ev.db");
+        Cli p = Cli.run("profile", "--mode", "events", "-o", db.toString(), "--", Cli.java(), "-cp",
+                Cli.classpathOf(Deterministic.class), "workload.Deterministic");
+        assertEquals(0, p.exit, p.err);
+        report = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
+    }
+
+    static Path export(String format) {
+        Path out = dir.resolve("ev." + format);
+        Cli c = Cli.run("export", db.toString(), "--format", format, "-o", out.toString());
+        assertEquals(0, c.exit, c.err);
+        return out;
+    }
+
+    @Test
+    void dmtracedumpReadsTheTraceWithTheSameCallCounts() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/dmtracedump")), "dmtracedump is installed by .ci/run");
+        Path trace = export("trace");
+        Process p = new ProcessBuilder("dmtracedump", "-o", trace.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        String err = new String(p.getErrorStream().readAllBytes());
+        p.waitFor();
+        assertEquals("", err, "dmtracedump complained");
+        Map<String, Integer> enters = new HashMap<>();
+        for (String line : out.split("\n")) {
+            // e.g. "  1 ent        1234 workload.Deterministic.leaf (I)I"
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 5 && f[1].equals("ent")) enters.merge(f[3].replaceFirst("^\\.+", "") + f[4], 1, Integer::sum);
+        }
+        for (String m : new String[] {"leaf(I)I", "fib(I)I", "middle()V", "thrower(I)V", "catcher()I"}) {
+            String name = "workload.Deterministic." + m;
+            assertEquals(Integer.parseInt(report.get(name).get("calls")), enters.getOrDefault(name, 0), name + " in:\n" + out.substring(0, Math.min(2000, out.length())));
+        }
+        assertTrue(out.contains("unr"), "exceptions appear as unwinds");
+    }
+
+    @Test
+    void chromeJsonNestsPerThreadAndHasCounters() throws Exception {
+        JsonNode root = new ObjectMapper().readTree(export("chrome").toFile());
+        Map<String, Deque<String>> stacks = new HashMap<>();
+        int slices = 0, counters = 0, names = 0;
+        double lastTs = -1;
+        for (JsonNode e : root.get("traceEvents")) {
+            String ph = e.get("ph").asText();
+            String key = e.path("pid").asText() + "/" + e.path("tid").asText();
+            switch (ph) {
+                case "B" -> { stacks.computeIfAbsent(key, k -> new ArrayDeque<>()).push(e.get("name").asText()); slices++; }
+                case "E" -> assertNotNull(stacks.get(key).poll(), "E without B on " + key);
+                case "C" -> counters++;
+                case "M" -> names++;
+                default -> fail("unexpected ph " + ph);
+            }
+        }
+        for (Deque<String> s : stacks.values()) assertTrue(s.isEmpty(), "unclosed: " + s);
+        assertTrue(slices > 1000, "slices: " + slices);
+        assertTrue(counters > 0, "counter tracks");
+        assertTrue(names >= 3, "process and thread names");
+    }
+
+    @Test
+    void speedscopeValidatesAgainstItsSchema() throws Exception {
+        Path file = export("speedscope");
+        JsonSchema schema;
+        try (InputStream in = getClass().getResourceAsStream("/speedscope/file-format-schema.json")) {
+            schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7).getSchema(in);
+        }
+        JsonNode doc = new ObjectMapper().readTree(file.toFile());
+        Set<ValidationMessage> errors = schema.validate(doc);
+        assertTrue(errors.isEmpty(), errors.toString());
+        assertTrue(doc.get("profiles").size() >= 2, "one evented profile per thread");
+    }
+
+    @Test
+    void foldedStacksHaveIntegerWeights() throws Exception {
+        for (String line : Files.readAllLines(export("folded"))) assertTrue(line.matches("[^ ]+ \\d+"), line);
+        Cli energy = Cli.run("export", db.toString(), "--format", "folded", "--weight", "energy", "-o", dir.resolve("x").toString());
+        assertEquals(1, energy.exit);
+        assertTrue(energy.err.contains("no energy figures"), energy.err);
+    }
+
+    @Test
+    void aggregateCorruptAndEmptySessionsAreOneLineErrors() throws Exception {
+        Path agg = dir.resolve("agg.db");
+        assertEquals(0, Cli.run("profile", "-o", agg.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Deterministic.class),
+                "workload.Deterministic").exit);
+        Cli c = Cli.run("export", agg.toString(), "--format", "trace", "-o", dir.resolve("a.trace").toString());
+        assertEquals(1, c.exit);
+        assertEquals(1, Cli.lines(c.err).size(), c.err);
+        assertTrue(c.err.contains("needs the calls themselves (profile again with --mode events)"), c.err);
+        assertFalse(Files.exists(dir.resolve("a.trace")));
+        Path bad = dir.resolve("bad.db");
+        Files.write(bad, new byte[2048]);
+        Cli b = Cli.run("export", bad.toString(), "--format", "chrome", "-o", dir.resolve("b.json").toString());
+        assertEquals(1, b.exit);
+        assertEquals(1, Cli.lines(b.err).size(), b.err);
+        Path empty = dir.resolve("empty.db");
+        try (var s = org.hyprof.store.Store.create(empty)) { /* no process */ }
+        Cli e = Cli.run("export", empty.toString(), "--format", "speedscope", "-o", dir.resolve("e.json").toString());
+        assertEquals(1, e.exit);
+        assertTrue(e.err.contains("empty session"), e.err);
+    }
+
+    @Test
+    void compareTwoSessions() {
+        Path agg = dir.resolve("cmp.db");
+        assertEquals(0, Cli.run("profile", "-o", agg.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Deterministic.class),
+                "workload.Deterministic").exit);
+        Cli c = Cli.run("compare", db.toString(), agg.toString(), "--format", "csv");
+        assertEquals(0, c.exit, c.err);
+        Map<String, Map<String, String>> rows = Cli.csv(c.out);
+        Map<String, String> leaf = rows.get("workload.Deterministic.leaf(I)I");
+        assertEquals("1050", leaf.get("calls_a"));
+        assertEquals("1050", leaf.get("calls_b"));
+        assertEquals("1.000", leaf.get("calls_ratio"));
+        Cli t = Cli.run("compare", db.toString(), agg.toString());
+        assertTrue(t.out.contains("calls A"), t.out);
+    }
+}
