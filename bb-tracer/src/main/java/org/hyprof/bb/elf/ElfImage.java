@@ -1,0 +1,177 @@
+package org.hyprof.bb.elf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.fornwall.jelf.ElfDynamicSection;
+import net.fornwall.jelf.ElfException;
+import net.fornwall.jelf.ElfFile;
+import net.fornwall.jelf.ElfRelocation;
+import net.fornwall.jelf.ElfRelocationAddend;
+import net.fornwall.jelf.ElfRelocationAddendSection;
+import net.fornwall.jelf.ElfRelocationSection;
+import net.fornwall.jelf.ElfSection;
+import net.fornwall.jelf.ElfSectionHeader;
+import net.fornwall.jelf.ElfSegment;
+import net.fornwall.jelf.ElfSymbol;
+import net.fornwall.jelf.ElfSymbolTableSection;
+import org.hyprof.bb.NativeException;
+
+/**
+ * A shared object as the loader needs it, parsed with jelf: machine, loadable segments, symbols,
+ * relocations (REL and RELA), init functions. Only {@code ET_DYN} files for ARM and AArch64 are
+ * accepted; anything else is a one-line {@link NativeException} naming the file.
+ */
+public final class ElfImage {
+    /** Instruction sets this loader knows. */
+    public enum Machine { ARM, AARCH64 }
+
+    /** A relocation: where, what type, which symbol (null for none) and addend (REL: 0, read from memory). */
+    public record Reloc(long offset, int type, String symbol, boolean symbolDefined, long symbolValue, long addend, boolean hasAddend) {}
+
+    /** A PT_LOAD segment. */
+    public record Segment(long vaddr, long memSize, long fileOffset, long fileSize, boolean read, boolean write, boolean exec) {}
+
+    public final Path path;
+    public final Machine machine;
+    public final byte[] bytes;
+    public final List<Segment> segments;
+    public final List<Reloc> relocations;
+    /** Defined function and object symbols: name → value (Thumb functions keep their low bit). */
+    public final Map<String, Long> exports;
+    /** Function symbols by address (low bit cleared), for naming blocks. */
+    public final TreeMap<Long, String> functionsByAddress;
+    public final long initFunction;
+    public final long initArray, initArraySize;
+
+    private ElfImage(Path path, Machine m, byte[] bytes, List<Segment> segs, List<Reloc> rel, Map<String, Long> exports,
+                     TreeMap<Long, String> fns, long init, long initArray, long initArraySize) {
+        this.path = path;
+        this.machine = m;
+        this.bytes = bytes;
+        this.segments = Collections.unmodifiableList(segs);
+        this.relocations = Collections.unmodifiableList(rel);
+        this.exports = Collections.unmodifiableMap(exports);
+        this.functionsByAddress = fns;
+        this.initFunction = init;
+        this.initArray = initArray;
+        this.initArraySize = initArraySize;
+    }
+
+    public boolean is64() {
+        return machine == Machine.AARCH64;
+    }
+
+    /** Parses a shared object; every problem is a one-line NativeException naming the file. */
+    public static ElfImage read(Path path) {
+        byte[] b;
+        try {
+            b = Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            throw new NativeException(path + ": no such file");
+        } catch (IOException e) {
+            throw new NativeException(path + ": cannot read (" + e.getMessage() + ")");
+        }
+        if (b.length < 52 || b[0] != 0x7f || b[1] != 'E' || b[2] != 'L' || b[3] != 'F')
+            throw new NativeException(path + ": not an ELF file");
+        ElfFile elf;
+        try {
+            elf = ElfFile.from(b);
+        } catch (RuntimeException e) {
+            throw new NativeException(path + ": damaged ELF file (" + e.getMessage() + ")");
+        }
+        Machine m = switch (elf.e_machine) {
+            case ElfFile.ARCH_ARM -> Machine.ARM;
+            case ElfFile.ARCH_AARCH64 -> Machine.AARCH64;
+            default -> throw new NativeException(path + ": machine " + elf.e_machine + " is not supported (ARM and AArch64 are)");
+        };
+        if (elf.e_type != ElfFile.ET_DYN) throw new NativeException(path + ": not a shared object (ELF type " + elf.e_type + ")");
+        if (elf.ei_data != ElfFile.DATA_LSB) throw new NativeException(path + ": big-endian ELF is not supported");
+        try {
+            List<Segment> segs = new ArrayList<>();
+            for (int i = 0; i < elf.e_phnum; i++) {
+                ElfSegment s = elf.getProgramHeader(i);
+                if (s.p_type != ElfSegment.PT_LOAD) continue;
+                if (s.p_offset + s.p_filesz > b.length) throw new NativeException(path + ": truncated (segment at file offset " + s.p_offset + " runs past the end)");
+                segs.add(new Segment(s.p_vaddr, s.p_memsz, s.p_offset, s.p_filesz, s.isReadable(), s.isWriteable(), s.isExecutable()));
+            }
+            if (segs.isEmpty()) throw new NativeException(path + ": no loadable segment");
+
+            Map<String, Long> exports = new LinkedHashMap<>();
+            TreeMap<Long, String> fns = new TreeMap<>();
+            for (ElfSymbolTableSection t : new ElfSymbolTableSection[] {elf.getDynamicSymbolTableSection(), elf.getSymbolTableSection()}) {
+                if (t == null) continue;
+                for (ElfSymbol s : t.symbols) {
+                    if (s.st_shndx == 0 || s.st_value == 0) continue;
+                    String n = s.getName();
+                    if (n == null || n.isEmpty() || n.startsWith("$")) continue;
+                    int type = s.getType();
+                    if (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_OBJECT) exports.putIfAbsent(n, s.st_value);
+                    if (type == ElfSymbol.STT_FUNC) fns.putIfAbsent(s.st_value & ~1L, n);
+                }
+            }
+            // symbols of a relocation section come from the table its sh_link names (.dynsym), not
+            // from .symtab (which jelf's ElfRelocation.getSymbol() would use)
+            List<Reloc> rel = new ArrayList<>();
+            for (ElfSection sec : elf.sectionsOfType(ElfSectionHeader.SHT_REL)) {
+                ElfSymbol[] syms = symbolsOf(elf, sec);
+                for (ElfRelocation r : ((ElfRelocationSection) sec).relocations)
+                    rel.add(reloc(r.r_offset, (int) r.getType(), sym(syms, r.getSymbolIndex()), 0, false));
+            }
+            for (ElfSection sec : elf.sectionsOfType(ElfSectionHeader.SHT_RELA)) {
+                ElfSymbol[] syms = symbolsOf(elf, sec);
+                for (ElfRelocationAddend r : ((ElfRelocationAddendSection) sec).relocations)
+                    rel.add(reloc(r.r_offset, (int) r.getType(), sym(syms, r.getSymbolIndex()), r.r_addend, true));
+            }
+            long init = 0, initArray = 0, initArraySize = 0;
+            ElfDynamicSection dyn = elf.getDynamicSection();
+            if (dyn != null) {
+                for (ElfDynamicSection.ElfDynamicStructure d : dyn.entries) {
+                    if (d.d_tag == ElfDynamicSection.DT_INIT) init = d.d_val_or_ptr;
+                    if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAY) initArray = d.d_val_or_ptr;
+                    if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAYSZ) initArraySize = d.d_val_or_ptr;
+                }
+            }
+            return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize);
+        } catch (RuntimeException e) {
+            if (e instanceof NativeException ne) throw ne;
+            throw new NativeException(path + ": damaged ELF file (" + e.getMessage() + ")");
+        }
+    }
+
+    private static ElfSymbol[] symbolsOf(ElfFile elf, ElfSection relocSection) {
+        ElfSection t = elf.getSection(relocSection.header.sh_link);
+        return t instanceof ElfSymbolTableSection s ? s.symbols : new ElfSymbol[0];
+    }
+
+    private static ElfSymbol sym(ElfSymbol[] syms, int index) {
+        if (index == 0) return null;
+        if (index >= syms.length) throw new NativeException("relocation names symbol " + index + " of " + syms.length);
+        return syms[index];
+    }
+
+    private static Reloc reloc(long offset, int type, ElfSymbol sym, long addend, boolean hasAddend) {
+        if (sym == null) return new Reloc(offset, type, null, false, 0, addend, hasAddend);
+        return new Reloc(offset, type, sym.getName(), sym.st_shndx != 0, sym.st_value, addend, hasAddend);
+    }
+
+    /** Reads a little-endian word of the image's file bytes at a virtual address (before loading). */
+    public long wordAt(long vaddr) {
+        for (Segment s : segments) {
+            if (vaddr >= s.vaddr() && vaddr + (is64() ? 8 : 4) <= s.vaddr() + s.fileSize()) {
+                ByteBuffer bb = ByteBuffer.wrap(bytes, (int) (s.fileOffset() + vaddr - s.vaddr()), is64() ? 8 : 4).order(ByteOrder.LITTLE_ENDIAN);
+                return is64() ? bb.getLong() : bb.getInt() & 0xffffffffL;
+            }
+        }
+        return 0;
+    }
+}

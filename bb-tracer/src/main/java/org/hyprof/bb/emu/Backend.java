@@ -1,0 +1,68 @@
+package org.hyprof.bb.emu;
+
+/**
+ * The CPU emulator behind bb-tracer, as narrow as callers need: memory, registers, running from an
+ * address until another, and two hooks (every executed basic block; every instruction of a small
+ * address range, for stubs). The first implementation is Unicorn 2 through unidbg-unicorn2
+ * ({@link UnicornBackend}); a second one that counts blocks in C (Debian's libunicorn2 through
+ * a JNI shim, which also brings x86 and MIPS) fits the same interface: callers see only this.
+ */
+public interface Backend extends AutoCloseable {
+    /** Instruction set families. */
+    enum Arch { ARM, ARM64 }
+
+    /** Called for every executed basic block. Must not allocate: it runs once per block. */
+    interface BlockListener {
+        void block(long address, int size);
+    }
+
+    /** Called before an instruction of a hooked range runs. */
+    interface CodeListener {
+        void code(long address);
+    }
+
+    Arch arch();
+
+    void map(long address, long size, boolean read, boolean write, boolean exec);
+
+    void write(long address, byte[] data);
+
+    byte[] read(long address, int size);
+
+    /** General-purpose register n (r0–r12 / x0–x30). */
+    long gpr(int n);
+
+    void gpr(int n, long value);
+
+    long sp();
+
+    void sp(long value);
+
+    long lr();
+
+    void lr(long value);
+
+    long pc();
+
+    /** 64-bit floating-point register n (d0–d31 / the low half of v0–v31), as raw bits. */
+    long fpr(int n);
+
+    void fpr(int n, long bits);
+
+    /**
+     * Runs from {@code begin} until the PC reaches {@code until} (or {@link #stop()}). On 32-bit ARM
+     * an odd {@code begin} starts in Thumb state.
+     */
+    void run(long begin, long until);
+
+    void stop();
+
+    /** Hooks every block in [begin, end). */
+    void onBlock(long begin, long end, BlockListener l);
+
+    /** Hooks every instruction in [begin, end). */
+    void onCode(long begin, long end, CodeListener l);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,232 @@
+package org.hyprof.bb.emu;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.hyprof.bb.BlockCounter;
+import org.hyprof.bb.NativeException;
+import org.hyprof.bb.elf.ElfImage;
+
+/**
+ * A shared object loaded into an emulated CPU, ready to call: segments mapped, relocations
+ * applied, imports bound to {@link Stubs}, init functions run, every executed block of the
+ * library counted by a {@link BlockCounter}. One call at a time (the CPU has one state).
+ *
+ * <pre>
+ * 0x0E00_0000  return trap (a call ends when the PC gets here)
+ * 0x0F00_0000  stub page (imports)           0x1000_0000  the library
+ * 0x3000_0000  heap (256 MiB)                0x7000_0000  stack (8 MiB, grows down)
+ * </pre>
+ */
+public final class Emulator implements AutoCloseable {
+    public static final long TRAP = 0x0E00_0000L;
+    public static final long BASE = 0x1000_0000L;
+    public static final long HEAP = 0x3000_0000L, HEAP_SIZE = 256L << 20;
+    public static final long STACK = 0x7000_0000L, STACK_SIZE = 8L << 20;
+
+    /** An argument of a call into native code. */
+    public record Arg(Kind kind, long bits) {
+        public enum Kind { INT, LONG, FLOAT, DOUBLE }
+
+        public static Arg ofInt(long v) { return new Arg(Kind.INT, v); }
+        public static Arg ofLong(long v) { return new Arg(Kind.LONG, v); }
+        public static Arg ofFloat(float f) { return new Arg(Kind.FLOAT, Float.floatToRawIntBits(f)); }
+        public static Arg ofDouble(double d) { return new Arg(Kind.DOUBLE, Double.doubleToRawLongBits(d)); }
+
+        /** Parses {@code 42}, {@code 0x2a}, {@code 42L}, {@code 1.5f}, {@code 1.5} / {@code 1.5d}. */
+        public static Arg parse(String s) {
+            String t = s.trim();
+            try {
+                if (t.endsWith("f") || t.endsWith("F")) return ofFloat(Float.parseFloat(t.substring(0, t.length() - 1)));
+                if (t.endsWith("d") || t.endsWith("D")) return ofDouble(Double.parseDouble(t.substring(0, t.length() - 1)));
+                if (t.endsWith("L") || t.endsWith("l")) return ofLong(parseInt(t.substring(0, t.length() - 1)));
+                if (t.contains(".") || t.contains("e") && !t.startsWith("0x")) return ofDouble(Double.parseDouble(t));
+                return ofInt(parseInt(t));
+            } catch (NumberFormatException e) {
+                throw new NativeException("--arg '" + s + "': not a number (examples: 42, 0x2a, 7L, 1.5f, 2.25)");
+            }
+        }
+
+        private static long parseInt(String t) {
+            return t.startsWith("0x") || t.startsWith("0X") ? Long.parseUnsignedLong(t.substring(2), 16) : Long.parseLong(t);
+        }
+    }
+
+    public final ElfImage image;
+    public final Backend cpu;
+    public final BlockCounter counter = new BlockCounter();
+    public final Heap heap = new Heap(HEAP, HEAP_SIZE);
+    public final Stubs stubs;
+    private final long span;
+    private long epochs;
+
+    private Emulator(ElfImage image, Backend cpu) {
+        this.image = image;
+        this.cpu = cpu;
+        long end = 0;
+        for (ElfImage.Segment s : image.segments) end = Math.max(end, s.vaddr() + s.memSize());
+        this.span = (end + 0xffff) & ~0xffffL;
+        cpu.map(TRAP, 0x1000, true, false, true);
+        cpu.map(HEAP, HEAP_SIZE, true, true, false);
+        cpu.map(STACK, STACK_SIZE, true, true, false);
+        cpu.map(BASE, span, true, true, true);
+        for (ElfImage.Segment s : image.segments) {
+            if (s.fileSize() > 0) {
+                byte[] b = new byte[(int) s.fileSize()];
+                System.arraycopy(image.bytes, (int) s.fileOffset(), b, 0, b.length);
+                cpu.write(BASE + s.vaddr(), b);
+            }
+        }
+        this.stubs = new Stubs(cpu, heap, () -> counter.executed() * 4); // ~4 ns per block: deterministic
+        relocate();
+        cpu.onBlock(BASE, BASE + span, counter);
+    }
+
+    /** Loads a shared object (ARM, Thumb or AArch64) and runs its init functions. */
+    public static Emulator load(Path so) {
+        ElfImage img = ElfImage.read(so);
+        Backend cpu = new UnicornBackend(img.machine == ElfImage.Machine.ARM ? Backend.Arch.ARM : Backend.Arch.ARM64);
+        Emulator e;
+        try {
+            e = new Emulator(img, cpu);
+        } catch (RuntimeException ex) {
+            cpu.close();
+            throw ex;
+        }
+        e.runInit();
+        return e;
+    }
+
+    private void relocate() {
+        boolean w64 = image.is64();
+        for (ElfImage.Reloc r : image.relocations) {
+            long where = BASE + r.offset();
+            long s = r.symbol() == null || r.symbol().isEmpty() ? 0
+                    : r.symbolDefined() ? BASE + r.symbolValue() : stubs.resolve(r.symbol());
+            long a = r.hasAddend() ? r.addend() : readWord(where);
+            long value;
+            if (!w64) {
+                switch (r.type()) {
+                    case 0 -> { continue; }                    // R_ARM_NONE
+                    case 2 -> value = s + a;                   // R_ARM_ABS32
+                    case 21, 22 -> value = s;                  // R_ARM_GLOB_DAT, R_ARM_JUMP_SLOT
+                    case 23 -> value = BASE + a;               // R_ARM_RELATIVE
+                    default -> throw new NativeException(image.path + ": unsupported ARM relocation type " + r.type()
+                            + (r.symbol() != null ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
+                }
+            } else {
+                switch (r.type()) {
+                    case 0 -> { continue; }
+                    case 257, 1025, 1026 -> value = s + a;     // ABS64, GLOB_DAT, JUMP_SLOT
+                    case 1027 -> value = BASE + a;             // RELATIVE
+                    default -> throw new NativeException(image.path + ": unsupported AArch64 relocation type " + r.type()
+                            + (r.symbol() != null ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
+                }
+            }
+            writeWord(where, value);
+        }
+    }
+
+    private void runInit() {
+        if (image.initFunction != 0) callAddress(BASE + image.initFunction, List.of());
+        int word = image.is64() ? 8 : 4;
+        for (long i = 0; i < image.initArraySize / word; i++) {
+            long f = readWord(BASE + image.initArray + i * word);
+            if (f != 0 && f != (image.is64() ? -1L : 0xffffffffL)) callAddress(f, List.of());
+        }
+    }
+
+    /** Address of an exported symbol (Thumb functions keep their low bit). */
+    public long symbol(String name) {
+        Long v = image.exports.get(name);
+        if (v == null) throw new NativeException(image.path + ": no symbol '" + name + "'" + suggest(name));
+        return BASE + v;
+    }
+
+    private String suggest(String name) {
+        StringBuilder b = new StringBuilder();
+        for (String n : image.exports.keySet()) {
+            if (n.toLowerCase().contains(name.toLowerCase()) || name.toLowerCase().contains(n.toLowerCase())) {
+                b.append(b.length() == 0 ? " (did you mean: " : ", ").append(n);
+            }
+        }
+        return b.length() == 0 ? "" : b.append(")").toString();
+    }
+
+    /** Calls an exported function; returns the raw result registers. */
+    public Result call(String symbol, List<Arg> args) {
+        return callAddress(symbol(symbol), args);
+    }
+
+    /** The result registers of a call. */
+    public record Result(long r0, long r1, long fp0, BlockCounter.EpochCounts counts) {
+        /** The integer return register (r0 / x0). */
+        public long intValue() { return r0; }
+        /** A 64-bit result (r0:r1 on 32-bit ARM, x0 on AArch64). */
+        public long longValue(boolean arm64) { return arm64 ? r0 : (r1 << 32) | (r0 & 0xffffffffL); }
+    }
+
+    /** Calls code at an address (low bit set: Thumb) with arguments per ABI. */
+    public synchronized Result callAddress(long address, List<Arg> args) {
+        cpu.sp(STACK + STACK_SIZE - 64);
+        cpu.lr(TRAP);
+        Abi.Writer w = new Abi.Writer(cpu);
+        for (Arg a : args) {
+            switch (a.kind()) {
+                case INT -> w.addInt(a.bits());
+                case LONG -> w.addLong(a.bits());
+                case FLOAT -> w.addFloat(Float.intBitsToFloat((int) a.bits()));
+                case DOUBLE -> w.addDouble(Double.longBitsToDouble(a.bits()));
+            }
+        }
+        w.finish();
+        counter.beginEpoch(Thread.currentThread().getId(), ++epochs);
+        RuntimeException error = null;
+        try {
+            cpu.run(address, TRAP);
+        } catch (RuntimeException e) {
+            error = e;
+        }
+        String why = stubs.takeFailure();
+        BlockCounter.EpochCounts counts = counter.endEpoch();
+        if (why != null) throw new NativeException(why);
+        if (error != null) throw error;
+        if (cpu.pc() != TRAP) throw new NativeException("native code stopped at 0x" + Long.toHexString(cpu.pc()) + " without returning");
+        return new Result(cpu.gpr(0), cpu.gpr(1), cpu.fpr(0), counts);
+    }
+
+    /** The function containing an address (nearest symbol at or below it), or null. */
+    public String functionAt(long address) {
+        Map.Entry<Long, String> e = image.functionsByAddress.floorEntry(address - BASE);
+        return e == null ? null : e.getValue();
+    }
+
+    /** Whether the code at an address is Thumb (its function's symbol has the low bit set). */
+    public boolean isThumb(long address) {
+        if (image.is64()) return false;
+        Map.Entry<Long, String> e = image.functionsByAddress.floorEntry(address - BASE);
+        if (e == null) return false;
+        Long v = image.exports.get(e.getValue());
+        return v != null && (v & 1) == 1;
+    }
+
+    public long readWord(long address) {
+        boolean w64 = image.is64();
+        ByteBuffer b = ByteBuffer.wrap(cpu.read(address, w64 ? 8 : 4)).order(ByteOrder.LITTLE_ENDIAN);
+        return w64 ? b.getLong() : b.getInt() & 0xffffffffL;
+    }
+
+    public void writeWord(long address, long value) {
+        boolean w64 = image.is64();
+        ByteBuffer b = ByteBuffer.allocate(w64 ? 8 : 4).order(ByteOrder.LITTLE_ENDIAN);
+        if (w64) b.putLong(value); else b.putInt((int) value);
+        cpu.write(address, b.array());
+    }
+
+    @Override
+    public void close() {
+        cpu.close();
+    }
+}
