@@ -136,3 +136,9 @@ double kernel_sparse(int m, int nz, int cycles) {
     free(val); free(x); free(y); free(col); free(row);
     return sqrt(sum * sum);
 }
+
+/* Calls an import bb-tracer has no stub for: the emulated call must fail naming it. */
+int getpid(void);
+int uses_getpid(void) {
+    return getpid() + 1;
+}

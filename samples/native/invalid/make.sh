@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Broken inputs for bb-tracer's bad-input tests (checked in; run to regenerate).
+set -euo pipefail
+cd "$(dirname "$0")"
+printf 'this is not an ELF file\n' > not-elf.so
+head -c 300 ../lib/armeabi-v7a/libkernels.so > truncated.so
+printf 'int f(int x) { return x + 1; }\n' | gcc -x c -shared -fPIC -o x86-64.so -
+# bad-reloc.so: the first relocation of the first REL section gets type 99 (no such ARM relocation)
+cp ../lib/armeabi-v7a/libkernels.so bad-reloc.so
+python3 - <<'PY'
+import struct
+b = bytearray(open('bad-reloc.so', 'rb').read())
+shoff, = struct.unpack_from('<I', b, 0x20); shentsize, shnum, shstrndx = struct.unpack_from('<HHH', b, 0x2e)
+names_off = struct.unpack_from('<I', b, shoff + shstrndx * shentsize + 0x10)[0]
+for i in range(shnum):
+    h = shoff + i * shentsize
+    name, typ, flags, addr, off, size = struct.unpack_from('<IIIIII', b, h)
+    n = bytes(b[names_off + name:names_off + name + 16]).split(b'\0')[0]
+    if typ == 9:  # SHT_REL
+        info, = struct.unpack_from('<I', b, off + 4)
+        struct.pack_into('<I', b, off + 4, (info & ~0xff) | 99)
+        break
+else:
+    raise SystemExit('no REL section')
+open('bad-reloc.so', 'wb').write(b)
+PY
