@@ -15,6 +15,8 @@ aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/libkernels.so s
 # static executables (hard-float is fine here: nothing else links against them)
 arm-linux-gnueabihf-gcc -O2 -static -ffp-contract=off -o static/kernels-armv7 src/main.c src/kernels.c -lm
 aarch64-linux-gnu-gcc -O2 -static -ffp-contract=off -o static/kernels-arm64 src/main.c src/kernels.c -lm
+arm-linux-gnueabihf-gcc -O2 -static -ffp-contract=off -o static/bench-armv7 src/bench.c src/kernels.c -lm
+aarch64-linux-gnu-gcc -O2 -static -ffp-contract=off -o static/bench-arm64 src/bench.c src/kernels.c -lm
 {
   echo "Built $(date -u +%Y-%m-%d) by samples/native/build.sh with:"
   arm-linux-gnueabihf-gcc --version | head -1

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             ReportCommand.class,
             ExportCommand.class,
             CompareCommand.class,
+            NativeCommand.class,
             DemoCommand.class,
             ServeCommand.class,
             CtlCommand.class,

@@ -62,7 +62,7 @@ public final class Emulator implements AutoCloseable {
     private final long span;
     private long epochs;
 
-    private Emulator(ElfImage image, Backend cpu) {
+    private Emulator(ElfImage image, Backend cpu, boolean countBlocks) {
         this.image = image;
         this.cpu = cpu;
         long end = 0;
@@ -81,16 +81,21 @@ public final class Emulator implements AutoCloseable {
         }
         this.stubs = new Stubs(cpu, heap, () -> counter.executed() * 4); // ~4 ns per block: deterministic
         relocate();
-        cpu.onBlock(BASE, BASE + span, counter);
+        if (countBlocks) cpu.onBlock(BASE, BASE + span, counter);
     }
 
     /** Loads a shared object (ARM, Thumb or AArch64) and runs its init functions. */
     public static Emulator load(Path so) {
+        return load(so, true);
+    }
+
+    /** {@code countBlocks} false: no block hook at all (the baseline of benchmarks). */
+    public static Emulator load(Path so, boolean countBlocks) {
         ElfImage img = ElfImage.read(so);
         Backend cpu = new UnicornBackend(img.machine == ElfImage.Machine.ARM ? Backend.Arch.ARM : Backend.Arch.ARM64);
         Emulator e;
         try {
-            e = new Emulator(img, cpu);
+            e = new Emulator(img, cpu, countBlocks);
         } catch (RuntimeException ex) {
             cpu.close();
             throw ex;

@@ -1,0 +1,65 @@
+package org.hyprof.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.hyprof.bb.NativeException;
+import org.hyprof.bb.NativeRun;
+import org.hyprof.bb.Tracer;
+import org.hyprof.bb.cost.CpuProfile;
+import org.hyprof.bb.emu.Emulator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code hyprof native LIB.so --call SYMBOL}: one native function in the emulator, counted and costed. */
+@Command(name = "native", mixinStandardHelpOptions = true,
+        description = {"Run one function of a shared object (armeabi-v7a ARM/Thumb, arm64-v8a) in the emulator and print",
+            "its return value, executed blocks and instructions, instruction categories, estimated cycles, time and",
+            "energy under a CPU profile, and the hottest blocks with their disassembly.",
+            "Example: hyprof native samples/native/lib/arm64-v8a/libkernels.so --call kernel_fft --arg 256 --arg 4"})
+public final class NativeCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "LIB.so") Path library;
+
+    @Option(names = "--call", required = true, paramLabel = "SYMBOL", description = "Exported function to call.")
+    String symbol;
+
+    @Option(names = "--arg", paramLabel = "V",
+            description = "Argument, in order: 42 / 0x2a (int), 7L (64-bit), 1.5f (float), 2.25 or 2.25d (double). Repeatable.")
+    List<String> args = new ArrayList<>();
+
+    @Option(names = "--cpu", paramLabel = "PROFILE",
+            description = "CPU profile: cortex-a8, cortex-a9, generic-aarch64 or a profile file. Default: cortex-a9 (ARM), generic-aarch64 (AArch64).")
+    String cpu;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "5", description = "Hottest blocks to show. Default: ${DEFAULT-VALUE}.")
+    int top;
+
+    @Option(names = "--format", paramLabel = "F", defaultValue = "table", description = "table or json. Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Override
+    public Integer call() {
+        if (!format.equals("table") && !format.equals("json")) throw new UserError("--format: table or json, not '" + format + "'", 2);
+        try {
+            List<Emulator.Arg> parsed = new ArrayList<>();
+            for (String a : args) parsed.add(Emulator.Arg.parse(a));
+            CpuProfile p = cpu == null ? null : CpuProfile.load(cpu);
+            try (Tracer t = Tracer.open(library, p)) {
+                NativeRun run = t.call(symbol, parsed);
+                PrintWriter out = spec.commandLine().getOut();
+                if (format.equals("json")) run.json(out, top);
+                else run.table(out, top);
+            }
+            return 0;
+        } catch (NativeException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+}
