@@ -11,3 +11,4 @@ java -jar "$HERE/target/benchmarks.jar" ProbeBench -f 1 -wi 3 -i 5 -w 1s -r 1s $
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveThroughput \
   "$ROOT/tui/target/lib/hyprof-agent.jar" "$ROOT/tui/target/lib/hyprof-samples-java.jar" 30
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.TuiOpen "$ROOT/tui/target/lib/hyprof-samples-java.jar"
+java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.NativeBlocks "$ROOT/samples/native"
