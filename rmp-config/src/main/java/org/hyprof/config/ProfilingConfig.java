@@ -31,19 +31,30 @@ import org.hyprof.runtime.Options;
  * <tr><td>minDuration, minCalls, maxDepth</td><td>rules (see DESIGN.md §3)</td></tr>
  * <tr><td>snapshotMillis, recalibrateMillis, calibrate, process</td><td>runtime tuning</td></tr>
  * <tr><td>connect, token</td><td>stream to a collector at {@code HOST:PORT} (live control)</td></tr>
+ * <tr><td>nativeLibs, abi, cpu</td><td>hybrid run: the app's native libraries (a directory), the ABI
+ *     ({@code arm64-v8a}|{@code armeabi-v7a}) and the CPU profile native code is costed with</td></tr>
  * <tr><td>config</td><td>(agent argument only) a properties file read first; arguments override</td></tr>
  * </table>
  */
 public final class ProfilingConfig {
     private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
-            "process", "config", "connect", "token");
+            "process", "config", "connect", "token", "nativeLibs", "abi", "cpu");
+    /** Settings of a hybrid run (passed to bb-tracer inside the agent, not to the runtime). */
+    private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu");
 
     public final ClassFilter classes = new ClassFilter();
     public final Set<Resolution> resolutions = EnumSet.allOf(Resolution.class);
     public final List<Glob> roots = new ArrayList<>();
     /** Runtime settings in runtime terms (already validated). */
     public final Options runtime = new Options();
+    /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}); empty unless hybrid. */
+    public final Map<String, String> hybrid = new LinkedHashMap<>();
+
+    /** Whether native methods run in bb-tracer (a native-libraries directory is set). */
+    public boolean isHybrid() {
+        return hybrid.containsKey("nativeLibs");
+    }
 
     /** Parses an agent argument string; {@code null} or empty gives the defaults. */
     public static ProfilingConfig parseAgentArgs(String args) {
@@ -93,7 +104,10 @@ public final class ProfilingConfig {
                 }
                 case "roots" -> split(value).forEach(r -> roots.add(new Glob(r)));
                 case "config" -> load(Path.of(value));
-                default -> runtime.set(key, value);
+                default -> {
+                    if (HYBRID_KEYS.contains(key)) hybrid.put(key, value);
+                    else runtime.set(key, value);
+                }
             }
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ": " + key + ": " + e.getMessage());

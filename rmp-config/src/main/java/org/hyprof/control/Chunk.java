@@ -16,7 +16,7 @@ public record Chunk(long seq, int chunkType, byte[] data) implements Frame {
     static Chunk decode(WireCodec.Dec d, byte[] all) {
         long seq = d.varint();
         int t = d.u8();
-        if (t < SessionFormat.HEADER || t > SessionFormat.END) throw new FrameException("unknown chunk type " + t);
+        if (t < SessionFormat.HEADER || t > SessionFormat.LAST_TYPE) throw new FrameException("unknown chunk type " + t);
         return new Chunk(seq, t, d.rest());
     }
 }

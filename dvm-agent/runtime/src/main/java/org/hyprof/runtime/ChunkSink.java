@@ -82,7 +82,7 @@ abstract class ChunkSink implements Sink {
         drainEvents();
         if (closed) return;
         ThreadState[] threads = Recorder.threads();
-        chunk.reset().varint(System.nanoTime()).varint(threads.length);
+        chunk.reset().varint(System.nanoTime()).varint(Stats.HIST).varint(threads.length);
         for (ThreadState t : threads) {
             long[][] pages = t.pages;
             long[] seen = lastSeen.get(t.index);
@@ -102,7 +102,8 @@ abstract class ChunkSink implements Sink {
                     if (s != 0 && (!changedOnly || s != seen[(pi << Stats.PAGE_SHIFT) + k])) count++;
                 }
             }
-            chunk.varint(t.tid).string(t.name).varint(t.depthDrops).varint(t.log.dropped).varint(count);
+            chunk.varint(t.tid).string(t.name).varint(t.depthDrops).varint(t.log.dropped)
+                    .varint(t.topInclNanos).varint(t.topNativeEstNanos).varint(t.topNativeEnergyPicojoules).varint(count);
             for (int pi = 0; pi < pages.length; pi++) {
                 long[] p = pages[pi];
                 if (p == null) continue;
@@ -131,6 +132,12 @@ abstract class ChunkSink implements Sink {
             }
         }
         emit(SessionFormat.SNAPSHOT);
+    }
+
+    @Override
+    public synchronized void custom(int type, byte[] payload) {
+        chunk.reset().bytes(payload, 0, payload.length);
+        emit(type);
     }
 
     @Override

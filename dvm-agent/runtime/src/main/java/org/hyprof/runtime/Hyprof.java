@@ -25,6 +25,14 @@ public final class Hyprof {
     private static Thread reporter;
     private static Thread shutdownHook;
     private static volatile boolean stopping;
+    private static final java.util.List<Runnable> BEFORE_STOP = new java.util.ArrayList<Runnable>();
+
+    /** Runs {@code r} when recording stops, before the session closes (hybrid runs flush their chunks). */
+    public static void beforeStop(Runnable r) {
+        synchronized (BEFORE_STOP) {
+            BEFORE_STOP.add(r);
+        }
+    }
 
     /**
      * Starts recording: opens the session file (if {@code o.out} is set), calibrates, starts the
@@ -223,6 +231,17 @@ public final class Hyprof {
             if (!started || stopping) return;
             stopping = true;
             r = reporter;
+        }
+        Runnable[] hooks;
+        synchronized (BEFORE_STOP) {
+            hooks = BEFORE_STOP.toArray(new Runnable[0]);
+        }
+        for (Runnable h : hooks) {
+            try {
+                h.run();
+            } catch (Throwable t) {
+                Recorder.report("a shutdown step failed: " + t);
+            }
         }
         if (r != null) {
             r.interrupt();

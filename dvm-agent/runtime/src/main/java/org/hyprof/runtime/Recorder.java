@@ -253,6 +253,7 @@ final class Recorder {
         @Override public void manifest(String tsv) {}
         @Override public void calibration(Calibration c) {}
         @Override public void snapshot(boolean changedOnly) {}
+        @Override public void custom(int type, byte[] payload) {}
         @Override public void error(String message) {}
         @Override public void close() {}
     }

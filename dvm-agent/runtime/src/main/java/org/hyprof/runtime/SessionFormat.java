@@ -19,21 +19,32 @@ package org.hyprof.runtime;
  *     startNanos, mode, budgetBytes, vm).</li>
  * <li>{@link #MANIFEST}: string, TSV lines of the probe manifest (appended as classes load).</li>
  * <li>{@link #CALIBRATION}: measuredAtNanos, innerPicos, perEventPicos, perIterPicos, clockPicos.</li>
- * <li>{@link #SNAPSHOT}: nanoTime, thread count, then per thread: tid, name, depthDrops,
- *     eventDrops, probe count, then per probe: id, {@link Stats#HIST} fields in index order
- *     ({@link Stats#MIN} written as 0 when nothing was recorded), non-empty bucket count, then
- *     (bucket, count) pairs. Values are cumulative: a later snapshot of the same thread and probe
- *     replaces an earlier one.</li>
+ * <li>{@link #SNAPSHOT}: nanoTime, field count F, thread count, then per thread: tid, name,
+ *     depthDrops, eventDrops, top-level deducted inclusive ns (the thread's total), native
+ *     estimated ns and energy pJ under top-level activations, probe count, then per probe: id,
+ *     F fields in {@link Stats} index order ({@link Stats#MIN} written as 0 when nothing was
+ *     recorded; a reader ignores fields it does not know), non-empty bucket count, then
+ *     (bucket, count) pairs. Values are cumulative: a later snapshot of the same
+ *     thread and probe replaces an earlier one.</li>
  * <li>{@link #EVENTS}: tid, seq, baseNanos, byte length, records (see {@code EventLog}).</li>
  * <li>{@link #ERROR}: string.</li>
  * <li>{@link #END}: endWallMillis, endNanos, total dropped events (written at a clean exit).</li>
+ * <li>{@link #NATIVE_INFO}: string, {@code key=value} lines (Java properties) of a hybrid run:
+ *     ABI, CPU profile, libraries loaded; keys {@code error.N} are native-code errors.</li>
+ * <li>{@link #NATIVE_BLOCKS}: block count, then per block: library, index, address (offset in
+ *     the library), function, size in bytes, instructions, categories ({@code name=n,...} per
+ *     execution), disassembly (a line per instruction), then count of (probe id, executions).</li>
+ * <li>{@link #NATIVE_EPOCHS}: epoch count, then per epoch (one native call): id, tid, probe id of
+ *     the native method, symbol, blocks executed, instructions, cycles, estimated ns, energy pJ,
+ *     emulator wall ns (Java callbacks excluded).</li>
  * </ul>
  */
 public final class SessionFormat {
     private SessionFormat() {}
 
-    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 1};
-    public static final int VERSION = 1;
+    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 2};
+    /** 2: snapshots carry a field count and per-thread totals; hybrid-run chunks. */
+    public static final int VERSION = 2;
 
     public static final int HEADER = 1;
     public static final int MANIFEST = 2;
@@ -42,6 +53,14 @@ public final class SessionFormat {
     public static final int EVENTS = 5;
     public static final int ERROR = 6;
     public static final int END = 7;
+    /** Hybrid run: library, ABI, CPU profile and power settings (string of key=value lines). */
+    public static final int NATIVE_INFO = 8;
+    /** Hybrid run: native blocks (address, function, instruction categories, disassembly). */
+    public static final int NATIVE_BLOCKS = 9;
+    /** Hybrid run: epochs (one native call each: thread, calling probe, counts and estimates). */
+    public static final int NATIVE_EPOCHS = 10;
+    /** Highest chunk type a reader must know. */
+    public static final int LAST_TYPE = NATIVE_EPOCHS;
 
     /** Largest payload a reader accepts, checked before allocating. */
     public static final int MAX_PAYLOAD = 64 << 20;

@@ -17,6 +17,9 @@ interface Sink {
     /** Periodic and final aggregate snapshot: {@code changedOnly} writes only probes that moved. */
     void snapshot(boolean changedOnly);
 
+    /** A chunk another part of hyprof produced (native blocks and epochs of a hybrid run). */
+    void custom(int type, byte[] payload);
+
     /** An internal failure disabled recording. */
     void error(String message);
 

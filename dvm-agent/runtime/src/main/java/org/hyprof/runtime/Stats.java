@@ -44,8 +44,21 @@ public final class Stats {
     public static final int SEEN = 14;
     /** Σ loop-iteration events directly in this activation (not in callees). */
     public static final int DIRECT_ITERS = 15;
+    /** Hybrid runs: instructions executed by native code called directly from this method. */
+    public static final int NATIVE_INSTR = 16;
+    /** Hybrid runs: estimated device cycles of that native code. */
+    public static final int NATIVE_CYCLES = 17;
+    /** Hybrid runs: estimated device time of that native code (replaces the emulator's wall time). */
+    public static final int NATIVE_EST_NS = 18;
+    /** Hybrid runs: estimated energy of that native code, picojoules. */
+    public static final int NATIVE_ENERGY_PJ = 19;
+    /** The same four, inclusive of callees, over outermost activations. */
+    public static final int NATIVE_INSTR_INCL = 20;
+    public static final int NATIVE_CYCLES_INCL = 21;
+    public static final int NATIVE_EST_NS_INCL = 22;
+    public static final int NATIVE_ENERGY_PJ_INCL = 23;
     /** First of {@link #HIST_BUCKETS} log₂ buckets of per-activation deducted inclusive time. */
-    public static final int HIST = 16;
+    public static final int HIST = 24;
     /**
      * Bucket b counts durations d with {@code 64 - numberOfLeadingZeros(d) == b}, that is
      * 2^(b-1) ≤ d < 2^b ns (bucket 0 holds d = 0); the last bucket also holds longer ones.

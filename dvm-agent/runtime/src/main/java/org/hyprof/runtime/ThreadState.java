@@ -73,6 +73,28 @@ final class ThreadState {
     /** Frames not recorded because the shadow stack was full. */
     long depthDrops;
 
+    /**
+     * Σ deducted inclusive time of top-level method activations (no method frame below them): the
+     * thread's total, against which Σ exclusive time of its methods is checked.
+     */
+    long topInclNanos;
+    /** Native work under top-level activations (hybrid runs): estimated device ns and energy (pJ). */
+    long topNativeEstNanos, topNativeEnergyPicojoules;
+
+    /**
+     * Hybrid runs: how far this thread's clock is behind System.nanoTime(). Time the emulator
+     * spends running native code is replaced by the estimated device time, segment by segment
+     * ({@link #shiftClock}), so every activation open across a native call, and the event log,
+     * see device time.
+     */
+    private long clockShift;
+
+    // Hybrid runs: native costs of open method frames, 8 longs per stack slot (exclusive
+    // instructions, cycles, est. ns, pJ; then the same inclusive). Allocated on the first native
+    // call only, so runs without native code pay one flag test per method exit.
+    private long[] nat;
+    private boolean natUsed;
+
     final EventLog log;
 
     ThreadState(Thread t, int index) {
@@ -103,13 +125,13 @@ final class ThreadState {
         f[t + F_COUNTS] = 0;
         f[t + F_DIRECT_ITERS] = 0;
         top = t + FRAME;
-        long now = System.nanoTime();
+        long now = System.nanoTime() - clockShift;
         f[t + F_START] = now;
         if (c.events) log.record(id, EventLog.ENTER, now, 0);
     }
 
     void exit(Config c, int id, boolean thrown) {
-        long now = System.nanoTime();
+        long now = System.nanoTime() - clockShift;
         int t = top - FRAME;
         if (t < 0) return;
         long[] f = frames;
@@ -153,14 +175,16 @@ final class ThreadState {
             if ((f[k + F_ID] & KIND_LOOP) == 0) { f[k + F_COUNTS]++; break; }
         }
         int outer = --active[id];
-        methodDepth--;
+        boolean topLevel = --methodDepth == 0;
         if ((f[t + F_ID] & ROOT) != 0) rootDepth--;
         if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
-
+        if (topLevel) topInclNanos += incl;
         long[] p = page(id);
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         long seen = ++p[b + Stats.SEEN];
-        if (seen <= c.minCalls || inclCall < c.minDurationNanos) return;
+        boolean recorded = seen > c.minCalls && inclCall >= c.minDurationNanos;
+        if (natUsed) finishNative(t, p, b, recorded, outer == 0);
+        if (!recorded) return;
         p[b + Stats.CALLS]++;
         p[b + Stats.EXCL_RAW] += exclRaw;
         p[b + Stats.EXCL] += excl;
@@ -180,6 +204,75 @@ final class ThreadState {
         }
     }
 
+    /**
+     * Hybrid runs: the emulator ran native code for {@code emulatorNanos} of wall time, which
+     * the device would have spent as {@code estimatedNanos}: from now on this thread's clock is
+     * behind by the difference more.
+     */
+    void shiftClock(long emulatorNanos, long estimatedNanos) {
+        clockShift += emulatorNanos - estimatedNanos;
+    }
+
+    /**
+     * Hybrid runs: native work charged to the nearest open method activation (the native
+     * method's bridge, or whatever method called it when the bridge's probe is off).
+     */
+    void nativeCost(long instr, long cycles, long estNanos, long picojoules) {
+        int t = top - FRAME;
+        long[] f = frames;
+        while (t >= 0 && (f[t + F_ID] & KIND_LOOP) != 0) t -= FRAME;
+        if (t < 0) { // no method frame open: the thread's total still counts it
+            topNativeEstNanos += estNanos;
+            topNativeEnergyPicojoules += picojoules;
+            return;
+        }
+        natUsed = true;
+        int slot = (t / FRAME) * NAT;
+        if (nat == null || nat.length < slot + NAT) nat = java.util.Arrays.copyOf(nat == null ? new long[0] : nat, Math.max(slot + NAT, f.length));
+        nat[slot] += instr;
+        nat[slot + 1] += cycles;
+        nat[slot + 2] += estNanos;
+        nat[slot + 3] += picojoules;
+        nat[slot + 4] += instr;
+        nat[slot + 5] += cycles;
+        nat[slot + 6] += estNanos;
+        nat[slot + 7] += picojoules;
+    }
+
+    private static final int NAT = 8;
+
+    /**
+     * A frame ends: its native costs go to its stats when the call is recorded (exclusive;
+     * inclusive for the outermost activation; a loop has only inclusive ones), and its inclusive
+     * costs to the enclosing frame, or to the thread's top-level totals.
+     */
+    private void finishNative(int t, long[] p, int b, boolean recorded, boolean outermost) {
+        int slot = (t / FRAME) * NAT;
+        long[] n = nat;
+        if (n == null || slot + NAT > n.length) return;
+        if (recorded) {
+            p[b + Stats.NATIVE_INSTR] += n[slot];
+            p[b + Stats.NATIVE_CYCLES] += n[slot + 1];
+            p[b + Stats.NATIVE_EST_NS] += n[slot + 2];
+            p[b + Stats.NATIVE_ENERGY_PJ] += n[slot + 3];
+            if (outermost) {
+                p[b + Stats.NATIVE_INSTR_INCL] += n[slot + 4];
+                p[b + Stats.NATIVE_CYCLES_INCL] += n[slot + 5];
+                p[b + Stats.NATIVE_EST_NS_INCL] += n[slot + 6];
+                p[b + Stats.NATIVE_ENERGY_PJ_INCL] += n[slot + 7];
+            }
+        }
+        int parent = t - FRAME;
+        if (parent >= 0) {
+            int ps = (parent / FRAME) * NAT;
+            for (int i = 4; i < NAT; i++) n[ps + i] += n[slot + i];
+        } else {
+            topNativeEstNanos += n[slot + 6];
+            topNativeEnergyPicojoules += n[slot + 7];
+        }
+        for (int i = 0; i < NAT; i++) n[slot + i] = 0;
+    }
+
     /** A method frame left open above the one being closed: drop it without recording. */
     private void discard(Config c, int j, long now) {
         long key = frames[j + F_ID];
@@ -187,6 +280,7 @@ final class ThreadState {
         active[id]--;
         methodDepth--;
         if ((key & ROOT) != 0) rootDepth--;
+        if (natUsed && nat != null && (j / FRAME) * NAT + NAT <= nat.length) java.util.Arrays.fill(nat, (j / FRAME) * NAT, (j / FRAME) * NAT + NAT, 0);
         if (c.events) log.record(id, EventLog.THROW, now, 0);
     }
 
@@ -207,7 +301,7 @@ final class ThreadState {
         f[t + F_DIRECT_ITERS] = 0;
         f[t + F_ITER_COUNT] = 0;
         top = t + FRAME;
-        long now = System.nanoTime();
+        long now = System.nanoTime() - clockShift;
         f[t + F_START] = now;
         if (c.events) log.record(id, EventLog.LOOP_ENTER, now, 0);
     }
@@ -231,7 +325,7 @@ final class ThreadState {
     }
 
     void loopExit(Config c, int id) {
-        long now = System.nanoTime();
+        long now = System.nanoTime() - clockShift;
         long[] f = frames;
         int t = top - FRAME;
         long key = ((long) id << 2) | KIND_LOOP;
@@ -274,7 +368,9 @@ final class ThreadState {
         long[] p = page(id);
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         p[b + Stats.SEEN]++;
-        if (inclCall < c.minDurationNanos) return;
+        boolean recorded = inclCall >= c.minDurationNanos;
+        if (natUsed) finishNative(t, p, b, recorded, true); // a loop is never active twice at once
+        if (!recorded) return;
         p[b + Stats.CALLS]++;
         p[b + Stats.ITERATIONS] += iterations;
         p[b + Stats.OUTER_CALLS]++;

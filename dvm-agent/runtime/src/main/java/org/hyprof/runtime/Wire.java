@@ -36,7 +36,8 @@ package org.hyprof.runtime;
 public final class Wire {
     private Wire() {}
 
-    public static final int VERSION = 1;
+    /** 2: session chunks of format 2 ({@link SessionFormat#VERSION}). */
+    public static final int VERSION = 2;
 
     public static final int HELLO = 1;
     public static final int WELCOME = 2;
