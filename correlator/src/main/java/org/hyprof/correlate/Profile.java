@@ -9,6 +9,7 @@ import java.util.Map;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.runtime.Stats;
 import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.NativeCost;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
@@ -20,13 +21,38 @@ import org.hyprof.store.ThreadInfo;
  * length.
  */
 public final class Profile {
-    /** Per-thread totals: time covered by probes is Σ exclusive time of its methods. */
+    /**
+     * Per-thread totals: time covered by probes is Σ exclusive time of its methods; energy splits
+     * into Java (that time without native time, × CPU power) and native (CPU profile).
+     */
     public record ThreadRow(String process, long pid, long tid, String name, long methods, long calls,
-                            long timeNanos, long timeRawNanos, long eventDrops, long depthDrops) {}
+                            long timeNanos, long timeRawNanos, long eventDrops, long depthDrops,
+                            long nativeEstNanos, double javaEnergyMicrojoules, double nativeEnergyMicrojoules) {}
 
     /** Per-process totals. */
     public record ProcessRow(long id, String name, long pid, String status, long threads, long calls,
-                             long timeNanos, long timeRawNanos, long eventDrops) {}
+                             long timeNanos, long timeRawNanos, long eventDrops, long nativeEstNanos,
+                             double javaEnergyMicrojoules, double nativeEnergyMicrojoules) {}
+
+    /**
+     * The check that per-method figures add up: Σ exclusive over methods against the totals the
+     * runtime kept for each thread's top-level activations (measured apart). They agree up to the
+     * deduction's rounding (a fraction of a nanosecond per call) unless rules (minimum calls or
+     * duration) left calls out of the method rows.
+     */
+    public record Totals(long exclNanos, long topInclNanos, long nativeExclPicojoules, long nativeTopPicojoules,
+                         double exclEnergyMicrojoules, double totalEnergyMicrojoules) {
+        /** Whether the session has the runtime's thread totals (sessions of hyprof 0.1's format 1 do not). */
+        public boolean available() {
+            return topInclNanos != 0 || nativeTopPicojoules != 0;
+        }
+
+        /** Relative difference of Σ exclusive energy from the session total (0 when both are 0). */
+        public double energyRelativeDifference() {
+            double d = Math.abs(exclEnergyMicrojoules - totalEnergyMicrojoules);
+            return d == 0 ? 0 : d / Math.max(Math.abs(totalEnergyMicrojoules), Math.abs(exclEnergyMicrojoules));
+        }
+    }
 
     private final List<MethodRow> methods;
     private final List<ThreadRow> threads;
@@ -35,8 +61,16 @@ public final class Profile {
     private final long eventDrops;
     private final List<String> notes;
 
+    private final EnergyModel energy;
+    private final Totals totals;
+    private final boolean hybrid;
+
     private Profile(List<MethodRow> methods, List<ThreadRow> threads, List<ProcessRow> processes,
-                    List<CalibrationRecord> calibrations, long eventDrops, List<String> notes) {
+                    List<CalibrationRecord> calibrations, long eventDrops, List<String> notes, EnergyModel energy,
+                    Totals totals, boolean hybrid) {
+        this.energy = energy;
+        this.totals = totals;
+        this.hybrid = hybrid;
         this.methods = methods;
         this.threads = threads;
         this.processes = processes;
@@ -45,19 +79,28 @@ public final class Profile {
         this.notes = notes;
     }
 
+    /** A session's profile, with the energy setting stored in it (or the built-in default). */
     public static Profile load(Store store) {
+        return load(store, EnergyModel.load(store));
+    }
+
+    /** A session's profile, with Java energy from {@code energy}. */
+    public static Profile load(Store store, EnergyModel energy) {
         Map<String, long[]> acc = new LinkedHashMap<>();   // display name -> summed fields
+        Map<String, long[]> nat = new HashMap<>();         // display name -> summed native costs (8 fields)
         Map<String, long[]> hists = new HashMap<>();
         Map<String, ProbeInfo> infos = new HashMap<>();
         List<ThreadRow> threadRows = new ArrayList<>();
         List<ProcessRow> processRows = new ArrayList<>();
         List<CalibrationRecord> cals = new ArrayList<>();
         long drops = 0;
+        long sumExcl = 0, sumTopIncl = 0, sumNativeExclPj = 0, sumNativeTopPj = 0, sumTopNativeEst = 0, sumNativeExclEst = 0;
+        boolean hybrid = false;
         for (ProcessInfo proc : store.processes()) {
             Map<Integer, ProbeInfo> byId = new HashMap<>();
             for (ProbeInfo p : store.probes(proc.id())) byId.put(p.id(), p);
-            Map<Long, long[]> perThread = new LinkedHashMap<>(); // tid -> methods, calls, time, raw
-            long pCalls = 0, pTime = 0, pRaw = 0;
+            Map<Long, long[]> perThread = new LinkedHashMap<>(); // tid -> methods, calls, time, raw, native ns, native pJ
+            long pCalls = 0, pTime = 0, pRaw = 0, pNatNs = 0, pNatPj = 0;
             for (ProbeStats s : store.stats(proc.id())) {
                 ProbeInfo info = byId.get(s.probeId());
                 String name = info != null ? info.displayName() : "probe#" + s.probeId();
@@ -74,16 +117,31 @@ public final class Profile {
                 a[8] += s.throwsCount();
                 hists.computeIfAbsent(name, k -> new long[Stats.HIST_BUCKETS]);
                 Histogram.add(hists.get(name), s.hist());
+                NativeCost c = s.nativeCost();
+                long[] n = nat.computeIfAbsent(name, k -> new long[8]);
+                n[0] += c.instructions();
+                n[1] += c.cycles();
+                n[2] += c.estNanos();
+                n[3] += c.energyPicojoules();
+                n[4] += c.instructionsIncl();
+                n[5] += c.cyclesIncl();
+                n[6] += c.estNanosIncl();
+                n[7] += c.energyPicojoulesIncl();
+                if (c.instructionsIncl() != 0 || c.instructions() != 0) hybrid = true;
                 boolean isLoop = info != null && info.loop();
                 if (!isLoop) {
-                    long[] t = perThread.computeIfAbsent(s.tid(), k -> new long[4]);
+                    long[] t = perThread.computeIfAbsent(s.tid(), k -> new long[6]);
                     if (s.calls() > 0) t[0]++;
                     t[1] += s.calls();
                     t[2] += s.exclNanos();
                     t[3] += s.exclRawNanos();
+                    t[4] += c.estNanos();
+                    t[5] += c.energyPicojoules();
                     pCalls += s.calls();
                     pTime += s.exclNanos();
                     pRaw += s.exclRawNanos();
+                    pNatNs += c.estNanos();
+                    pNatPj += c.energyPicojoules();
                 }
             }
             Map<Long, ThreadInfo> tinfo = new HashMap<>();
@@ -92,10 +150,20 @@ public final class Profile {
                 ThreadInfo ti = tinfo.get(e.getKey());
                 long[] t = e.getValue();
                 threadRows.add(new ThreadRow(proc.name(), proc.pid(), e.getKey(), ti != null ? ti.name() : "?", t[0], t[1],
-                        Math.max(0, t[2]), t[3], ti != null ? ti.eventDrops() : 0, ti != null ? ti.depthDrops() : 0));
+                        Math.max(0, t[2]), t[3], ti != null ? ti.eventDrops() : 0, ti != null ? ti.depthDrops() : 0,
+                        t[4], Math.max(0, energy.javaMicrojoules(t[2] - t[4])), t[5] / 1e6));
             }
+            for (ThreadInfo ti : tinfo.values()) {
+                sumTopIncl += ti.topInclNanos();
+                sumTopNativeEst += ti.topNativeEstNanos();
+                sumNativeTopPj += ti.topNativeEnergyPicojoules();
+            }
+            sumExcl += pTime;
+            sumNativeExclPj += pNatPj;
+            sumNativeExclEst += pNatNs;
             processRows.add(new ProcessRow(proc.id(), proc.name(), proc.pid(), proc.status(), perThread.size(), pCalls,
-                    Math.max(0, pTime), pRaw, proc.eventDrops()));
+                    Math.max(0, pTime), pRaw, proc.eventDrops(), pNatNs, Math.max(0, energy.javaMicrojoules(pTime - pNatNs)),
+                    pNatPj / 1e6));
             cals.addAll(store.calibrations(proc.id()));
             drops += proc.eventDrops();
         }
@@ -105,14 +173,37 @@ public final class Profile {
             ProbeInfo info = infos.get(e.getKey());
             long min = a[5] == Long.MAX_VALUE ? 0 : a[5];
             long[] h = hists.get(e.getKey());
+            long[] n = nat.get(e.getKey());
+            NativeCost c = new NativeCost(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
             // deducted sums are kept unclamped by the runtime (unbiased); a negative total means
             // "indistinguishable from zero"
+            double eExcl = energy.javaMicrojoules(a[2] - n[2]) + n[3] / 1e6;
+            double eIncl = energy.javaMicrojoules(a[1] - n[6]) + n[7] / 1e6;
             rows.add(new MethodRow(e.getKey(), info != null ? info.kindLabel() : "method",
                     info != null ? info.resolution().label() : "method", a[0], Math.max(0, a[1]), Math.max(0, a[2]),
                     a[3], a[4], min, a[6],
-                    Histogram.percentile(h, 0.50, min, a[6]), Histogram.percentile(h, 0.99, min, a[6]), a[7], a[8], h));
+                    Histogram.percentile(h, 0.50, min, a[6]), Histogram.percentile(h, 0.99, min, a[6]), a[7], a[8], h, c,
+                    Math.max(0, eExcl), Math.max(0, eIncl)));
         }
-        return new Profile(rows, threadRows, processRows, cals, drops, store.notes());
+        Totals totals = new Totals(sumExcl, sumTopIncl, sumNativeExclPj, sumNativeTopPj,
+                energy.javaMicrojoules(sumExcl - sumNativeExclEst) + sumNativeExclPj / 1e6,
+                energy.javaMicrojoules(sumTopIncl - sumTopNativeEst) + sumNativeTopPj / 1e6);
+        return new Profile(rows, threadRows, processRows, cals, drops, store.notes(), energy, totals, hybrid);
+    }
+
+    /** How Java energy was estimated. */
+    public EnergyModel energy() {
+        return energy;
+    }
+
+    /** Σ exclusive against the session's totals (see {@link Totals}). */
+    public Totals totals() {
+        return totals;
+    }
+
+    /** Whether native code ran in the emulator (a hybrid run). */
+    public boolean hybrid() {
+        return hybrid;
     }
 
     /** Method and loop rows, in first-seen order. */
@@ -145,7 +236,8 @@ public final class Profile {
     public enum Sort {
         INCL(Comparator.comparingLong(MethodRow::inclNanos)),
         EXCL(Comparator.comparingLong(MethodRow::exclNanos)),
-        CALLS(Comparator.comparingLong(MethodRow::calls));
+        CALLS(Comparator.comparingLong(MethodRow::calls)),
+        ENERGY(Comparator.comparingDouble(MethodRow::energyMicrojoules));
 
         final Comparator<MethodRow> order;
 

@@ -16,16 +16,24 @@ import org.hyprof.store.CalibrationRecord;
  * <p>CSV contract for {@code --by method} (and {@code --by loop}, same columns): a header row,
  * then one row per method (loop) with columns {@value #METHOD_COLUMNS}. Times are nanoseconds,
  * deducted unless the column ends in {@code _raw_ns}; loops are named
- * {@code pkg.Class.name(desc)#loopK} with kind {@code loop}.
+ * {@code pkg.Class.name(desc)#loopK} with kind {@code loop}. The last four are exclusive: native
+ * instructions, cycles and estimated device time of native code the method called directly (a
+ * hybrid run; 0 otherwise), and its energy in µJ (Java part + native part); with
+ * {@code inclusive} they are the inclusive variants, named with an {@code _incl} suffix.
  * Columns may be added at the end; existing ones keep their place.
  */
 public final class ReportWriter {
     public static final String METHOD_COLUMNS =
-            "method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns,iterations,throws";
+            "method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns,iterations,throws,"
+            + "native_instr,native_cycles,native_est_ns,energy_uj";
+    /** {@link #METHOD_COLUMNS} with the native and energy columns inclusive ({@code --inclusive}). */
+    public static final String METHOD_COLUMNS_INCLUSIVE =
+            "method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns,iterations,throws,"
+            + "native_instr_incl,native_cycles_incl,native_est_ns_incl,energy_uj_incl";
     public static final String THREAD_COLUMNS =
-            "process,pid,tid,thread,methods,calls,time_ns,time_raw_ns,event_drops,depth_drops";
+            "process,pid,tid,thread,methods,calls,time_ns,time_raw_ns,event_drops,depth_drops,native_est_ns,java_energy_uj,native_energy_uj";
     public static final String PROCESS_COLUMNS =
-            "process,pid,status,threads,calls,time_ns,time_raw_ns,event_drops";
+            "process,pid,status,threads,calls,time_ns,time_raw_ns,event_drops,native_est_ns,java_energy_uj,native_energy_uj";
 
     /** What rows to show. */
     public enum By { METHOD, THREAD, PROCESS, LOOP }
@@ -38,17 +46,27 @@ public final class ReportWriter {
     private final Profile.Sort sort;
     private final int top;
     private final boolean raw;
+    private final boolean inclusive;
 
     /**
      * @param top  rows to show (0 = all)
      * @param raw  the table shows raw instead of deducted times (CSV and JSON always carry both)
      */
     public ReportWriter(Profile profile, By by, Profile.Sort sort, int top, boolean raw) {
+        this(profile, by, sort, top, raw, false);
+    }
+
+    /**
+     * @param inclusive native and energy figures inclusive of callees (CSV columns with {@code _incl};
+     *                  sorting by energy sorts by inclusive energy)
+     */
+    public ReportWriter(Profile profile, By by, Profile.Sort sort, int top, boolean raw, boolean inclusive) {
         this.profile = profile;
         this.by = by;
         this.sort = sort;
         this.top = top;
         this.raw = raw;
+        this.inclusive = inclusive;
     }
 
     /** Method rows ({@code --by method}) or loop rows ({@code --by loop}), sorted and cut to {@code top}. */
@@ -58,9 +76,16 @@ public final class ReportWriter {
             if ((by == By.LOOP) != r.kind().equals("loop")) continue;
             rows.add(r);
         }
-        rows.sort(sort.comparator());
+        rows.sort(sort == Profile.Sort.ENERGY && inclusive
+                ? java.util.Comparator.comparingDouble(MethodRow::energyInclMicrojoules).reversed().thenComparing(MethodRow::method)
+                : sort.comparator());
         return top > 0 && rows.size() > top ? rows.subList(0, top) : rows;
     }
+
+    private long nInstr(MethodRow r) { return inclusive ? r.nativeCost().instructionsIncl() : r.nativeCost().instructions(); }
+    private long nCycles(MethodRow r) { return inclusive ? r.nativeCost().cyclesIncl() : r.nativeCost().cycles(); }
+    private long nNanos(MethodRow r) { return inclusive ? r.nativeCost().estNanosIncl() : r.nativeCost().estNanos(); }
+    private double energy(MethodRow r) { return inclusive ? r.energyInclMicrojoules() : r.energyMicrojoules(); }
 
     public void write(Format format, PrintWriter out) {
         switch (format) {
@@ -74,12 +99,12 @@ public final class ReportWriter {
     private void csv(PrintWriter out) {
         switch (by) {
             case METHOD, LOOP -> {
-                out.println(METHOD_COLUMNS);
+                out.println(inclusive ? METHOD_COLUMNS_INCLUSIVE : METHOD_COLUMNS);
                 for (MethodRow r : methodRows()) {
                     out.println(String.join(",", csvField(r.method()), r.kind(), r.resolution(), n(r.calls()),
                             n(r.inclNanos()), n(r.exclNanos()), n(r.inclRawNanos()), n(r.exclRawNanos()),
                             n(r.minNanos()), n(r.maxNanos()), n(r.p50Nanos()), n(r.p99Nanos()), n(r.iterations()),
-                            n(r.throwsCount())));
+                            n(r.throwsCount()), n(nInstr(r)), n(nCycles(r)), n(nNanos(r)), uj(energy(r))));
                 }
             }
             case THREAD -> {
@@ -87,14 +112,16 @@ public final class ReportWriter {
                 for (Profile.ThreadRow t : threadRows()) {
                     out.println(String.join(",", csvField(t.process()), n(t.pid()), n(t.tid()), csvField(t.name()),
                             n(t.methods()), n(t.calls()), n(t.timeNanos()), n(t.timeRawNanos()), n(t.eventDrops()),
-                            n(t.depthDrops())));
+                            n(t.depthDrops()), n(t.nativeEstNanos()), uj(t.javaEnergyMicrojoules()),
+                            uj(t.nativeEnergyMicrojoules())));
                 }
             }
             case PROCESS -> {
                 out.println(PROCESS_COLUMNS);
                 for (Profile.ProcessRow p : profile.processes()) {
                     out.println(String.join(",", csvField(p.name()), n(p.pid()), p.status(), n(p.threads()),
-                            n(p.calls()), n(p.timeNanos()), n(p.timeRawNanos()), n(p.eventDrops())));
+                            n(p.calls()), n(p.timeNanos()), n(p.timeRawNanos()), n(p.eventDrops()),
+                            n(p.nativeEstNanos()), uj(p.javaEnergyMicrojoules()), uj(p.nativeEnergyMicrojoules())));
                 }
             }
         }
@@ -121,6 +148,13 @@ public final class ReportWriter {
         }
         ArrayNode notes = root.putArray("notes");
         profile.notes().forEach(notes::add);
+        ObjectNode en = root.putObject("energy");
+        en.put("java_power_mw", profile.energy().javaPowerMilliwatts()).put("java_power", profile.energy().description());
+        Profile.Totals tot = profile.totals();
+        en.put("total_uj", tot.totalEnergyMicrojoules()).put("sum_excl_uj", tot.exclEnergyMicrojoules())
+                .put("relative_difference", tot.energyRelativeDifference())
+                .put("sum_excl_ns", tot.exclNanos()).put("top_incl_ns", tot.topInclNanos())
+                .put("native_excl_pj", tot.nativeExclPicojoules()).put("native_top_pj", tot.nativeTopPicojoules());
         ArrayNode rows = root.putArray("rows");
         switch (by) {
             case METHOD, LOOP -> {
@@ -130,7 +164,13 @@ public final class ReportWriter {
                             .put("calls", r.calls()).put("incl_ns", r.inclNanos()).put("excl_ns", r.exclNanos())
                             .put("incl_raw_ns", r.inclRawNanos()).put("excl_raw_ns", r.exclRawNanos())
                             .put("min_ns", r.minNanos()).put("max_ns", r.maxNanos()).put("p50_ns", r.p50Nanos())
-                            .put("p99_ns", r.p99Nanos()).put("iterations", r.iterations()).put("throws", r.throwsCount());
+                            .put("p99_ns", r.p99Nanos()).put("iterations", r.iterations()).put("throws", r.throwsCount())
+                            .put("native_instr", r.nativeCost().instructions()).put("native_cycles", r.nativeCost().cycles())
+                            .put("native_est_ns", r.nativeCost().estNanos()).put("energy_uj", r.energyMicrojoules())
+                            .put("native_instr_incl", r.nativeCost().instructionsIncl())
+                            .put("native_cycles_incl", r.nativeCost().cyclesIncl())
+                            .put("native_est_ns_incl", r.nativeCost().estNanosIncl())
+                            .put("energy_uj_incl", r.energyInclMicrojoules());
                 }
             }
             case THREAD -> {
@@ -138,14 +178,18 @@ public final class ReportWriter {
                     rows.addObject().put("process", t.process()).put("pid", t.pid()).put("tid", t.tid())
                             .put("thread", t.name()).put("methods", t.methods()).put("calls", t.calls())
                             .put("time_ns", t.timeNanos()).put("time_raw_ns", t.timeRawNanos())
-                            .put("event_drops", t.eventDrops()).put("depth_drops", t.depthDrops());
+                            .put("event_drops", t.eventDrops()).put("depth_drops", t.depthDrops())
+                            .put("native_est_ns", t.nativeEstNanos()).put("java_energy_uj", t.javaEnergyMicrojoules())
+                            .put("native_energy_uj", t.nativeEnergyMicrojoules());
                 }
             }
             case PROCESS -> {
                 for (Profile.ProcessRow p : profile.processes()) {
                     rows.addObject().put("process", p.name()).put("pid", p.pid()).put("status", p.status())
                             .put("threads", p.threads()).put("calls", p.calls()).put("time_ns", p.timeNanos())
-                            .put("time_raw_ns", p.timeRawNanos()).put("event_drops", p.eventDrops());
+                            .put("time_raw_ns", p.timeRawNanos()).put("event_drops", p.eventDrops())
+                            .put("native_est_ns", p.nativeEstNanos()).put("java_energy_uj", p.javaEnergyMicrojoules())
+                            .put("native_energy_uj", p.nativeEnergyMicrojoules());
                 }
             }
         }
@@ -167,36 +211,52 @@ public final class ReportWriter {
                     raw ? "RAW (probe cost included)" : "deducted");
         }
         out.println("dropped events: " + profile.eventDrops());
+        out.println("energy: Java code at " + profile.energy().description()
+                + (profile.hybrid() ? "; native code per call from the CPU profile" : ""));
         for (String n : profile.notes()) out.println(n);
         out.println();
+        boolean nat = profile.hybrid();
+        String e = inclusive ? "energy uJ incl" : "energy uJ";
         switch (by) {
             case METHOD, LOOP -> {
                 List<String[]> cells = new ArrayList<>();
-                cells.add(new String[] {"calls", "incl ms", "excl ms", "p50 us", "p99 us", "iter", "method"});
+                cells.add(nat ? new String[] {"calls", "incl ms", "excl ms", inclusive ? "native ms incl" : "native ms", e, "p50 us", "p99 us", "iter", "method"}
+                        : new String[] {"calls", "incl ms", "excl ms", e, "p50 us", "p99 us", "iter", "method"});
                 for (MethodRow r : methodRows()) {
-                    cells.add(new String[] {n(r.calls()), ms(raw ? r.inclRawNanos() : r.inclNanos()),
-                        ms(raw ? r.exclRawNanos() : r.exclNanos()), us(r.p50Nanos()), us(r.p99Nanos()),
-                        r.kind().equals("loop") ? n(r.iterations()) : "", r.method()});
+                    List<String> c = new ArrayList<>(List.of(n(r.calls()), ms(raw ? r.inclRawNanos() : r.inclNanos()),
+                            ms(raw ? r.exclRawNanos() : r.exclNanos())));
+                    if (nat) c.add(ms(nNanos(r)));
+                    c.addAll(List.of(String.format(Locale.ROOT, "%.1f", energy(r)), us(r.p50Nanos()), us(r.p99Nanos()),
+                            r.kind().equals("loop") ? n(r.iterations()) : "", r.method()));
+                    cells.add(c.toArray(new String[0]));
                 }
                 aligned(out, cells);
             }
             case THREAD -> {
                 List<String[]> cells = new ArrayList<>();
-                cells.add(new String[] {"tid", "methods", "calls", "time ms", "drops", "thread"});
+                cells.add(new String[] {"tid", "methods", "calls", "time ms", "java uJ", "native uJ", "drops", "thread"});
                 for (Profile.ThreadRow t : threadRows())
                     cells.add(new String[] {n(t.tid()), n(t.methods()), n(t.calls()),
-                        ms(raw ? t.timeRawNanos() : t.timeNanos()), n(t.eventDrops()), t.name()});
+                        ms(raw ? t.timeRawNanos() : t.timeNanos()), String.format(Locale.ROOT, "%.1f", t.javaEnergyMicrojoules()),
+                        String.format(Locale.ROOT, "%.1f", t.nativeEnergyMicrojoules()), n(t.eventDrops()), t.name()});
                 aligned(out, cells);
             }
             case PROCESS -> {
                 List<String[]> cells = new ArrayList<>();
-                cells.add(new String[] {"pid", "threads", "calls", "time ms", "drops", "status", "process"});
+                cells.add(new String[] {"pid", "threads", "calls", "time ms", "java uJ", "native uJ", "drops", "status", "process"});
                 for (Profile.ProcessRow p : profile.processes())
                     cells.add(new String[] {n(p.pid()), n(p.threads()), n(p.calls()),
-                        ms(raw ? p.timeRawNanos() : p.timeNanos()), n(p.eventDrops()), p.status(), p.name()});
+                        ms(raw ? p.timeRawNanos() : p.timeNanos()), String.format(Locale.ROOT, "%.1f", p.javaEnergyMicrojoules()),
+                        String.format(Locale.ROOT, "%.1f", p.nativeEnergyMicrojoules()), n(p.eventDrops()), p.status(), p.name()});
                 aligned(out, cells);
             }
         }
+        Profile.Totals t = profile.totals();
+        out.println();
+        if (t.available())
+            out.printf(Locale.ROOT, "check: sum of exclusive energy %.1f uJ, session total %.1f uJ (difference %.4f%%)%n",
+                    t.exclEnergyMicrojoules(), t.totalEnergyMicrojoules(), 100 * t.energyRelativeDifference());
+        else out.println("check: no thread totals in this session (nothing to check the sums against)");
     }
 
     /** Right-aligns every column but the last. */
@@ -214,6 +274,11 @@ public final class ReportWriter {
 
     private static String n(long v) {
         return Long.toString(v);
+    }
+
+    /** µJ with 3 decimals (nJ resolution), locale-independent. */
+    private static String uj(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
     }
 
     private static String ms(long nanos) {

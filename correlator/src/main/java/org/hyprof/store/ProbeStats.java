@@ -8,4 +8,13 @@ package org.hyprof.store;
 public record ProbeStats(long tid, int probeId, long calls, long inclRawNanos, long exclRawNanos, long inclNanos,
                          long exclNanos, long minNanos, long maxNanos, long outerCalls, long eventsInside,
                          long itersInside, long childCalls, long directLoopEvents, long directIters, long iterations,
-                         long throwsCount, long seen, long[] hist) {}
+                         long throwsCount, long seen, long[] hist, NativeCost nativeCost) {
+    public ProbeStats(long tid, int probeId, long calls, long inclRawNanos, long exclRawNanos, long inclNanos,
+                      long exclNanos, long minNanos, long maxNanos, long outerCalls, long eventsInside,
+                      long itersInside, long childCalls, long directLoopEvents, long directIters, long iterations,
+                      long throwsCount, long seen, long[] hist) {
+        this(tid, probeId, calls, inclRawNanos, exclRawNanos, inclNanos, exclNanos, minNanos, maxNanos, outerCalls,
+                eventsInside, itersInside, childCalls, directLoopEvents, directIters, iterations, throwsCount, seen, hist,
+                NativeCost.NONE);
+    }
+}

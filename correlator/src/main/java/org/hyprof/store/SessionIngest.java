@@ -77,12 +77,58 @@ public final class SessionIngest {
                 ended = true;
                 store.updateProcessEnd(processId, endWallMillis, "ended", Math.max(endDrops, drops()));
             }
+            case SessionFormat.NATIVE_INFO -> nativeInfo(p.string());
+            case SessionFormat.NATIVE_BLOCKS -> {
+                long n = p.varint();
+                List<NativeBlock> blocks = new ArrayList<>();
+                for (long i = 0; i < n; i++) {
+                    String lib = p.string();
+                    int index = (int) p.varint();
+                    long address = p.varint();
+                    String function = p.string();
+                    int size = (int) p.varint();
+                    long instructions = p.varint();
+                    String categories = p.string(), disassembly = p.string();
+                    long k = p.varint();
+                    Map<Integer, Long> byProbe = new java.util.TreeMap<>();
+                    for (long c = 0; c < k; c++) byProbe.merge((int) p.varint(), p.varint(), Long::sum);
+                    blocks.add(new NativeBlock(lib, index, address, function.isEmpty() ? null : function, size, instructions,
+                            categories, disassembly, byProbe));
+                }
+                store.putNativeBlocks(processId, blocks);
+            }
+            case SessionFormat.NATIVE_EPOCHS -> {
+                long n = p.varint();
+                List<NativeEpoch> epochs = new ArrayList<>();
+                for (long i = 0; i < n; i++)
+                    epochs.add(new NativeEpoch(p.varint(), p.varint(), (int) p.varint(), p.string(), p.varint(), p.varint(),
+                            p.varint(), p.varint(), p.varint(), p.varint()));
+                store.addNativeEpochs(processId, epochs);
+            }
             default -> throw new IllegalStateException("unexpected chunk type " + type);
         }
     }
 
+    /** A hybrid run's settings (stored per process); {@code error.N} keys become error notes. */
+    private void nativeInfo(String text) {
+        java.util.Properties props = new java.util.Properties();
+        try {
+            props.load(new java.io.StringReader(text));
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw new IllegalStateException("native info: " + e.getMessage());
+        }
+        store.inTransaction(() -> {
+            for (String k : new java.util.TreeSet<>(props.stringPropertyNames())) {
+                if (k.startsWith("error.")) store.addNote(processId, "error", "native code: " + props.getProperty(k));
+                else store.putNativeInfo(processId, k, props.getProperty(k));
+            }
+        });
+    }
+
     private void snapshot(SessionReader.Payload p) {
         p.varint(); // nanoTime of the snapshot
+        int fields = (int) p.varint();
+        if (fields > 256) throw new IllegalStateException("snapshot with " + fields + " fields per probe");
         long nThreads = p.varint();
         List<ProbeStats> rows = new ArrayList<>();
         List<ThreadInfo> ts = new ArrayList<>();
@@ -91,12 +137,13 @@ public final class SessionIngest {
             String name = p.string();
             long depthDrops = p.varint();
             long eventDrops = p.varint();
-            ts.add(new ThreadInfo(tid, name, eventDrops, depthDrops));
+            long topIncl = p.varint(), topNativeEst = p.varint(), topNativeEnergy = p.varint();
+            ts.add(new ThreadInfo(tid, name, eventDrops, depthDrops, topIncl, topNativeEst, topNativeEnergy));
             long count = p.varint();
             for (long k = 0; k < count; k++) {
                 int id = (int) p.varint();
-                long[] f = new long[Stats.HIST];
-                for (int i = 0; i < f.length; i++) f[i] = p.varint();
+                long[] f = new long[Math.max(fields, Stats.HIST)];
+                for (int i = 0; i < fields; i++) f[i] = p.varint(); // fields this reader does not know are kept aside
                 long[] hist = new long[Stats.HIST_BUCKETS];
                 long nonEmpty = p.varint();
                 for (long h = 0; h < nonEmpty; h++) {
@@ -108,7 +155,9 @@ public final class SessionIngest {
                 rows.add(new ProbeStats(tid, id, f[Stats.CALLS], f[Stats.INCL_RAW], f[Stats.EXCL_RAW], f[Stats.INCL],
                         f[Stats.EXCL], f[Stats.MIN], f[Stats.MAX], f[Stats.OUTER_CALLS], f[Stats.EVENTS_INSIDE],
                         f[Stats.ITERS_INSIDE], f[Stats.CHILD_CALLS], f[Stats.DIRECT_LOOP_EVENTS], f[Stats.DIRECT_ITERS],
-                        f[Stats.ITERATIONS], f[Stats.THROWS], f[Stats.SEEN], hist));
+                        f[Stats.ITERATIONS], f[Stats.THROWS], f[Stats.SEEN], hist, new NativeCost(f[Stats.NATIVE_INSTR],
+                        f[Stats.NATIVE_CYCLES], f[Stats.NATIVE_EST_NS], f[Stats.NATIVE_ENERGY_PJ], f[Stats.NATIVE_INSTR_INCL],
+                        f[Stats.NATIVE_CYCLES_INCL], f[Stats.NATIVE_EST_NS_INCL], f[Stats.NATIVE_ENERGY_PJ_INCL])));
             }
         }
         store.inTransaction(() -> {

@@ -58,7 +58,7 @@ public final class SessionReader implements AutoCloseable {
         crc.update(payload);
         long expected = ((crcBytes[0] & 0xffL) << 24) | ((crcBytes[1] & 0xffL) << 16) | ((crcBytes[2] & 0xffL) << 8) | (crcBytes[3] & 0xffL);
         if (crc.getValue() != expected) return damaged(start, "checksum mismatch");
-        if (type < SessionFormat.HEADER || type > SessionFormat.END) return damaged(start, "unknown chunk type " + type);
+        if (type < SessionFormat.HEADER || type > SessionFormat.LAST_TYPE) return damaged(start, "unknown chunk type " + type);
         offset += 5 + len + 4;
         return new Chunk(type, start, payload);
     }

@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
@@ -31,8 +32,8 @@ import org.hyprof.config.SkippedMethod;
  */
 public final class Store implements AutoCloseable {
     /** Schema version this build writes; files up to it can be opened. */
-    public static final int SCHEMA_VERSION = 1;
-    private static final String[] MIGRATIONS = {"V1.sql"};
+    public static final int SCHEMA_VERSION = 2;
+    private static final String[] MIGRATIONS = {"V1.sql", "V2.sql"};
 
     private final Path file;
     private final Connection db;
@@ -176,6 +177,12 @@ public final class Store implements AutoCloseable {
         update("INSERT OR REPLACE INTO session_info(key, value) VALUES (?, ?)", key, value);
     }
 
+    /** A session-level setting, or null. */
+    public String info(String key) {
+        List<String> v = query("SELECT value FROM session_info WHERE key = ?", rs -> rs.getString(1), key);
+        return v.isEmpty() ? null : v.get(0);
+    }
+
     /** Adds a process and returns its id in this session. */
     public long addProcess(ProcessInfo p) {
         update("INSERT INTO process(pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source)"
@@ -212,8 +219,65 @@ public final class Store implements AutoCloseable {
     }
 
     public void putThread(long processId, ThreadInfo t) {
-        update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops) VALUES (?,?,?,?,?)",
-                processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops());
+        update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns,"
+                + " top_native_energy_pj) VALUES (?,?,?,?,?,?,?,?)", processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops(),
+                t.topInclNanos(), t.topNativeEstNanos(), t.topNativeEnergyPicojoules());
+    }
+
+    public void putNativeInfo(long processId, String key, String value) {
+        update("INSERT OR REPLACE INTO native_info(process_id, key, value) VALUES (?,?,?)", processId, key, value);
+    }
+
+    public Map<String, String> nativeInfo(long processId) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (String[] kv : query("SELECT key, value FROM native_info WHERE process_id = ? ORDER BY key",
+                rs -> new String[] {rs.getString(1), rs.getString(2)}, processId)) m.put(kv[0], kv[1]);
+        return m;
+    }
+
+    /** Blocks of a hybrid run with their executions per native method (replacing earlier counts). */
+    public void putNativeBlocks(long processId, Collection<NativeBlock> blocks) {
+        inTransaction(() -> {
+            batch("INSERT OR REPLACE INTO native_block(process_id, library, block_index, address, function, size, instructions,"
+                    + " categories, disassembly) VALUES (?,?,?,?,?,?,?,?,?)", blocks, (ps, b) -> set(ps, processId,
+                    b.library(), b.index(), b.address(), b.function(), b.size(), b.instructions(), b.categories(),
+                    b.disassembly()));
+            List<Object[]> counts = new ArrayList<>();
+            for (NativeBlock b : blocks)
+                for (Map.Entry<Integer, Long> e : b.executionsByProbe().entrySet())
+                    counts.add(new Object[] {b.library(), b.index(), e.getKey(), e.getValue()});
+            batch("INSERT OR REPLACE INTO native_block_count(process_id, library, block_index, probe_id, executions)"
+                    + " VALUES (?,?,?,?,?)", counts, (ps, c) -> set(ps, processId, c[0], c[1], c[2], c[3]));
+        });
+    }
+
+    /** Blocks of a hybrid run, with their executions per native method, most executed first. */
+    public List<NativeBlock> nativeBlocks(long processId) {
+        Map<String, Map<Integer, Long>> counts = new java.util.HashMap<>();
+        for (Object[] c : query("SELECT library, block_index, probe_id, executions FROM native_block_count WHERE process_id = ?",
+                rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getLong(4)}, processId))
+            counts.computeIfAbsent(c[0] + "\0" + c[1], k -> new java.util.TreeMap<>()).put((Integer) c[2], (Long) c[3]);
+        List<NativeBlock> blocks = query("SELECT library, block_index, address, function, size, instructions, categories, disassembly"
+                + " FROM native_block WHERE process_id = ?", rs -> new NativeBlock(rs.getString(1), rs.getInt(2), rs.getLong(3),
+                rs.getString(4), rs.getInt(5), rs.getLong(6), rs.getString(7), rs.getString(8),
+                counts.getOrDefault(rs.getString(1) + "\0" + rs.getInt(2), Map.of())), processId);
+        blocks.sort(java.util.Comparator.comparingLong((NativeBlock b) -> b.executions() * b.instructions()).reversed()
+                .thenComparing(NativeBlock::library).thenComparingInt(NativeBlock::index));
+        return blocks;
+    }
+
+    public void addNativeEpochs(long processId, Collection<NativeEpoch> epochs) {
+        batch("INSERT OR REPLACE INTO native_epoch(process_id, epoch_id, tid, probe_id, symbol, blocks, instructions, cycles,"
+                + " est_ns, energy_pj, wall_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)", epochs, (ps, e) -> set(ps, processId,
+                e.epochId(), e.tid(), e.probeId(), e.symbol(), e.blocks(), e.instructions(), e.cycles(), e.estNanos(),
+                e.energyPicojoules(), e.wallNanos()));
+    }
+
+    public List<NativeEpoch> nativeEpochs(long processId) {
+        return query("SELECT epoch_id, tid, probe_id, symbol, blocks, instructions, cycles, est_ns, energy_pj, wall_ns"
+                + " FROM native_epoch WHERE process_id = ? ORDER BY epoch_id", rs -> new NativeEpoch(rs.getLong(1),
+                rs.getLong(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
+                rs.getLong(9), rs.getLong(10)), processId);
     }
 
     public void addCalibration(long processId, CalibrationRecord c) {
@@ -225,11 +289,15 @@ public final class Store implements AutoCloseable {
     public void putStats(long processId, Collection<ProbeStats> stats) {
         batch("INSERT OR REPLACE INTO probe_stats(process_id, tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns,"
                 + " min_ns, max_ns, outer_calls, events_inside, iters_inside, child_calls, direct_loop_events, direct_iters,"
-                + " iterations, throws, seen, hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
+                + " iterations, throws, seen, hist, native_instr, native_cycles, native_est_ns, native_energy_pj,"
+                + " native_instr_incl, native_cycles_incl, native_est_ns_incl, native_energy_pj_incl)"
+                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
+            NativeCost n = s.nativeCost();
             set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
                     s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
                     s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
-                    encodeHist(s.hist()));
+                    encodeHist(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
+                    n.instructionsIncl(), n.cyclesIncl(), n.estNanosIncl(), n.energyPicojoulesIncl());
         });
     }
 
@@ -264,8 +332,9 @@ public final class Store implements AutoCloseable {
     }
 
     public List<ThreadInfo> threads(long processId) {
-        return query("SELECT tid, name, event_drops, depth_drops FROM thread WHERE process_id = ? ORDER BY tid",
-                rs -> new ThreadInfo(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)), processId);
+        return query("SELECT tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns, top_native_energy_pj"
+                + " FROM thread WHERE process_id = ? ORDER BY tid", rs -> new ThreadInfo(rs.getLong(1), rs.getString(2),
+                rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)), processId);
     }
 
     public List<CalibrationRecord> calibrations(long processId) {
@@ -277,11 +346,15 @@ public final class Store implements AutoCloseable {
     /** All aggregates of a process, one row per (thread, probe). */
     public List<ProbeStats> stats(long processId) {
         return query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
-                + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist"
+                + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist,"
+                + " native_instr, native_cycles, native_est_ns, native_energy_pj, native_instr_incl, native_cycles_incl,"
+                + " native_est_ns_incl, native_energy_pj_incl"
                 + " FROM probe_stats WHERE process_id = ? ORDER BY tid, probe_id", rs -> new ProbeStats(rs.getLong(1),
                 rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
                 rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
-                rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), decodeHist(rs.getBytes(19))), processId);
+                rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), decodeHist(rs.getBytes(19)),
+                new NativeCost(rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24), rs.getLong(25),
+                        rs.getLong(26), rs.getLong(27))), processId);
     }
 
     /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */

@@ -38,8 +38,9 @@ class ReportWriterTest {
                     new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "fib", "(I)I", -1, -1, 9, "Main.java"),
                     new ProbeInfo(3, true, Resolution.LOOP, "app.Main", "main", "([Ljava/lang/String;)V", 1, 0, 5, "Main.java"),
                     new ProbeInfo(4, false, Resolution.THREAD, "app.Worker", "run", "()V", -1, -1, 20, "Worker.java")));
-            s.putThread(p, new ThreadInfo(1, "main", 0, 0));
-            s.putThread(p, new ThreadInfo(12, "worker", 0, 0));
+            // thread totals as the runtime keeps them: Σ deducted inclusive of top-level activations
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0, 990_000, 0, 0));
+            s.putThread(p, new ThreadInfo(12, "worker", 0, 0, 290_000, 0, 0));
             s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
             s.putStats(p, List.of(
                     new ProbeStats(1, 1, 1, 1_500_000, 200_000, 1_400_000, 190_000, 1_400_000, 1_400_000, 1, 400, 30, 3, 2, 30, 0, 0, 1, hist(21, 1)),
