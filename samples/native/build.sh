@@ -4,6 +4,8 @@
 #   armeabi-v7a: ARM and Thumb shared objects, softfp calling convention (Android's armeabi-v7a)
 #   arm64-v8a:   AArch64 shared object
 #   static/:     static executables of the same kernels for qemu-user reference runs
+#   libhyprofdemo.so: the JNI half of the hybrid demo (samples/java, package demo), Thumb on
+#                armeabi-v7a (Android's default), against the JDK's real jni.h
 set -euo pipefail
 cd "$(dirname "$0")"
 CFLAGS="-O2 -fPIC -fno-stack-protector -fno-builtin -ffp-contract=off"
@@ -12,6 +14,11 @@ mkdir -p lib/armeabi-v7a lib/arm64-v8a static
 $ARM32 -marm   $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/libkernels.so src/kernels.c -lgcc
 $ARM32 -mthumb $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/libkernels-thumb.so src/kernels.c -lgcc
 aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/libkernels.so src/kernels.c -lgcc
+# JNI: jni.h from the JDK that runs javac; no libc headers (-nostdinc; src/jni-shim has an empty stdio.h)
+JDK=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
+jni() { echo "-nostdinc -isystem $($1 -print-file-name=include) -Isrc/jni-shim -I$JDK/include -I$JDK/include/linux"; }
+$ARM32 -mthumb $CFLAGS $(jni arm-linux-gnueabihf-gcc) -shared -nostdlib -o lib/armeabi-v7a/libhyprofdemo.so src/hyprofdemo.c src/kernels.c -lgcc
+aarch64-linux-gnu-gcc $CFLAGS $(jni aarch64-linux-gnu-gcc) -shared -nostdlib -o lib/arm64-v8a/libhyprofdemo.so src/hyprofdemo.c src/kernels.c -lgcc
 # static executables (hard-float is fine here: nothing else links against them)
 arm-linux-gnueabihf-gcc -O2 -static -ffp-contract=off -o static/kernels-armv7 src/main.c src/kernels.c -lm
 aarch64-linux-gnu-gcc -O2 -static -ffp-contract=off -o static/kernels-arm64 src/main.c src/kernels.c -lm
@@ -21,4 +28,5 @@ aarch64-linux-gnu-gcc -O2 -static -ffp-contract=off -o static/bench-arm64 src/be
   echo "Built $(date -u +%Y-%m-%d) by samples/native/build.sh with:"
   arm-linux-gnueabihf-gcc --version | head -1
   aarch64-linux-gnu-gcc --version | head -1
+  echo "jni.h from $JDK ($("$JDK/bin/javac" -version 2>&1))"
 } > BUILT-WITH.txt

@@ -8,6 +8,8 @@ import org.hyprof.bb.emu.Backend;
  * indexes through an open-addressing table of primitives, and each epoch's counts are a
  * {@code long[]} by index. An epoch is one native call made by one thread (the hybrid run ties it
  * to the Java invocation); the counter is used by one emulator, which runs one call at a time.
+ * Epochs nest: a native call made while another is suspended in a stub (native → Java → native)
+ * counts into an epoch of its own, and the outer epoch's counts resume when it ends.
  */
 public final class BlockCounter implements Backend.BlockListener {
     private long[] keys = new long[1024];   // address + 1 (0 = empty slot)
@@ -15,16 +17,37 @@ public final class BlockCounter implements Backend.BlockListener {
     private long[] address = new long[256];
     private int[] size = new int[256];
     private int blocks;
+    /** Thumb state of each block, read from the CPU when the block is first seen (ARM only). */
+    private boolean[] thumb = new boolean[256];
+    private java.util.function.BooleanSupplier thumbState;
 
     private long[] counts = new long[256];
     /** Blocks executed over all epochs (drives the virtual clock). */
     private long executed;
     private long epochThread = -1, epochId = -1;
+    private int depth;
+    /** Suspended outer epochs: counts, thread and id (index = nesting depth). */
+    private long[][] outerCounts = new long[4][];
+    private long[] outerThread = new long[4], outerId = new long[4];
 
-    /** Starts counting into a fresh epoch. */
+    /** Starts counting into a fresh epoch (nested inside the current one, if any). */
     public void beginEpoch(long threadId, long epoch) {
-        if (counts.length < address.length) counts = new long[address.length];
-        else Arrays.fill(counts, 0);
+        if (depth > 0 || epochId != -1) {
+            if (depth == outerCounts.length) {
+                outerCounts = Arrays.copyOf(outerCounts, depth * 2);
+                outerThread = Arrays.copyOf(outerThread, depth * 2);
+                outerId = Arrays.copyOf(outerId, depth * 2);
+            }
+            outerCounts[depth] = counts;
+            outerThread[depth] = epochThread;
+            outerId[depth] = epochId;
+            depth++;
+            counts = new long[Math.max(256, address.length)];
+        } else if (counts.length < address.length) {
+            counts = new long[address.length];
+        } else {
+            Arrays.fill(counts, 0);
+        }
         epochThread = threadId;
         epochId = epoch;
     }
@@ -32,9 +55,24 @@ public final class BlockCounter implements Backend.BlockListener {
     /** Ends the epoch and returns its counts (index → executions), trimmed to the blocks known. */
     public EpochCounts endEpoch() {
         EpochCounts e = new EpochCounts(epochThread, epochId, Arrays.copyOf(counts, blocks));
-        epochThread = -1;
-        epochId = -1;
+        if (depth > 0) {
+            depth--;
+            long[] outer = outerCounts[depth];
+            outerCounts[depth] = null;
+            // blocks first seen in the nested epoch may lie beyond the outer array
+            counts = outer.length < address.length ? Arrays.copyOf(outer, address.length) : outer;
+            epochThread = outerThread[depth];
+            epochId = outerId[depth];
+        } else {
+            epochThread = -1;
+            epochId = -1;
+        }
         return e;
+    }
+
+    /** Counts of the epoch in progress so far (index → executions; read-only view, may be longer). */
+    public long[] current() {
+        return counts;
     }
 
     @Override
@@ -57,6 +95,19 @@ public final class BlockCounter implements Backend.BlockListener {
         executed++;
     }
 
+    /**
+     * Reads the CPU's instruction-set state when a new block is first seen (32-bit ARM: ARM or
+     * Thumb), so blocks of functions without a symbol are still disassembled right.
+     */
+    public void thumbStateFrom(java.util.function.BooleanSupplier s) {
+        this.thumbState = s;
+    }
+
+    /** Whether block {@code index} is Thumb code (false when unknown). */
+    public boolean isThumb(int index) {
+        return thumb[index];
+    }
+
     /** Blocks executed so far, all epochs. */
     public long executed() {
         return executed;
@@ -66,9 +117,11 @@ public final class BlockCounter implements Backend.BlockListener {
         if (blocks == address.length) {
             address = Arrays.copyOf(address, blocks * 2);
             size = Arrays.copyOf(size, blocks * 2);
+            thumb = Arrays.copyOf(thumb, blocks * 2);
         }
         address[blocks] = addr;
         size[blocks] = len;
+        thumb[blocks] = thumbState != null && thumbState.getAsBoolean();
         return blocks++;
     }
 

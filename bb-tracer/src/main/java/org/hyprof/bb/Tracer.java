@@ -27,10 +27,20 @@ public final class Tracer implements AutoCloseable {
     /** A block of a run with how often it ran. */
     public record HotBlock(Block block, long executions, Estimate estimate) {}
 
+    /**
+     * What a set of block executions costs under the profile (formulas 1–4 are linear in the
+     * counts, so per-block costs add up): instructions, cycles, estimated device time and energy.
+     */
+    public record Cost(long blocks, long instructions, double cycles, double timeNanos, double energyPicojoules) {}
+
     public final Emulator emulator;
     public final CpuProfile cpu;
     private final BlockDisassembler disassembler;
     private final Map<Integer, Block> blocks = new HashMap<>();
+    // per-execution cost of each block, by index (filled on first use)
+    private long[] costInstr = new long[0];
+    private double[] costCycles = new double[0], costPicojoules = new double[0];
+    private int costed;
 
     private Tracer(Emulator e, CpuProfile cpu) {
         this.emulator = e;
@@ -64,12 +74,41 @@ public final class Tracer implements AutoCloseable {
             long addr = emulator.counter.address(i);
             int size = emulator.counter.size(i);
             byte[] code = emulator.cpu.read(addr, size);
-            List<Instruction> insns = disassembler.disassemble(code, addr, emulator.isThumb(addr));
+            boolean thumb = emulator.counter.isThumb(i); // the CPU state when the block first ran
+            List<Instruction> insns = disassembler.disassemble(code, addr, thumb);
             Map<String, Long> cats = new LinkedHashMap<>();
             for (Instruction in : insns) cats.merge(in.category(), 1L, Long::sum);
             String fn = emulator.functionAt(addr);
             return new Block(i, addr, fn, insns, cats);
         });
+    }
+
+    /** The cost of executions {@code counts} (index → executions), blocks analysed on first use. */
+    public Cost cost(long[] counts) {
+        int n = Math.min(counts.length, emulator.counter.blockCount());
+        if (n > costed) {
+            costInstr = java.util.Arrays.copyOf(costInstr, n);
+            costCycles = java.util.Arrays.copyOf(costCycles, n);
+            costPicojoules = java.util.Arrays.copyOf(costPicojoules, n);
+            for (int i = costed; i < n; i++) {
+                Estimate e = Estimate.of(block(i).categories(), cpu);
+                costInstr[i] = e.instructions();
+                costCycles[i] = e.cycles();
+                costPicojoules[i] = e.energyMicrojoules() * 1e6;
+            }
+            costed = n;
+        }
+        long executed = 0, instr = 0;
+        double cycles = 0, pj = 0;
+        for (int i = 0; i < n; i++) {
+            long c = counts[i];
+            if (c == 0) continue;
+            executed += c;
+            instr += c * costInstr[i];
+            cycles += c * costCycles[i];
+            pj += c * costPicojoules[i];
+        }
+        return new Cost(executed, instr, cycles, cycles / cpu.frequencyHz * 1e9, pj);
     }
 
     /** Category counts of an epoch's executions. */

@@ -44,6 +44,9 @@ public interface Backend extends AutoCloseable {
 
     long pc();
 
+    /** Whether the CPU is in Thumb state (32-bit ARM; always false on AArch64). */
+    boolean thumb();
+
     /** 64-bit floating-point register n (d0–d31 / the low half of v0–v31), as raw bits. */
     long fpr(int n);
 
@@ -56,6 +59,15 @@ public interface Backend extends AutoCloseable {
     void run(long begin, long until);
 
     void stop();
+
+    /**
+     * Saves every register (a native call nested inside another, made from a stub: JNI calls back
+     * into Java, which calls native code again). Returns an opaque handle for {@link #restore}.
+     */
+    long save();
+
+    /** Restores registers saved by {@link #save} and frees the handle. */
+    void restore(long handle);
 
     /** Hooks every block in [begin, end). */
     void onBlock(long begin, long end, BlockListener l);

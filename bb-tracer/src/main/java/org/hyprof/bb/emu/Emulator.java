@@ -61,6 +61,8 @@ public final class Emulator implements AutoCloseable {
     public final Stubs stubs;
     private final long span;
     private long epochs;
+    /** Calls in progress: above 0 while a stub (JNI calling back into Java) runs. */
+    private int depth;
 
     private Emulator(ElfImage image, Backend cpu, boolean countBlocks) {
         this.image = image;
@@ -81,7 +83,10 @@ public final class Emulator implements AutoCloseable {
         }
         this.stubs = new Stubs(cpu, heap, () -> counter.executed() * 4); // ~4 ns per block: deterministic
         relocate();
-        if (countBlocks) cpu.onBlock(BASE, BASE + span, counter);
+        if (countBlocks) {
+            if (cpu.arch() == Backend.Arch.ARM) counter.thumbStateFrom(cpu::thumb);
+            cpu.onBlock(BASE, BASE + span, counter);
+        }
     }
 
     /** Loads a shared object (ARM, Thumb or AArch64) and runs its init functions. */
@@ -173,9 +178,30 @@ public final class Emulator implements AutoCloseable {
         public long longValue(boolean arm64) { return arm64 ? r0 : (r1 << 32) | (r0 & 0xffffffffL); }
     }
 
-    /** Calls code at an address (low bit set: Thumb) with arguments per ABI. */
+    /**
+     * Calls code at an address (low bit set: Thumb) with arguments per ABI. A call made while
+     * another is suspended in a stub (native code → JNI → Java → native code again, on the same
+     * thread) runs on the stack below the suspended one, with the CPU's registers saved and
+     * restored around it, and counts its blocks into an epoch of its own.
+     */
     public synchronized Result callAddress(long address, List<Arg> args) {
-        cpu.sp(STACK + STACK_SIZE - 64);
+        long saved = depth > 0 ? cpu.save() : 0;
+        long sp = depth > 0 ? (cpu.sp() - 512) & ~0xfL : STACK + STACK_SIZE - 64;
+        if (sp < STACK + 0x10000) {
+            if (saved != 0) cpu.restore(saved);
+            throw new NativeException("native calls nested too deeply (emulated stack exhausted)");
+        }
+        depth++;
+        try {
+            return run(address, args, sp);
+        } finally {
+            depth--;
+            if (saved != 0) cpu.restore(saved);
+        }
+    }
+
+    private Result run(long address, List<Arg> args, long sp) {
+        cpu.sp(sp);
         cpu.lr(TRAP);
         Abi.Writer w = new Abi.Writer(cpu);
         for (Arg a : args) {
@@ -206,15 +232,6 @@ public final class Emulator implements AutoCloseable {
     public String functionAt(long address) {
         Map.Entry<Long, String> e = image.functionsByAddress.floorEntry(address - BASE);
         return e == null ? null : e.getValue();
-    }
-
-    /** Whether the code at an address is Thumb (its function's symbol has the low bit set). */
-    public boolean isThumb(long address) {
-        if (image.is64()) return false;
-        Map.Entry<Long, String> e = image.functionsByAddress.floorEntry(address - BASE);
-        if (e == null) return false;
-        Long v = image.exports.get(e.getValue());
-        return v != null && (v & 1) == 1;
     }
 
     public long readWord(long address) {

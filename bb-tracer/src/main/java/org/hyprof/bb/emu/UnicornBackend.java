@@ -103,6 +103,11 @@ public final class UnicornBackend implements Backend {
     @Override public long pc() { return arch == Arch.ARM ? uc.reg_read(ArmConst.UC_ARM_REG_PC) & 0xffffffffL : uc.reg_read(Arm64Const.UC_ARM64_REG_PC); }
 
     @Override
+    public boolean thumb() {
+        return arch == Arch.ARM && (uc.reg_read(ArmConst.UC_ARM_REG_CPSR) & 0x20) != 0;
+    }
+
+    @Override
     public long fpr(int n) {
         return uc.reg_read(arch == Arch.ARM ? ArmConst.UC_ARM_REG_D0 + n : Arm64Const.UC_ARM64_REG_D0 + n);
     }
@@ -122,6 +127,19 @@ public final class UnicornBackend implements Backend {
     }
 
     @Override public void stop() { uc.emu_stop(); }
+
+    @Override
+    public long save() {
+        long h = uc.context_alloc();
+        uc.context_save(h);
+        return h;
+    }
+
+    @Override
+    public void restore(long handle) {
+        uc.context_restore(handle);
+        Unicorn.free(handle);
+    }
 
     @Override
     public void onBlock(long begin, long end, BlockListener l) {
