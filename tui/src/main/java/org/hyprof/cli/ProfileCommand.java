@@ -24,7 +24,9 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "profile", mixinStandardHelpOptions = true,
         description = {"Run a Java program with hyprof's agent and store its profile in a session database.",
             "Everything after -- is the command: its first word is the java launcher; the agent option is",
-            "inserted right after it. Example: hyprof profile -o s.db -- java -cp app.jar com.example.Main"})
+            "inserted right after it. Example: hyprof profile -o s.db -- java -cp app.jar com.example.Main",
+            "Hybrid run (native methods in the emulator, native cost on the calling Java methods):",
+            "  hyprof profile --native-libs samples/native/lib --abi armeabi-v7a --cpu cortex-a9 -o s.db -- java ..."})
 public final class ProfileCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -58,6 +60,10 @@ public final class ProfileCommand implements Callable<Integer> {
 
     @Mixin ConfigOptions options;
 
+    @Mixin HybridOptions hybrid;
+
+    @Mixin PowerOptions power;
+
     @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "java and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
@@ -71,6 +77,8 @@ public final class ProfileCommand implements Callable<Integer> {
         // validate everything before starting the program
         ProfilingConfig cfg = options.build();
         List<String> agentArgs = options.agentArgs();
+        agentArgs.addAll(hybrid.agentArgs());
+        org.hyprof.correlate.EnergyModel energy = power.model();
         try {
             cfg.set("mode", mode, "--mode");
             cfg.set("budget", budget, "--budget");
@@ -108,6 +116,9 @@ public final class ProfileCommand implements Callable<Integer> {
         }
         if (code != 0) err.println("hyprof: the program exited with code " + code + "; importing what it recorded");
         SessionImporter.Result r = ImportCommand.importInto(raw, out, append, force, err);
+        try (org.hyprof.store.Store store = org.hyprof.store.Store.open(out)) {
+            energy.save(store);
+        }
         boolean damaged = r.notes().stream().anyMatch(n -> n.contains("damaged"));
         if (!keepRaw && !damaged) Files.deleteIfExists(raw);
         else err.println("hyprof: raw session kept in " + raw);

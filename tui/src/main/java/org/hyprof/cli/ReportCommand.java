@@ -9,6 +9,7 @@ import org.hyprof.correlate.ReportWriter;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -18,6 +19,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Per-method (or per-thread, per-process, per-loop) times of a session.",
             "Times are deducted (the probes' own calibrated cost taken out) unless --raw.",
+            "Energy: Java code's exclusive time x the CPU power of the session's power profile (override",
+            "with --power-profile etc.), plus native code's estimate from the CPU profile (hybrid runs).",
             "CSV columns (--by method): " + ReportWriter.METHOD_COLUMNS})
 public final class ReportCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -30,8 +33,13 @@ public final class ReportCommand implements Callable<Integer> {
     String by;
 
     @Option(names = "--sort", paramLabel = "KEY", defaultValue = "excl",
-            description = "excl (hotspots: time in the method itself), incl (with callees) or calls. Default: ${DEFAULT-VALUE}.")
+            description = "excl (hotspots: time in the method itself), incl (with callees), calls or energy. Default: ${DEFAULT-VALUE}.")
     String sort;
+
+    @Option(names = "--inclusive", description = "Native and energy figures inclusive of callees (CSV columns *_incl).")
+    boolean inclusive;
+
+    @Mixin PowerOptions power;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "0", description = "Show the first N rows (0 = all).")
     int top;
@@ -49,9 +57,9 @@ public final class ReportCommand implements Callable<Integer> {
         ReportWriter.Format f = parse(ReportWriter.Format.class, format, "--format");
         if (top < 0) throw new UserError("--top must be ≥ 0", 2);
         try (Store store = Store.open(session)) {
-            Profile p = Profile.load(store);
+            Profile p = power.given() ? Profile.load(store, power.model()) : Profile.load(store);
             PrintWriter out = spec.commandLine().getOut();
-            new ReportWriter(p, b, s, top, raw).write(f, out);
+            new ReportWriter(p, b, s, top, raw, inclusive).write(f, out);
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }

@@ -16,6 +16,7 @@ public final class ProbeSet {
     private final ProfilingConfig config;
     private final Manifest manifest = new Manifest();
     private final List<Integer> roots = new ArrayList<>();
+    private final java.util.Map<Integer, ProbeInfo> byId = new java.util.HashMap<>();
 
     public ProbeSet(ProfilingConfig config) {
         this.config = config;
@@ -23,6 +24,11 @@ public final class ProbeSet {
 
     public Manifest manifest() {
         return manifest;
+    }
+
+    /** The probe with this id, or null. */
+    public ProbeInfo probe(int id) {
+        return byId.get(id);
     }
 
     /** Root probe ids so far. */
@@ -35,6 +41,7 @@ public final class ProbeSet {
         boolean newRoot = false;
         for (ProbeInfo p : probes) {
             manifest.add(p);
+            byId.put(p.id(), p);
             if (config.isRoot(p)) { roots.add(p.id()); newRoot = true; }
         }
         skipped.forEach(manifest::addSkipped);

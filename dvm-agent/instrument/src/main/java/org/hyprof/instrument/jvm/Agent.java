@@ -34,7 +34,22 @@ public final class Agent {
             Runtime.getRuntime().halt(2);
             return;
         }
-        inst.addTransformer(new Transformer(cfg), false);
+        Transformer t = new Transformer(cfg);
+        if (cfg.isHybrid()) {
+            try {
+                ClassLoader own = Hybrid.loader();
+                t.ownLoader = own; // before any of its classes load: they are never instrumented
+                inst.addTransformer(t, false);
+                Hybrid.start(own, cfg.hybrid, t::methodKey);
+                return;
+            } catch (Hybrid.StartException e) {
+                System.err.println("hyprof: " + e.getMessage());
+                System.err.flush();
+                Runtime.getRuntime().halt(2);
+                return;
+            }
+        }
+        inst.addTransformer(t, false);
     }
 
     public static void agentmain(String args, Instrumentation inst) {
@@ -47,21 +62,29 @@ public final class Agent {
         private final ProbeIds ids = new ProbeIds();
         private final ProbeSet probes;
         private volatile boolean failedOnce;
+        /** hyprof's own class loader in a hybrid run (bb-tracer): never instrumented. */
+        volatile ClassLoader ownLoader;
 
         Transformer(ProfilingConfig cfg) {
             this.cfg = cfg;
             this.probes = new ProbeSet(cfg);
         }
 
+        /** {@code class\tname\tdescriptor} of a method probe placed so far, or null. */
+        synchronized String methodKey(int id) {
+            org.hyprof.config.ProbeInfo p = probes.probe(id);
+            return p == null || p.loop() ? null : p.className() + "\t" + p.methodName() + "\t" + p.descriptor();
+        }
+
         @Override
         public byte[] transform(ClassLoader loader, String className, Class<?> redefined,
                                 ProtectionDomain pd, byte[] bytes) {
-            if (loader == null || className == null || redefined != null) return null;
+            if (loader == null || className == null || redefined != null || loader == ownLoader) return null;
             String dotted = className.replace('/', '.');
             if (!cfg.classes.accepts(dotted)) return null;
             try {
                 synchronized (this) {
-                    ClassRewriter.Result r = ClassRewriter.forLoader(loader, true).rewrite(bytes, ids::next);
+                    ClassRewriter.Result r = ClassRewriter.forLoader(loader, true).hybrid(cfg.isHybrid()).rewrite(bytes, ids::next);
                     boolean newRoots = probes.add(r.probes(), r.skipped());
                     probes.defineInRuntime(r.probes(), r.skipped(), newRoots);
                     return r.bytes();

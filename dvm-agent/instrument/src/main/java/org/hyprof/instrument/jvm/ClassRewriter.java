@@ -35,6 +35,16 @@ public final class ClassRewriter {
 
     private final TypeHierarchy hierarchy;
     private final boolean loops;
+    private boolean hybrid;
+
+    /**
+     * Hybrid runs: native methods get a body that calls the emulator (and probes like any other
+     * method), and System.loadLibrary/load calls go to the emulator.
+     */
+    public ClassRewriter hybrid(boolean on) {
+        this.hybrid = on;
+        return this;
+    }
 
     /**
      * @param classBytes internal name → class bytes (for frame computation; null when unknown)
@@ -66,10 +76,18 @@ public final class ClassRewriter {
             String source = cn.sourceFile == null ? "" : cn.sourceFile;
             for (MethodNode mn : cn.methods) {
                 if ((mn.access & Opcodes.ACC_ABSTRACT) != 0) continue;
+                IntSupplier methodIds = ids;
                 if ((mn.access & Opcodes.ACC_NATIVE) != 0) {
-                    skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, "native method"));
-                    continue;
+                    if (!hybrid) {
+                        skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, "native method (runs in bb-tracer in a hybrid run)"));
+                        continue;
+                    }
+                    int nativeId = ids.getAsInt(); // the bridge passes the method's own probe id
+                    NativeBridge.bridge(cn.name, mn, nativeId);
+                    boolean[] first = {true};
+                    methodIds = () -> { if (first[0]) { first[0] = false; return nativeId; } return ids.getAsInt(); };
                 }
+                if (hybrid) NativeBridge.redirectLoads(mn);
                 if ((mn.access & Opcodes.ACC_BRIDGE) != 0) {
                     skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, "bridge method (its target has probes)"));
                     continue;
@@ -80,7 +98,7 @@ public final class ClassRewriter {
                 }
                 AbstractInsnNode[] before = mn.instructions.toArray();
                 try {
-                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn).rewrite(ids, loops);
+                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn).rewrite(methodIds, loops);
                     Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
                             (mn.access & Opcodes.ACC_STATIC) != 0);
                     probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,

@@ -1,0 +1,41 @@
+package org.hyprof.cli;
+
+import java.nio.file.Path;
+import org.hyprof.correlate.EnergyModel;
+import org.hyprof.correlate.PowerProfile;
+import picocli.CommandLine.Option;
+
+/**
+ * How Java code's energy is estimated: a device's {@code power_profile.xml}, the CPU cluster and
+ * speed step the code runs at, and the battery voltage. Shared by {@code profile} (stored in the
+ * session) and {@code report} (recomputes a stored session's Java energy).
+ */
+public final class PowerOptions {
+    @Option(names = "--power-profile", paramLabel = "FILE",
+            description = "The device's power_profile.xml (framework-res.apk, res/xml/). Default: hyprof's built-in sample (values of its own choosing, not a real device).")
+    Path file;
+
+    @Option(names = "--cluster", paramLabel = "N", description = "CPU cluster Java code runs on (default 0).")
+    Integer cluster;
+
+    @Option(names = "--freq-step", paramLabel = "K", description = "Speed step of that cluster, from 0 = slowest (default: the fastest).")
+    Integer step;
+
+    @Option(names = "--voltage", paramLabel = "V", description = "Battery voltage for mA -> mW (default " + PowerProfile.DEFAULT_VOLTAGE + ").")
+    Double voltage;
+
+    /** Whether any option was given. */
+    boolean given() {
+        return file != null || cluster != null || step != null || voltage != null;
+    }
+
+    /** The model these options describe; errors are one-line {@link UserError}s. */
+    EnergyModel model() {
+        try {
+            PowerProfile p = file != null ? PowerProfile.read(file) : PowerProfile.sample();
+            return EnergyModel.of(p.cpu(cluster == null ? 0 : cluster, step, voltage == null ? PowerProfile.DEFAULT_VOLTAGE : voltage));
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage(), file != null && !file.toFile().isFile() ? 1 : 2);
+        }
+    }
+}
