@@ -9,11 +9,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code hyprof demo}: the bundled sample, profiled end to end with the embedded defaults. */
+/**
+ * {@code hyprof demo}: the bundled hybrid demo, profiled end to end with the embedded defaults: its
+ * Java code with probes, its native methods (libhyprofdemo.so) in bb-tracer, energy per method.
+ */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Profile the bundled sample workload (DPA's verification kernels: matrix, loop, sieve,",
-            "bubble sort, random, string concatenation, recursive fib and hanoi) and print the hotspots.",
-            "The session is kept in the output database for 'hyprof report'."})
+        description = {"Profile the bundled hybrid demo (samples/java, package demo): SciMark-like kernels written",
+            "both in Java and in C (JNI), plus JNI calls of every kind. The native methods run in the",
+            "emulator (armeabi-v7a, Cortex-A9 profile); the report lists the top methods by energy, Java",
+            "and native side by side. The session is kept in the output database for 'hyprof report'."})
 public final class DemoCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -24,20 +28,39 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--top", paramLabel = "N", defaultValue = "10", description = "Rows to show. Default: ${DEFAULT-VALUE}.")
     int top;
 
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "5", description = "Rounds of the demo workload. Default: ${DEFAULT-VALUE}.")
+    int rounds;
+
+    @Option(names = "--abi", paramLabel = "ABI", defaultValue = "armeabi-v7a",
+            description = "armeabi-v7a or arm64-v8a. Default: ${DEFAULT-VALUE}.")
+    String abi;
+
+    @Option(names = "--cpu", paramLabel = "PROFILE",
+            description = "CPU profile for native code (default: cortex-a9 for armeabi-v7a, generic-aarch64 for arm64-v8a).")
+    String cpu;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         Path samples = Home.lib().resolve("hyprof-samples-java.jar");
+        Path natives = Home.lib().resolve("native");
         if (!Files.isRegularFile(samples)) throw new UserError(samples + ": bundled samples not found (rebuild with ./hyprof)");
+        if (!Files.isDirectory(natives)) throw new UserError(natives + ": bundled native libraries not found (rebuild with ./hyprof)");
+        if (rounds < 1) throw new UserError("--rounds must be ≥ 1", 2);
+        String profile = cpu != null ? cpu : abi.equals("arm64-v8a") ? "generic-aarch64" : "cortex-a9";
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        err.println("hyprof demo: profiling workload.CallHeavy (kernels) into " + out);
+        err.println("hyprof demo: profiling demo.HybridDemo into " + out + " (Java with probes; native methods of "
+                + "libhyprofdemo.so in the emulator, " + abi + ", " + profile + ")");
         err.flush();
         int code = HyprofCommand.newCommandLine()
                 .setOut(spec.commandLine().getOut()).setErr(err)
-                .execute("profile", "--force", "-o", out.toString(), "--", java, "-cp", samples.toString(),
-                        "workload.CallHeavy", "kernels", "20");
+                .execute("profile", "--force", "-o", out.toString(), "--native-libs", natives.toString(), "--abi", abi,
+                        "--cpu", profile, "--", java, "-cp", samples.toString(), "demo.HybridDemo", Integer.toString(rounds));
         if (code != 0) return code;
+        err.println("hyprof demo: top " + top + " methods by energy (Java: time x CPU power of the sample power profile;"
+                + " native: the emulator's estimate); all rows: hyprof report " + out + " --sort energy");
+        err.flush();
         return HyprofCommand.newCommandLine().setOut(spec.commandLine().getOut()).setErr(err)
-                .execute("report", out.toString(), "--top", Integer.toString(top));
+                .execute("report", out.toString(), "--top", Integer.toString(top), "--sort", "energy");
     }
 }

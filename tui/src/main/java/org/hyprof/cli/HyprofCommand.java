@@ -53,6 +53,11 @@ public final class HyprofCommand implements Runnable {
     }
 
     public static void main(String[] args) {
+        // sqlite-jdbc logs through SLF4J; with no binding it prints three warning lines per run
+        if (System.getProperty("slf4j.provider") == null) {
+            System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+            System.setProperty("slf4j.internal.verbosity", "WARN");
+        }
         System.exit(execute(args));
     }
 

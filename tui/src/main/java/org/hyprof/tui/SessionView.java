@@ -7,9 +7,12 @@ import java.util.Map;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Zoom;
 import org.hyprof.control.ControlState;
+import org.hyprof.correlate.EnergyModel;
 import org.hyprof.correlate.Histogram;
 import org.hyprof.runtime.Stats;
 import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.NativeBlock;
+import org.hyprof.store.NativeCost;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
@@ -20,9 +23,13 @@ import org.hyprof.store.ThreadInfo;
  * so a stored session of any length opens at once). Immutable.
  */
 final class SessionView {
-    /** A probe's figures merged over threads; times in ns, deducted unless raw. */
+    /**
+     * A probe's figures merged over threads; times in ns, deducted unless raw; native costs of a
+     * hybrid run ({@link NativeCost#NONE} otherwise) and energy in µJ, exclusive and inclusive.
+     */
     record Agg(long calls, long inclNanos, long exclNanos, long minNanos, long maxNanos, long iterations,
-               long throwsCount, long[] hist, Map<Long, Long> callsByThread) {
+               long throwsCount, long[] hist, Map<Long, Long> callsByThread, NativeCost nativeCost,
+               double energyMicrojoules, double energyInclMicrojoules) {
         long p50() {
             return Histogram.percentile(hist, 0.5, minNanos, maxNanos);
         }
@@ -32,11 +39,19 @@ final class SessionView {
         }
     }
 
-    static final Agg NONE = new Agg(0, 0, 0, 0, 0, 0, 0, new long[Stats.HIST_BUCKETS], Map.of());
+    static final Agg NONE = new Agg(0, 0, 0, 0, 0, 0, 0, new long[Stats.HIST_BUCKETS], Map.of(), NativeCost.NONE, 0, 0);
 
-    /** One process: its probes, their figures and (live) control state and zoom scope. */
+    /** A thread's totals over its methods: exclusive time, native time (estimated) and energy. */
+    record ThreadSum(long exclNanos, long nativeEstNanos, long nativeCycles, double javaEnergyMicrojoules,
+                     double nativeEnergyMicrojoules) {}
+
+    /**
+     * One process: its probes, their figures and (live) control state and zoom scope; per-thread
+     * totals and the native blocks of a hybrid run.
+     */
     record Proc(ProcessInfo info, boolean connected, List<ProbeInfo> probes, Map<Integer, Agg> agg,
-                List<ThreadInfo> threads, ControlState state, Zoom.Scope scope) {
+                List<ThreadInfo> threads, ControlState state, Zoom.Scope scope, Map<Long, ThreadSum> threadSums,
+                List<NativeBlock> nativeBlocks) {
         Agg agg(int id) {
             return agg.getOrDefault(id, NONE);
         }
@@ -56,11 +71,21 @@ final class SessionView {
     final List<Proc> processes;
     final CalibrationRecord calibration;
     final List<String> notes;
+    /** How Java energy is estimated (the session's setting, or the built-in default). */
+    final EnergyModel energy;
 
-    private SessionView(List<Proc> processes, CalibrationRecord calibration, List<String> notes) {
+    private SessionView(List<Proc> processes, CalibrationRecord calibration, List<String> notes, EnergyModel energy) {
         this.processes = processes;
         this.calibration = calibration;
         this.notes = notes;
+        this.energy = energy;
+    }
+
+    /** Whether native code ran in the emulator in any process (a hybrid run). */
+    boolean hybrid() {
+        for (Proc p : processes)
+            for (Agg a : p.agg().values()) if (a.nativeCost().instructionsIncl() != 0 || a.nativeCost().instructions() != 0) return true;
+        return false;
     }
 
     /** Live details of a process, when there is a collector. */
@@ -75,11 +100,35 @@ final class SessionView {
     static SessionView load(Store store, LiveInfo live) {
         List<Proc> ps = new ArrayList<>();
         CalibrationRecord cal = null;
+        EnergyModel energy = EnergyModel.load(store);
         for (ProcessInfo pi : store.processes()) {
             Map<Integer, long[]> sums = new HashMap<>();
             Map<Integer, long[]> hists = new HashMap<>();
             Map<Integer, Map<Long, Long>> byThread = new HashMap<>();
+            Map<Integer, long[]> nat = new HashMap<>();
+            Map<Long, long[]> threadSums = new HashMap<>();
+            List<ProbeInfo> probes = store.probes(pi.id());
+            Map<Integer, ProbeInfo> byId = new HashMap<>();
+            for (ProbeInfo i : probes) byId.put(i.id(), i);
             for (ProbeStats s : store.stats(pi.id())) {
+                NativeCost c = s.nativeCost();
+                long[] n = nat.computeIfAbsent(s.probeId(), k -> new long[8]);
+                n[0] += c.instructions();
+                n[1] += c.cycles();
+                n[2] += c.estNanos();
+                n[3] += c.energyPicojoules();
+                n[4] += c.instructionsIncl();
+                n[5] += c.cyclesIncl();
+                n[6] += c.estNanosIncl();
+                n[7] += c.energyPicojoulesIncl();
+                ProbeInfo info = byId.get(s.probeId());
+                if (info == null || !info.loop()) {
+                    long[] t = threadSums.computeIfAbsent(s.tid(), k -> new long[4]);
+                    t[0] += s.exclNanos();
+                    t[1] += c.estNanos();
+                    t[2] += c.cycles();
+                    t[3] += c.energyPicojoules();
+                }
                 long[] a = sums.computeIfAbsent(s.probeId(), k -> new long[] {0, 0, 0, Long.MAX_VALUE, 0, 0, 0});
                 a[0] += s.calls();
                 a[1] += s.inclNanos();
@@ -94,15 +143,23 @@ final class SessionView {
             Map<Integer, Agg> agg = new HashMap<>();
             for (Map.Entry<Integer, long[]> e : sums.entrySet()) {
                 long[] a = e.getValue();
+                long[] n = nat.get(e.getKey());
+                NativeCost c = new NativeCost(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
                 agg.put(e.getKey(), new Agg(a[0], Math.max(0, a[1]), Math.max(0, a[2]), a[3] == Long.MAX_VALUE ? 0 : a[3], a[4],
-                        a[5], a[6], hists.get(e.getKey()), byThread.get(e.getKey())));
+                        a[5], a[6], hists.get(e.getKey()), byThread.get(e.getKey()), c,
+                        Math.max(0, energy.javaMicrojoules(a[2] - n[2]) + n[3] / 1e6),
+                        Math.max(0, energy.javaMicrojoules(a[1] - n[6]) + n[7] / 1e6)));
             }
+            Map<Long, ThreadSum> ts = new HashMap<>();
+            threadSums.forEach((tid, t) -> ts.put(tid, new ThreadSum(t[0], t[1], t[2],
+                    Math.max(0, energy.javaMicrojoules(t[0] - t[1])), t[3] / 1e6)));
             List<CalibrationRecord> cals = store.calibrations(pi.id());
             if (!cals.isEmpty()) cal = cals.get(cals.size() - 1);
-            ps.add(new Proc(pi, live != null && live.connected(pi.id()), store.probes(pi.id()), agg,
-                    store.threads(pi.id()), live == null ? null : live.state(pi.id()), live == null ? null : live.scope(pi.id())));
+            ps.add(new Proc(pi, live != null && live.connected(pi.id()), probes, agg,
+                    store.threads(pi.id()), live == null ? null : live.state(pi.id()), live == null ? null : live.scope(pi.id()),
+                    ts, store.nativeBlocks(pi.id())));
         }
-        return new SessionView(ps, cal, store.notes());
+        return new SessionView(ps, cal, store.notes(), energy);
     }
 
     long eventDrops() {

@@ -21,6 +21,8 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.config.Zoom;
 import org.hyprof.control.ControlState;
+import org.hyprof.store.NativeBlock;
+import org.hyprof.store.NativeCost;
 import org.hyprof.store.ThreadInfo;
 
 /**
@@ -142,7 +144,7 @@ final class TuiApp {
                 case '/' -> startPrompt("search: ", s -> { filter = s; cursor = 0; scroll = 0; });
                 case 's' -> {
                     sort = Sort.values()[(sort.ordinal() + 1) % Sort.values().length];
-                    message = sort == Sort.ENERGY && !hasEnergy() ? "sort energy: this session has no energy figures yet (hybrid run)" : "sort " + label(sort);
+                    message = "sort " + label(sort) + (sort == Sort.ENERGY && !data.hybrid() ? " (Java energy only: no native code ran in the emulator)" : "");
                 }
                 case 'h' -> switchView(view == View.TREE ? View.HOTSPOTS : View.TREE);
                 case 'd' -> detail();
@@ -310,10 +312,6 @@ final class TuiApp {
         return storedScopes.getOrDefault(p.info().id(), p.scope() != null ? p.scope() : Zoom.start());
     }
 
-    private boolean hasEnergy() {
-        return false; // energy arrives with hybrid runs; the views are laid out for it
-    }
-
     private static String label(Sort s) {
         return s.name().toLowerCase(Locale.ROOT);
     }
@@ -371,6 +369,7 @@ final class TuiApp {
         return switch (sort) {
             case INCL -> a.inclNanos();
             case CALLS -> a.calls();
+            case ENERGY -> Math.round(a.energyMicrojoules() * 1000); // nJ
             default -> a.exclNanos();
         };
     }
@@ -383,8 +382,8 @@ final class TuiApp {
         SessionView.Agg a = p.agg(i.id());
         String state = p.state() == null ? "" : p.state().isOn(i.id()) ? "on" : "off";
         if (p.state() != null && containsRoot(p.state(), i.id())) state += "*";
-        return new Row(new String[] {state, Long.toString(a.calls()), ms(a.inclNanos()), ms(a.exclNanos()), us(a.p50()), us(a.p99()),
-            i.loop() ? Long.toString(a.iterations()) : "", i.displayName()}, p.info().id(), i.id());
+        return new Row(new String[] {state, Long.toString(a.calls()), ms(a.inclNanos()), ms(a.exclNanos()), uj(a.energyMicrojoules()),
+            us(a.p50()), us(a.p99()), i.loop() ? Long.toString(a.iterations()) : "", i.displayName()}, p.info().id(), i.id());
     }
 
     private static boolean containsRoot(ControlState s, int id) {
@@ -417,11 +416,11 @@ final class TuiApp {
                 rows = treeRows();
                 header = currentProcess == null
                         ? new String[] {"status", "pid", "threads", "calls", "time ms", "drops", "process"}
-                        : new String[] {"state", "calls", "incl ms", "excl ms", "p50 us", "p99 us", "iter", probeHeader()};
+                        : new String[] {"state", "calls", "incl ms", "excl ms", "uJ", "p50 us", "p99 us", "iter", probeHeader()};
             }
             case HOTSPOTS -> {
                 rows = hotspotRows();
-                header = new String[] {"state", "calls", "incl ms", "excl ms", "p50 us", "p99 us", "iter", "method (sorted by " + label(sort) + ")"};
+                header = new String[] {"state", "calls", "incl ms", "excl ms", "uJ", "p50 us", "p99 us", "iter", "method (sorted by " + label(sort) + ")"};
             }
             default -> {
                 rows = List.of();
@@ -527,7 +526,25 @@ final class TuiApp {
         Map<Long, String> names = new HashMap<>();
         for (ThreadInfo t : p.threads()) names.put(t.tid(), t.name());
         a.callsByThread().forEach((tid, n) -> out.add("  " + names.getOrDefault(tid, "tid " + tid) + ": " + n + " calls"));
-        out.add("callers/callees: from events-mode sessions (hyprof export); native blocks: after a hybrid run");
+        out.add(String.format(Locale.ROOT, "energy: %s uJ exclusive, %s uJ inclusive", uj(a.energyMicrojoules()), uj(a.energyInclMicrojoules())));
+        NativeCost n = a.nativeCost();
+        if (n.instructionsIncl() != 0 || n.instructions() != 0) {
+            out.add(String.format(Locale.ROOT, "native (exclusive): %,d instructions, %,d cycles, %s ms device time, %s uJ",
+                    n.instructions(), n.cycles(), ms(n.estNanos()), uj(n.energyPicojoules() / 1e6)));
+            out.add(String.format(Locale.ROOT, "native (inclusive): %,d instructions, %,d cycles, %s ms device time, %s uJ",
+                    n.instructionsIncl(), n.cyclesIncl(), ms(n.estNanosIncl()), uj(n.energyPicojoulesIncl() / 1e6)));
+            List<NativeBlock> mine = new ArrayList<>();
+            for (NativeBlock b : p.nativeBlocks()) if (b.executionsByProbe().containsKey(i.id())) mine.add(b);
+            mine.sort(Comparator.comparingLong((NativeBlock b) -> b.executionsByProbe().get(i.id()) * b.instructions()).reversed());
+            out.add("hottest native blocks (executions by this method's calls):");
+            for (NativeBlock b : mine.subList(0, Math.min(5, mine.size()))) {
+                out.add(String.format(Locale.ROOT, "  %s+0x%x in %s: %,d executions, %d instructions [%s]", b.library(), b.address(),
+                        b.function() == null ? "?" : b.function(), b.executionsByProbe().get(i.id()), b.instructions(), b.categories()));
+                for (String d : b.disassembly().split("\n")) if (!d.isBlank()) out.add("      " + d);
+            }
+            if (mine.isEmpty()) out.add("  (block list not recorded yet: it is written when the program ends)");
+        }
+        out.add("callers/callees: from events-mode sessions (hyprof export)");
         out.add("");
         out.add("Backspace or Esc: back");
         return out;
@@ -535,18 +552,33 @@ final class TuiApp {
 
     private List<String> energyLines() {
         List<String> out = new ArrayList<>();
-        out.add(String.format(Locale.ROOT, "%-24s %12s %12s %12s %12s", "process / thread", "java ms", "native cyc", "java uJ", "native uJ"));
+        String f = "%-28s %11s %11s %14s %11s %11s %11s";
+        out.add(String.format(Locale.ROOT, f, "process / thread", "java ms", "native ms", "native cycles", "java uJ", "native uJ", "total uJ"));
         for (SessionView.Proc p : data.processes) {
-            long time = 0;
-            for (Map.Entry<Integer, SessionView.Agg> e : p.agg().entrySet()) {
-                ProbeInfo pi = p.probe(e.getKey());
-                if (pi != null && !pi.loop()) time += e.getValue().exclNanos();
+            long java = 0, nat = 0, cyc = 0;
+            double je = 0, ne = 0;
+            for (SessionView.ThreadSum t : p.threadSums().values()) {
+                java += t.exclNanos() - t.nativeEstNanos();
+                nat += t.nativeEstNanos();
+                cyc += t.nativeCycles();
+                je += t.javaEnergyMicrojoules();
+                ne += t.nativeEnergyMicrojoules();
             }
-            out.add(String.format(Locale.ROOT, "%-24s %12s %12s %12s %12s", fit(p.info().name(), 24), ms(time), "-", "-", "-"));
+            out.add(String.format(Locale.ROOT, f, fit(p.info().name() + " (" + p.info().pid() + ")", 28), ms(java), ms(nat),
+                    String.format(Locale.ROOT, "%,d", cyc), uj(je), uj(ne), uj(je + ne)));
+            for (ThreadInfo t : p.threads()) {
+                SessionView.ThreadSum s = p.threadSums().get(t.tid());
+                if (s == null) continue;
+                out.add(String.format(Locale.ROOT, f, fit("  " + t.name(), 28), ms(s.exclNanos() - s.nativeEstNanos()), ms(s.nativeEstNanos()),
+                        String.format(Locale.ROOT, "%,d", s.nativeCycles()), uj(s.javaEnergyMicrojoules()), uj(s.nativeEnergyMicrojoules()),
+                        uj(s.javaEnergyMicrojoules() + s.nativeEnergyMicrojoules())));
+            }
         }
         out.add("");
-        out.add("Energy per method needs a hybrid run: native code in the emulator (--native-libs) and a");
-        out.add("power profile (--power-profile); this session has neither, so only Java time is shown.");
+        out.add("Java: exclusive time without native time x the CPU power of");
+        out.add("  " + data.energy.description());
+        out.add(data.hybrid() ? "Native: the emulator's estimate per call (CPU profile: cycles, time, energy)."
+                : "Native: none ran in the emulator (a hybrid run: hyprof profile --native-libs DIR).");
         out.add("Backspace or Esc: back");
         return out;
     }
@@ -594,6 +626,10 @@ final class TuiApp {
 
     static String ms(long nanos) {
         return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+
+    static String uj(double microjoules) {
+        return String.format(Locale.ROOT, "%.1f", microjoules);
     }
 
     static String us(long nanos) {

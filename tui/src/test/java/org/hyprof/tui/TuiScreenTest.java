@@ -17,6 +17,8 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.runtime.Stats;
 import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.NativeBlock;
+import org.hyprof.store.NativeCost;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
@@ -43,7 +45,10 @@ class TuiScreenTest {
         return h;
     }
 
-    /** A small deterministic session: main, a worker thread, recursion, a loop. */
+    /**
+     * A small deterministic session: main, a worker thread, recursion, a loop, and a native method
+     * as a hybrid run records it (native costs on the method, one native block).
+     */
     static Path session(Path dir) {
         Path db = dir.resolve("tui.db");
         try (Store s = Store.create(db)) {
@@ -55,7 +60,8 @@ class TuiScreenTest {
                     new ProbeInfo(3, true, Resolution.LOOP, "app.Main", "main", "([Ljava/lang/String;)V", 1, 0, 5, "Main.java"),
                     new ProbeInfo(4, false, Resolution.THREAD, "app.Worker", "run", "()V", -1, -1, 20, "Worker.java"),
                     new ProbeInfo(5, false, Resolution.METHOD, "app.Worker", "step", "()V", -1, -1, 25, "Worker.java"),
-                    new ProbeInfo(6, true, Resolution.LOOP, "app.Worker", "step", "()V", 5, 0, 26, "Worker.java")));
+                    new ProbeInfo(6, true, Resolution.LOOP, "app.Worker", "step", "()V", 5, 0, 26, "Worker.java"),
+                    new ProbeInfo(7, false, Resolution.METHOD, "app.Native", "fft", "(I)D", -1, -1, -1, "Native.java")));
             s.putThread(p, new ThreadInfo(1, "main", 0, 0));
             s.putThread(p, new ThreadInfo(12, "worker", 0, 0));
             s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
@@ -65,7 +71,12 @@ class TuiScreenTest {
                     new ProbeStats(1, 3, 1, 1_000_000, 100_000, 950_000, 95_000, 950_000, 950_000, 1, 354, 30, 1, 0, 30, 30, 0, 1, hist(20, 1)),
                     new ProbeStats(12, 4, 1, 3_000_000, 250_000, 2_900_000, 240_000, 2_900_000, 2_900_000, 1, 2, 0, 1, 0, 0, 0, 0, 1, hist(22, 1)),
                     new ProbeStats(12, 5, 40, 2_700_000, 2_700_000, 2_600_000, 2_600_000, 50_000, 90_000, 40, 80, 4000, 0, 80, 4000, 0, 0, 40, hist(16, 38, 17, 2)),
-                    new ProbeStats(12, 6, 40, 2_650_000, 2_650_000, 2_590_000, 2_590_000, 50_000, 90_000, 40, 0, 4000, 0, 0, 4000, 4000, 0, 40, hist(16, 38, 17, 2))));
+                    new ProbeStats(12, 6, 40, 2_650_000, 2_650_000, 2_590_000, 2_590_000, 50_000, 90_000, 40, 0, 4000, 0, 0, 4000, 4000, 0, 40, hist(16, 38, 17, 2)),
+                    new ProbeStats(1, 7, 3, 610_000, 610_000, 600_000, 600_000, 190_000, 210_000, 3, 0, 0, 0, 0, 0, 0, 0, 3, hist(18, 3),
+                            new NativeCost(30_000, 45_000, 500_000, 400_000_000, 30_000, 45_000, 500_000, 400_000_000))));
+            s.putNativeBlocks(p, List.of(new NativeBlock("libdemo.so", 0, 0x5a0, "kernel_fft", 16, 4, "alu=2,load=1,branch=1",
+                    "000005a0  ldr      r0, [r1]\n000005a4  add      r0, r0, #1\n000005a8  subs     r2, r2, #1\n000005ac  bne      #0x5a0\n",
+                    java.util.Map.of(7, 5000L))));
         }
         return db;
     }
@@ -145,7 +156,18 @@ class TuiScreenTest {
         keys(KeyType.Backspace, '?');
         assertTrue(text().contains("switch the selected probe on or off"), text());
         keys('x', 'e');
-        assertTrue(text().contains("Energy per method needs a hybrid run"), text());
+        golden("tui-energy.txt", text());
+        assertTrue(text().contains("native cycles"), text());
+    }
+
+    @Test
+    void nativeMethodDetailShowsItsBlocks() throws Exception {
+        keys('h', '/');
+        type("Native");
+        keys(KeyType.Enter, KeyType.Enter);       // detail of app.Native.fft
+        golden("tui-native-detail.txt", text());
+        assertTrue(text().contains("kernel_fft: 5,000 executions"), text());
+        assertTrue(text().contains("bne"), text());
     }
 
     @Test
