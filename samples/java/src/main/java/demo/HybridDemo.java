@@ -31,12 +31,12 @@ public final class HybridDemo {
     }
 
     private static void round(boolean print) {
-        same(print, "fft", JavaKernels.fft(256, 2), NativeKernels.fft(256, 2));
-        same(print, "sparse", JavaKernels.sparse(200, 1000, 2), NativeKernels.sparse(200, 1000, 2));
-        double[] gj = JavaKernels.sorGrid(24), gn = JavaKernels.sorGrid(24);
-        same(print, "sor", JavaKernels.sor(gj, 24, 4), NativeKernels.sor(gn, 24, 4));
+        same(print, "fft", JavaKernels.fft(512, 4), NativeKernels.fft(512, 4));
+        same(print, "sparse", JavaKernels.sparse(500, 5000, 4), NativeKernels.sparse(500, 5000, 4));
+        double[] gj = JavaKernels.sorGrid(48), gn = JavaKernels.sorGrid(48);
+        same(print, "sor", JavaKernels.sor(gj, 48, 8), NativeKernels.sor(gn, 48, 8));
         same(print, "sor grid", Arrays.hashCode(gj), Arrays.hashCode(gn));
-        same(print, "intKernel", JavaKernels.intKernel(5000), NativeKernels.intKernel(5000));
+        same(print, "intKernel", JavaKernels.intKernel(50000), NativeKernels.intKernel(50000));
         byte[] data = new byte[1000];
         for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 37);
         same(print, "checksum", JavaKernels.checksum(data), new NativeKernels().checksum(data));

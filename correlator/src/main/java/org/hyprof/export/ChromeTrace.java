@@ -10,9 +10,10 @@ import org.hyprof.config.ProbeInfo;
 
 /**
  * Chrome Trace Event JSON (Perfetto UI, chrome://tracing): B/E slices per invocation (loops as
- * slices of category {@code loop}), process and thread names as metadata, and counter tracks:
- * {@code java time} (cumulative raw wall time of each thread's outermost calls, ms)
- * and, when the session has energy figures, {@code power} (mW) and {@code energy} (µJ).
+ * slices of category {@code loop}), process and thread names as metadata, and counter tracks per
+ * thread: {@code java time} (cumulative wall time of its outermost calls, ms), {@code power} (mW:
+ * each outermost call's energy over its duration while it runs, 0 between calls) and
+ * {@code energy} (cumulative µJ, Java and native; see {@link Timeline#selfEnergyMicrojoules}).
  * Timestamps are µs since the earliest event of the exported processes (their monotonic clocks
  * share a base on one machine).
  */
@@ -50,30 +51,48 @@ public final class ChromeTrace {
                     g.writeEndObject();
                     g.writeEndObject();
                     double[] busyMillis = {0};
+                    double[] self = t.selfEnergyMicrojoules(th);
+                    double[] total = {0};
+                    java.util.Map<Timeline.Call, Integer> index = new java.util.IdentityHashMap<>();
+                    for (int i = 0; i < th.calls().size(); i++) index.put(th.calls().get(i), i);
+                    // inclusive energy of each open call (its own and its closed children's)
+                    java.util.ArrayDeque<double[]> incl = new java.util.ArrayDeque<>();
                     Sweep.walk(th.calls(), new Sweep.Visitor() {
                         @Override
                         public void open(Timeline.Call c, Deque<Timeline.Call> s) {
                             slice(g, "B", c, pid, th.tid(), c.startNanos());
+                            incl.push(new double[1]);
                         }
 
                         @Override
                         public void close(Timeline.Call c, Deque<Timeline.Call> s) {
                             slice(g, "E", c, pid, th.tid(), c.endNanos());
-                            if (s.isEmpty() && !c.loop()) {
-                                busyMillis[0] += (c.endNanos() - c.startNanos()) / 1e6;
-                                try {
-                                    g.writeStartObject();
-                                    g.writeStringField("ph", "C");
-                                    g.writeStringField("name", "java time " + th.name());
-                                    g.writeNumberField("pid", pid);
-                                    g.writeNumberField("ts", (c.endNanos() - b) / 1000.0);
-                                    g.writeObjectFieldStart("args");
-                                    g.writeNumberField("busy_ms", Math.round(busyMillis[0] * 1000) / 1000.0);
-                                    g.writeEndObject();
-                                    g.writeEndObject();
-                                } catch (IOException e) {
-                                    throw new java.io.UncheckedIOException(e);
-                                }
+                            double e = incl.pop()[0] + self[index.get(c)];
+                            if (!incl.isEmpty()) incl.peek()[0] += e;
+                            if (s.isEmpty()) {
+                                if (!c.loop()) busyMillis[0] += (c.endNanos() - c.startNanos()) / 1e6;
+                                total[0] += e;
+                                long dur = Math.max(1, c.endNanos() - c.startNanos());
+                                counter(g, "power " + th.name(), pid, c.startNanos() - b, "mW", e / dur * 1e6);
+                                counter(g, "power " + th.name(), pid, c.endNanos() - b, "mW", 0);
+                                counter(g, "energy " + th.name(), pid, c.endNanos() - b, "uJ", total[0]);
+                                if (!c.loop()) counter(g, "java time " + th.name(), pid, c.endNanos() - b, "busy_ms", busyMillis[0]);
+                            }
+                        }
+
+                        private void counter(JsonGenerator g, String name, long pid, long atNanos, String arg, double v) {
+                            try {
+                                g.writeStartObject();
+                                g.writeStringField("ph", "C");
+                                g.writeStringField("name", name);
+                                g.writeNumberField("pid", pid);
+                                g.writeNumberField("ts", atNanos / 1000.0);
+                                g.writeObjectFieldStart("args");
+                                g.writeNumberField(arg, Math.round(v * 1000) / 1000.0);
+                                g.writeEndObject();
+                                g.writeEndObject();
+                            } catch (IOException e) {
+                                throw new java.io.UncheckedIOException(e);
                             }
                         }
 

@@ -10,17 +10,27 @@ import java.util.TreeMap;
 
 /**
  * Folded stacks ({@code frame;frame;leaf weight}, one line per distinct stack), what
- * flamegraph.pl, speedscope and Perfetto read. The weight is the time spent in the leaf frame
- * itself (µs, rounded); thread names are the root frames. Loops appear as frames of their own.
+ * flamegraph.pl, speedscope and Perfetto read. The weight is what the leaf frame spent itself:
+ * time (µs) or energy (µJ, see {@link Timeline#selfEnergyMicrojoules}), summed per stack and
+ * rounded; thread names are the root frames. Loops appear as frames of their own.
  */
 public final class Folded {
     private Folded() {}
 
+    /** Time weights (µs). */
     public static void write(List<Timeline> timelines, PrintWriter out) {
+        write(timelines, out, false);
+    }
+
+    /** Time (µs) or, with {@code energy}, energy (µJ) weights. */
+    public static void write(List<Timeline> timelines, PrintWriter out, boolean energy) {
         Map<String, double[]> weights = new TreeMap<>();
         for (Timeline t : timelines) {
             for (Timeline.ThreadCalls th : t.threads) {
                 List<Long> childTime = new ArrayList<>();
+                double[] selfEnergy = energy ? t.selfEnergyMicrojoules(th) : null;
+                Map<Timeline.Call, Integer> index = new java.util.IdentityHashMap<>();
+                if (energy) for (int i = 0; i < th.calls().size(); i++) index.put(th.calls().get(i), i);
                 Sweep.walk(th.calls(), new Sweep.Visitor() {
                     @Override
                     public void open(Timeline.Call c, Deque<Timeline.Call> s) {
@@ -36,7 +46,7 @@ public final class Folded {
                         for (Iterator<Timeline.Call> it = s.descendingIterator(); it.hasNext(); )
                             path.append(';').append(frame(t, it.next()));
                         path.append(';').append(frame(t, c));
-                        weights.computeIfAbsent(path.toString(), k -> new double[1])[0] += self / 1000.0;
+                        weights.computeIfAbsent(path.toString(), k -> new double[1])[0] += energy ? selfEnergy[index.get(c)] : self / 1000.0;
                     }
                 });
             }

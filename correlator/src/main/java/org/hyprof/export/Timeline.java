@@ -5,8 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.hyprof.config.ProbeInfo;
+import org.hyprof.correlate.EnergyModel;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.store.EventChunk;
+import org.hyprof.store.NativeEpoch;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
@@ -32,11 +34,18 @@ public final class Timeline {
     /** Earliest and latest timestamps over all threads (0 when empty). */
     public final long firstNanos, lastNanos;
     public final long eventDrops;
+    /** How Java energy is estimated (the session's setting). */
+    public final EnergyModel energy;
+    /** Native calls of a hybrid run, in the order they ended (empty otherwise). */
+    public final List<NativeEpoch> epochs;
 
-    private Timeline(ProcessInfo process, Map<Integer, ProbeInfo> probes, List<ThreadCalls> threads, long eventDrops) {
+    private Timeline(ProcessInfo process, Map<Integer, ProbeInfo> probes, List<ThreadCalls> threads, long eventDrops,
+                     EnergyModel energy, List<NativeEpoch> epochs) {
         this.process = process;
         this.probes = probes;
         this.threads = threads;
+        this.energy = energy;
+        this.epochs = epochs;
         long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
         for (ThreadCalls t : threads)
             for (Call c : t.calls) { first = Math.min(first, c.startNanos()); last = Math.max(last, c.endNanos()); }
@@ -59,7 +68,53 @@ public final class Timeline {
         });
         List<ThreadCalls> threads = new ArrayList<>();
         for (Builder b : builders.values()) threads.add(b.finish());
-        return new Timeline(process, probes, threads, process.eventDrops());
+        return new Timeline(process, probes, threads, process.eventDrops(), EnergyModel.load(store),
+                store.nativeEpochs(process.id()));
+    }
+
+    /**
+     * The energy each call spent in itself (µJ, by index into {@code th.calls()}): its self time
+     * (duration minus its children's) without native time × the Java power, plus the native
+     * energy of the emulated call it made, if it is a native method's bridge. Bridge calls are
+     * matched to their epochs in the order both ended (per thread and method); JNI_OnLoad's
+     * epochs are not on any call here.
+     */
+    public double[] selfEnergyMicrojoules(ThreadCalls th) {
+        List<Call> calls = th.calls();
+        double[] out = new double[calls.size()];
+        long[] nativeNanos = new long[calls.size()];
+        long[] nativePicojoules = new long[calls.size()];
+        Map<Integer, List<NativeEpoch>> byProbe = new LinkedHashMap<>();
+        for (NativeEpoch e : epochs) if (e.tid() == th.tid()) byProbe.computeIfAbsent(e.probeId(), k -> new ArrayList<>()).add(e);
+        for (Map.Entry<Integer, List<NativeEpoch>> e : byProbe.entrySet()) {
+            List<Integer> idx = new ArrayList<>();
+            for (int i = 0; i < calls.size(); i++) if (!calls.get(i).loop() && calls.get(i).probeId() == e.getKey()) idx.add(i);
+            idx.sort((a, b) -> Long.compare(calls.get(a).endNanos(), calls.get(b).endNanos()));
+            List<NativeEpoch> ep = e.getValue();
+            for (int k = 0; k < Math.min(idx.size(), ep.size()); k++) {
+                nativeNanos[idx.get(k)] = ep.get(k).estNanos();
+                nativePicojoules[idx.get(k)] = ep.get(k).energyPicojoules();
+            }
+        }
+        Map<Call, Integer> index = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < calls.size(); i++) index.put(calls.get(i), i);
+        List<Long> childTime = new ArrayList<>();
+        Sweep.walk(calls, new Sweep.Visitor() {
+            @Override
+            public void open(Call c, java.util.Deque<Call> s) {
+                childTime.add(0L);
+            }
+
+            @Override
+            public void close(Call c, java.util.Deque<Call> s) {
+                long dur = c.endNanos() - c.startNanos();
+                long self = dur - childTime.remove(childTime.size() - 1);
+                if (!childTime.isEmpty()) childTime.set(childTime.size() - 1, childTime.get(childTime.size() - 1) + dur);
+                int i = index.get(c);
+                out[i] = energy.javaMicrojoules(Math.max(0, self - nativeNanos[i])) + nativePicojoules[i] / 1e6;
+            }
+        });
+        return out;
     }
 
     /** Whether the session has any event records at all. */

@@ -10,9 +10,11 @@ import java.util.HexFormat;
 import java.util.List;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
+import org.hyprof.correlate.EnergyModel;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Varint;
 import org.hyprof.store.Golden;
+import org.hyprof.store.NativeEpoch;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
@@ -77,6 +79,11 @@ class ExportGoldenTest {
                     .add(5, SessionFormat.EV_ENTER, t + 10_000); // still open at the end
             s.addEventChunk(p, 1, 0, t, main.b.toByteArray());
             s.addEventChunk(p, 12, 0, t + 5_000, worker.b.toByteArray());
+            // as if fib were a native method of a hybrid run: one epoch per call, in the order they ended
+            s.addNativeEpochs(p, List.of(
+                    new NativeEpoch(1, 1, 2, "Java_app_Main_fib", 40, 900, 1_500, 3_000, 2_000_000, 60_000),
+                    new NativeEpoch(2, 1, 2, "Java_app_Main_fib", 10, 300, 500, 1_000, 500_000, 20_000)));
+            new EnergyModel(500, "500 mW (test)").save(s);
             return Timeline.load(s, s.processes().get(0), null);
         }
     }
@@ -96,6 +103,18 @@ class ExportGoldenTest {
     }
 
     @Test
+    void selfEnergyTakesNativeTimeOutAndAddsNativeEnergy() {
+        Timeline t = timeline(dir);
+        double[] e = t.selfEnergyMicrojoules(t.threads.get(0));
+        // inner fib: 5 µs, 3 µs of it native: 2 µs × 500 mW = 1 µJ, + 2 µJ native
+        assertEquals(3.0, e[3], 1e-9);
+        // outer fib: 9 µs − 5 µs child = 4 µs, 1 µs native: 3 µs × 500 mW = 1.5 µJ, + 0.5 µJ
+        assertEquals(2.0, e[2], 1e-9);
+        // main: 29 µs − 18 µs (the loop) = 11 µs of Java
+        assertEquals(5.5, e[0], 1e-9);
+    }
+
+    @Test
     void goldenFormats() throws Exception {
         Timeline t = timeline(dir);
         ByteArrayOutputStream trace = new ByteArrayOutputStream();
@@ -107,6 +126,9 @@ class ExportGoldenTest {
         StringWriter folded = new StringWriter();
         Folded.write(List.of(t), new PrintWriter(folded));
         Golden.check("export.folded", folded.toString());
+        StringWriter energy = new StringWriter();
+        Folded.write(List.of(t), new PrintWriter(energy), true);
+        Golden.check("export.energy.folded", energy.toString());
         StringWriter ss = new StringWriter();
         Speedscope.write(List.of(t), "golden", ss);
         Golden.check("export.speedscope.json", ss.toString());

@@ -74,8 +74,6 @@ public final class ExportCommand implements Callable<Integer> {
                 throw new UserError(session + ": recorded in aggregate mode: " + f + " needs the calls themselves (profile again with --mode events)");
             if (timelines.stream().allMatch(Timeline::isEmpty))
                 throw new UserError(session + ": no calls recorded" + (thread != null ? " on thread '" + thread + "'" : ""));
-            if (weight.equals("energy"))
-                throw new UserError(session + ": no energy figures in this session (a hybrid run with --power-profile records them)");
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }
@@ -94,7 +92,7 @@ public final class ExportCommand implements Callable<Integer> {
                 }
                 case "folded" -> {
                     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
-                        Folded.write(timelines, w);
+                        Folded.write(timelines, w, weight.equals("energy"));
                     }
                 }
                 default -> {
