@@ -1,0 +1,120 @@
+package org.hyprof.store;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.hyprof.config.Manifest;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.Resolution;
+import org.hyprof.correlate.EnergyModel;
+import org.hyprof.correlate.MethodRow;
+import org.hyprof.correlate.Profile;
+import org.hyprof.runtime.Hyprof;
+import org.hyprof.runtime.NativeCall;
+import org.hyprof.runtime.Options;
+import org.hyprof.runtime.Probe;
+import org.hyprof.runtime.SessionFormat;
+import org.hyprof.runtime.Varint;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real runtime records what a hybrid run records (native costs charged to a method, the
+ * native-info, epoch and block chunks in the layout SessionFormat documents), and the importer
+ * stores all of it; the profile's sums check against the thread totals.
+ */
+class HybridImportTest {
+    @TempDir Path dir;
+
+    @AfterEach
+    void reset() {
+        Hyprof.reset();
+    }
+
+    static void string(ByteArrayOutputStream out, String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        Varint.write(out, b.length);
+        out.write(b, 0, b.length);
+    }
+
+    @Test
+    void nativeChunksAndCostsImport() throws Exception {
+        Hyprof.reset();
+        Path session = dir.resolve("h.hyprof");
+        assertTrue(Hyprof.start(Options.parse("out=" + session + ",calibrate=false,snapshotMillis=60000")));
+        Manifest m = new Manifest();
+        m.add(new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"));
+        m.add(new ProbeInfo(2, false, Resolution.METHOD, "app.Native", "fft", "(I)D", -1, -1, -1, ""));
+        Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, true}, Manifest.lines(m.probes(), m.skipped()));
+        Probe.enter(1);
+        for (int i = 0; i < 3; i++) {
+            Probe.enter(2);
+            NativeCall.charge(1_000, 1_500, 750, 400_000);
+            Probe.exit(2);
+        }
+        Probe.exit(1);
+        ByteArrayOutputStream info = new ByteArrayOutputStream();
+        string(info, "abi=armeabi-v7a\ncpu.profile=cortex-a9\nerror.0=unsupported JNI function X\n");
+        NativeCall.chunk(SessionFormat.NATIVE_INFO, info.toByteArray());
+        ByteArrayOutputStream epochs = new ByteArrayOutputStream();
+        Varint.write(epochs, 3);
+        for (int i = 1; i <= 3; i++) {
+            for (long v : new long[] {i, Thread.currentThread().getId(), 2}) Varint.write(epochs, v);
+            string(epochs, "Java_app_Native_fft");
+            for (long v : new long[] {40, 1_000, 1_500, 750, 400_000, 90_000}) Varint.write(epochs, v);
+        }
+        NativeCall.chunk(SessionFormat.NATIVE_EPOCHS, epochs.toByteArray());
+        ByteArrayOutputStream blocks = new ByteArrayOutputStream();
+        Varint.write(blocks, 1);
+        string(blocks, "libx.so");
+        Varint.write(blocks, 0);
+        Varint.write(blocks, 0x5a0);
+        string(blocks, "kernel");
+        Varint.write(blocks, 8);
+        Varint.write(blocks, 2);
+        string(blocks, "alu=1,branch=1");
+        string(blocks, "000005a0  add      r0, r0, #1\n000005a4  bne      #0x5a0\n");
+        Varint.write(blocks, 2);
+        Varint.write(blocks, 2);
+        Varint.write(blocks, 120);
+        Varint.write(blocks, -1L); // JNI_OnLoad's executions
+        Varint.write(blocks, 3);
+        NativeCall.chunk(SessionFormat.NATIVE_BLOCKS, blocks.toByteArray());
+        Hyprof.stop();
+
+        Path db = dir.resolve("h.db");
+        try (Store s = Store.create(db)) {
+            SessionImporter.Result r = SessionImporter.importFile(session, s);
+            assertTrue(r.cleanEnd(), r.notes().toString());
+            long p = s.processes().get(0).id();
+            assertEquals(Map.of("abi", "armeabi-v7a", "cpu.profile", "cortex-a9"), s.nativeInfo(p));
+            assertTrue(s.notes().stream().anyMatch(n -> n.contains("native code: unsupported JNI function X")), s.notes().toString());
+            List<NativeEpoch> ep = s.nativeEpochs(p);
+            assertEquals(3, ep.size());
+            assertEquals(new NativeEpoch(2, Thread.currentThread().getId(), 2, "Java_app_Native_fft", 40, 1_000, 1_500, 750, 400_000, 90_000), ep.get(1));
+            List<NativeBlock> bl = s.nativeBlocks(p);
+            assertEquals(1, bl.size());
+            assertEquals(Map.of(-1, 3L, 2, 120L), bl.get(0).executionsByProbe());
+            assertEquals(0x5a0, bl.get(0).address());
+            assertTrue(bl.get(0).disassembly().contains("bne"));
+
+            Profile prof = Profile.load(s, new EnergyModel(1000, "1 W (test)"));
+            MethodRow fft = prof.methods().stream().filter(x -> x.method().equals("app.Native.fft(I)D")).findFirst().orElseThrow();
+            assertEquals(new NativeCost(3_000, 4_500, 2_250, 1_200_000, 3_000, 4_500, 2_250, 1_200_000), fft.nativeCost());
+            MethodRow main = prof.methods().stream().filter(x -> x.method().startsWith("app.Main.main")).findFirst().orElseThrow();
+            assertEquals(0, main.nativeCost().instructions());
+            assertEquals(3_000, main.nativeCost().instructionsIncl());
+            assertTrue(prof.hybrid());
+            Profile.Totals t = prof.totals();
+            assertEquals(1_200_000, t.nativeExclPicojoules());
+            assertEquals(t.nativeExclPicojoules(), t.nativeTopPicojoules(), "native energy: Σ exclusive = thread totals, exactly");
+            assertEquals(t.topInclNanos(), t.exclNanos(), "no calibration: times add up exactly");
+            assertEquals(t.totalEnergyMicrojoules(), t.exclEnergyMicrojoules(), 1e-9);
+        }
+    }
+}
