@@ -154,6 +154,9 @@ public final class Profile {
                         t[4], Math.max(0, energy.javaMicrojoules(t[2] - t[4])), t[5] / 1e6));
             }
             for (ThreadInfo ti : tinfo.values()) {
+                // threads without method rows (hyprof's calibration thread, seen by a live
+                // snapshot while it ran) are not part of the program's total
+                if (!perThread.containsKey(ti.tid())) continue;
                 sumTopIncl += ti.topInclNanos();
                 sumTopNativeEst += ti.topNativeEstNanos();
                 sumNativeTopPj += ti.topNativeEnergyPicojoules();

@@ -251,6 +251,30 @@ class HybridIT {
     }
 
     @Test
+    void aHybridRunStreamsToACollector() throws Exception {
+        Path db = dir.resolve("live.db");
+        try (Store store = Store.create(db)) {
+            org.hyprof.live.LiveSession live = new org.hyprof.live.LiveSession(store);
+            try (org.hyprof.control.Collector c = new org.hyprof.control.Collector("127.0.0.1", 0, null, live, live, m -> { })) {
+                int port = c.start();
+                Run r = hyprof("profile", "--connect", "127.0.0.1:" + port, "--native-libs", LIBS.toString(), "--abi", "arm64-v8a",
+                        "--", Cli.java(), "-cp", samples(), "demo.HybridDemo", "1");
+                assertEquals(0, r.exit(), r.err());
+                long deadline = System.currentTimeMillis() + 10_000;
+                while (System.currentTimeMillis() < deadline
+                        && (live.processes().isEmpty() || live.processes().get(0).connected())) Thread.sleep(50);
+            }
+            long p = store.processes().get(0).id();
+            assertFalse(store.nativeEpochs(p).isEmpty(), "epochs came over the wire");
+            assertFalse(store.nativeBlocks(p).isEmpty(), "blocks came over the wire");
+            assertEquals("arm64-v8a", store.nativeInfo(p).get("abi"));
+            org.hyprof.correlate.Profile prof = org.hyprof.correlate.Profile.load(store);
+            assertTrue(prof.hybrid());
+            assertTrue(prof.totals().energyRelativeDifference() < 1e-3, prof.totals().toString());
+        }
+    }
+
+    @Test
     void demoCommandRunsTheHybridDemo() {
         Path db = dir.resolve("demo.db");
         Cli c = Cli.run("demo", "-o", db.toString(), "--rounds", "1", "--top", "40");

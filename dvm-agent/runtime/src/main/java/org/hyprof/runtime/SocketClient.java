@@ -82,11 +82,14 @@ final class SocketClient extends ChunkSink {
         synchronized (outbox) {
             s = ++seq;
             frame = WireCodec.frame(Wire.CHUNK, new WireCodec.Enc().varint(s).u8(type).bytes(payload).done());
-            // manifest, calibrations and errors are resent to every new connection; event chunks
-            // until acknowledged; snapshots are cumulative, so a fresh one replaces lost ones
-            if (type == SessionFormat.MANIFEST || type == SessionFormat.CALIBRATION || type == SessionFormat.ERROR)
+            // manifest, calibrations, errors and hybrid-run settings are resent to every new
+            // connection; event chunks and native epochs/blocks until acknowledged; snapshots are
+            // cumulative, so a fresh one replaces lost ones
+            if (type == SessionFormat.MANIFEST || type == SessionFormat.CALIBRATION || type == SessionFormat.ERROR
+                    || type == SessionFormat.NATIVE_INFO)
                 replay.add(frame);
-            if (type == SessionFormat.EVENTS) unacked.add(new Object[] {s, frame});
+            if (type == SessionFormat.EVENTS || type == SessionFormat.NATIVE_EPOCHS || type == SessionFormat.NATIVE_BLOCKS)
+                unacked.add(new Object[] {s, frame});
             if (connected) {
                 if (urgent) urgentBox.add(frame); else outbox.add(frame);
                 // new probes change the control state the collector computes from
