@@ -47,4 +47,13 @@ public record EnergyModel(double javaPowerMilliwatts, String description) {
     public double javaMicrojoules(long nanos) {
         return nanos * javaPowerMilliwatts / 1e6;
     }
+
+    /**
+     * Energy (µJ) of {@code nanos} of which {@code nativeNanos} were native code costing
+     * {@code nativePicojoules}: the rest is Java time at the CPU power. Not clamped (sums of
+     * deducted times are unbiased; callers clamp what they show).
+     */
+    public double microjoules(long nanos, long nativeNanos, long nativePicojoules) {
+        return javaMicrojoules(nanos - nativeNanos) + nativePicojoules / 1e6;
+    }
 }

@@ -87,7 +87,7 @@ public final class Profile {
     /** A session's profile, with Java energy from {@code energy}. */
     public static Profile load(Store store, EnergyModel energy) {
         Map<String, long[]> acc = new LinkedHashMap<>();   // display name -> summed fields
-        Map<String, long[]> nat = new HashMap<>();         // display name -> summed native costs (8 fields)
+        Map<String, NativeCost> nat = new HashMap<>();     // display name -> summed native costs
         Map<String, long[]> hists = new HashMap<>();
         Map<String, ProbeInfo> infos = new HashMap<>();
         List<ThreadRow> threadRows = new ArrayList<>();
@@ -118,16 +118,8 @@ public final class Profile {
                 hists.computeIfAbsent(name, k -> new long[Stats.HIST_BUCKETS]);
                 Histogram.add(hists.get(name), s.hist());
                 NativeCost c = s.nativeCost();
-                long[] n = nat.computeIfAbsent(name, k -> new long[8]);
-                n[0] += c.instructions();
-                n[1] += c.cycles();
-                n[2] += c.estNanos();
-                n[3] += c.energyPicojoules();
-                n[4] += c.instructionsIncl();
-                n[5] += c.cyclesIncl();
-                n[6] += c.estNanosIncl();
-                n[7] += c.energyPicojoulesIncl();
-                if (c.instructionsIncl() != 0 || c.instructions() != 0) hybrid = true;
+                nat.merge(name, c, NativeCost::plus);
+                if (c.any()) hybrid = true;
                 boolean isLoop = info != null && info.loop();
                 if (!isLoop) {
                     long[] t = perThread.computeIfAbsent(s.tid(), k -> new long[6]);
@@ -151,7 +143,7 @@ public final class Profile {
                 long[] t = e.getValue();
                 threadRows.add(new ThreadRow(proc.name(), proc.pid(), e.getKey(), ti != null ? ti.name() : "?", t[0], t[1],
                         Math.max(0, t[2]), t[3], ti != null ? ti.eventDrops() : 0, ti != null ? ti.depthDrops() : 0,
-                        t[4], Math.max(0, energy.javaMicrojoules(t[2] - t[4])), t[5] / 1e6));
+                        t[4], Math.max(0, energy.microjoules(t[2], t[4], 0)), t[5] / 1e6));
             }
             for (ThreadInfo ti : tinfo.values()) {
                 // threads without method rows (hyprof's calibration thread, seen by a live
@@ -165,7 +157,7 @@ public final class Profile {
             sumNativeExclPj += pNatPj;
             sumNativeExclEst += pNatNs;
             processRows.add(new ProcessRow(proc.id(), proc.name(), proc.pid(), proc.status(), perThread.size(), pCalls,
-                    Math.max(0, pTime), pRaw, proc.eventDrops(), pNatNs, Math.max(0, energy.javaMicrojoules(pTime - pNatNs)),
+                    Math.max(0, pTime), pRaw, proc.eventDrops(), pNatNs, Math.max(0, energy.microjoules(pTime, pNatNs, 0)),
                     pNatPj / 1e6));
             cals.addAll(store.calibrations(proc.id()));
             drops += proc.eventDrops();
@@ -176,12 +168,11 @@ public final class Profile {
             ProbeInfo info = infos.get(e.getKey());
             long min = a[5] == Long.MAX_VALUE ? 0 : a[5];
             long[] h = hists.get(e.getKey());
-            long[] n = nat.get(e.getKey());
-            NativeCost c = new NativeCost(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
+            NativeCost c = nat.get(e.getKey());
             // deducted sums are kept unclamped by the runtime (unbiased); a negative total means
             // "indistinguishable from zero"
-            double eExcl = energy.javaMicrojoules(a[2] - n[2]) + n[3] / 1e6;
-            double eIncl = energy.javaMicrojoules(a[1] - n[6]) + n[7] / 1e6;
+            double eExcl = energy.microjoules(a[2], c.estNanos(), c.energyPicojoules());
+            double eIncl = energy.microjoules(a[1], c.estNanosIncl(), c.energyPicojoulesIncl());
             rows.add(new MethodRow(e.getKey(), info != null ? info.kindLabel() : "method",
                     info != null ? info.resolution().label() : "method", a[0], Math.max(0, a[1]), Math.max(0, a[2]),
                     a[3], a[4], min, a[6],
@@ -189,8 +180,8 @@ public final class Profile {
                     Math.max(0, eExcl), Math.max(0, eIncl)));
         }
         Totals totals = new Totals(sumExcl, sumTopIncl, sumNativeExclPj, sumNativeTopPj,
-                energy.javaMicrojoules(sumExcl - sumNativeExclEst) + sumNativeExclPj / 1e6,
-                energy.javaMicrojoules(sumTopIncl - sumTopNativeEst) + sumNativeTopPj / 1e6);
+                energy.microjoules(sumExcl, sumNativeExclEst, sumNativeExclPj),
+                energy.microjoules(sumTopIncl, sumTopNativeEst, sumNativeTopPj));
         return new Profile(rows, threadRows, processRows, cals, drops, store.notes(), energy, totals, hybrid);
     }
 

@@ -111,7 +111,7 @@ public final class Timeline {
                 long self = dur - childTime.remove(childTime.size() - 1);
                 if (!childTime.isEmpty()) childTime.set(childTime.size() - 1, childTime.get(childTime.size() - 1) + dur);
                 int i = index.get(c);
-                out[i] = energy.javaMicrojoules(Math.max(0, self - nativeNanos[i])) + nativePicojoules[i] / 1e6;
+                out[i] = energy.microjoules(Math.max(nativeNanos[i], self), nativeNanos[i], nativePicojoules[i]);
             }
         });
         return out;

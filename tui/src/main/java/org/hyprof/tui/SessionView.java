@@ -84,7 +84,7 @@ final class SessionView {
     /** Whether native code ran in the emulator in any process (a hybrid run). */
     boolean hybrid() {
         for (Proc p : processes)
-            for (Agg a : p.agg().values()) if (a.nativeCost().instructionsIncl() != 0 || a.nativeCost().instructions() != 0) return true;
+            for (Agg a : p.agg().values()) if (a.nativeCost().any()) return true;
         return false;
     }
 
@@ -105,22 +105,14 @@ final class SessionView {
             Map<Integer, long[]> sums = new HashMap<>();
             Map<Integer, long[]> hists = new HashMap<>();
             Map<Integer, Map<Long, Long>> byThread = new HashMap<>();
-            Map<Integer, long[]> nat = new HashMap<>();
+            Map<Integer, NativeCost> nat = new HashMap<>();
             Map<Long, long[]> threadSums = new HashMap<>();
             List<ProbeInfo> probes = store.probes(pi.id());
             Map<Integer, ProbeInfo> byId = new HashMap<>();
             for (ProbeInfo i : probes) byId.put(i.id(), i);
             for (ProbeStats s : store.stats(pi.id())) {
                 NativeCost c = s.nativeCost();
-                long[] n = nat.computeIfAbsent(s.probeId(), k -> new long[8]);
-                n[0] += c.instructions();
-                n[1] += c.cycles();
-                n[2] += c.estNanos();
-                n[3] += c.energyPicojoules();
-                n[4] += c.instructionsIncl();
-                n[5] += c.cyclesIncl();
-                n[6] += c.estNanosIncl();
-                n[7] += c.energyPicojoulesIncl();
+                nat.merge(s.probeId(), c, NativeCost::plus);
                 ProbeInfo info = byId.get(s.probeId());
                 if (info == null || !info.loop()) {
                     long[] t = threadSums.computeIfAbsent(s.tid(), k -> new long[4]);
@@ -143,16 +135,15 @@ final class SessionView {
             Map<Integer, Agg> agg = new HashMap<>();
             for (Map.Entry<Integer, long[]> e : sums.entrySet()) {
                 long[] a = e.getValue();
-                long[] n = nat.get(e.getKey());
-                NativeCost c = new NativeCost(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
+                NativeCost c = nat.get(e.getKey());
                 agg.put(e.getKey(), new Agg(a[0], Math.max(0, a[1]), Math.max(0, a[2]), a[3] == Long.MAX_VALUE ? 0 : a[3], a[4],
                         a[5], a[6], hists.get(e.getKey()), byThread.get(e.getKey()), c,
-                        Math.max(0, energy.javaMicrojoules(a[2] - n[2]) + n[3] / 1e6),
-                        Math.max(0, energy.javaMicrojoules(a[1] - n[6]) + n[7] / 1e6)));
+                        Math.max(0, energy.microjoules(a[2], c.estNanos(), c.energyPicojoules())),
+                        Math.max(0, energy.microjoules(a[1], c.estNanosIncl(), c.energyPicojoulesIncl()))));
             }
             Map<Long, ThreadSum> ts = new HashMap<>();
             threadSums.forEach((tid, t) -> ts.put(tid, new ThreadSum(t[0], t[1], t[2],
-                    Math.max(0, energy.javaMicrojoules(t[0] - t[1])), t[3] / 1e6)));
+                    Math.max(0, energy.microjoules(t[0], t[1], 0)), t[3] / 1e6)));
             List<CalibrationRecord> cals = store.calibrations(pi.id());
             if (!cals.isEmpty()) cal = cals.get(cals.size() - 1);
             ps.add(new Proc(pi, live != null && live.connected(pi.id()), probes, agg,

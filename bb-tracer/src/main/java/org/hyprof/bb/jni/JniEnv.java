@@ -62,25 +62,28 @@ final class JniEnv {
         this.cpu = emu.cpu;
         this.w64 = cpu.arch() == Backend.Arch.ARM64;
         this.loader = loader;
-        int word = w64 ? 8 : 4;
-        long table = emu.heap.malloc((long) JniFunctions.ENV.size() * word);
-        for (int i = 0; i < JniFunctions.ENV.size(); i++) {
-            String name = JniFunctions.ENV.get(i);
-            emu.writeWord(table + (long) i * word, name.startsWith("reserved") ? 0 : emu.stubs.resolve("JNIEnv." + name));
-        }
-        envPtr = emu.heap.malloc(word);
-        emu.writeWord(envPtr, table);
-        long vmTable = emu.heap.malloc((long) JniFunctions.VM.size() * word);
-        for (int i = 0; i < JniFunctions.VM.size(); i++) {
-            String name = JniFunctions.VM.get(i);
-            emu.writeWord(vmTable + (long) i * word, name.startsWith("reserved") ? 0 : emu.stubs.resolve("JavaVM." + name));
-        }
-        vmPtr = emu.heap.malloc(word);
-        emu.writeWord(vmPtr, vmTable);
+        envPtr = functionTable(JniFunctions.ENV, "JNIEnv.");
+        vmPtr = functionTable(JniFunctions.VM, "JavaVM.");
         register();
         for (String n : JniFunctions.ENV)
             if (!n.startsWith("reserved") && !supported.contains(n))
                 emu.stubs.register("JNIEnv." + n, c -> { throw new NativeException("unsupported JNI function " + n + " (called by native code)"); });
+    }
+
+    /**
+     * A function table in emulated memory (a slot per function, each pointing at its stub; the
+     * reserved slots NULL) and a pointer to it: what JNIEnv* and JavaVM* point at.
+     */
+    private long functionTable(java.util.List<String> names, String prefix) {
+        int word = w64 ? 8 : 4;
+        long table = emu.heap.malloc((long) names.size() * word);
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            emu.writeWord(table + (long) i * word, name.startsWith("reserved") ? 0 : emu.stubs.resolve(prefix + name));
+        }
+        long ptr = emu.heap.malloc(word);
+        emu.writeWord(ptr, table);
+        return ptr;
     }
 
     private void on(String name, Stubs.Handler h) {
