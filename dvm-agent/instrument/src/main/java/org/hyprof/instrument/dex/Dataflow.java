@@ -22,13 +22,50 @@ final class Dataflow {
     private Dataflow() {}
 
     /**
-     * Monitor depth before each instruction (the highest over all paths, capped at 16); -1 for an
-     * unreachable instruction. A probe placed where the depth is positive must stay inside the
-     * catch-all that releases the monitor, or the verifier rejects the method. An exception edge
-     * carries the depth from before the instruction, except from {@code monitor-exit}: its monitor
-     * counts as released, as in ART's verifier.
+     * Monitor depths: before each instruction (the highest over all paths, capped at 16; -1 where
+     * unreachable) and at each handler's entry. A probe placed where a monitor is held must stay
+     * under the catch-all that releases it (else the verifier rejects the method), and only if
+     * that handler is already entered holding as many monitors: a new exception edge with another
+     * depth would give the handler mismatched monitor stacks. An exception edge carries the depth
+     * from before the instruction, except from {@code monitor-exit}, whose monitor counts as
+     * released, as in ART's verifier.
      */
-    static int[] monitorDepth(MethodCode c) {
+    static final class Monitors {
+        static final int NONE = -1, MIXED = -2;
+        private final MethodCode c;
+        /** Depth before each instruction. */
+        final int[] depth;
+        /** Depth at which exception edges enter each handler: NONE, MIXED or a depth. */
+        final int[] handlerEntry;
+
+        private Monitors(MethodCode c, int[] depth, int[] handlerEntry) {
+            this.c = c;
+            this.depth = depth;
+            this.handlerEntry = handlerEntry;
+        }
+
+        boolean reachable(int i) {
+            return depth[i] >= 0;
+        }
+
+        /** Depth after instruction i on its normal edges. */
+        int after(int i) {
+            return Dataflow.after(c, i, depth[i]);
+        }
+
+        /**
+         * Coverage for code inserted at instruction i's place that runs with {@code d} monitors
+         * held: none but the method's handler when d = 0; else the catch-all of i's try item, if
+         * it has one that is entered with d monitors held; null when there is none.
+         */
+        Edits.Cover cover(int i, int d, boolean underHandler) {
+            if (d == 0) return underHandler ? new Edits.Cover(-1, true) : Edits.Cover.NONE;
+            int h = c.catchAllOf(i);
+            return h >= 0 && handlerEntry[h] == d ? new Edits.Cover(c.tryOf[i], underHandler) : null;
+        }
+    }
+
+    static Monitors monitors(MethodCode c) {
         int[] depth = new int[c.n];
         Arrays.fill(depth, -1);
         ArrayDeque<Integer> work = new ArrayDeque<>();
@@ -39,12 +76,17 @@ final class Dataflow {
             int d = depth[i];
             int after = after(c, i, d);
             for (int s : c.succ[i]) if (after > depth[s]) { depth[s] = after; work.add(s); }
-            // an exception leaves with the monitors held before the instruction, except from
-            // monitor-exit, whose monitor counts as released (as in ART's verifier)
-            int thrown = c.insns[i].getOpcode() == Opcode.MONITOR_EXIT ? after : d;
+            int thrown = thrown(c, i, d);
             for (int s : c.exc[i]) if (thrown > depth[s]) { depth[s] = thrown; work.add(s); }
         }
-        return depth;
+        int[] entry = new int[c.n];
+        Arrays.fill(entry, Monitors.NONE);
+        for (int i = 0; i < c.n; i++) {
+            if (depth[i] < 0) continue;
+            int t = thrown(c, i, depth[i]);
+            for (int h : c.exc[i]) entry[h] = entry[h] == Monitors.NONE || entry[h] == t ? t : Monitors.MIXED;
+        }
+        return new Monitors(c, depth, entry);
     }
 
     /** Monitor depth after instruction i, given depth d before it. */
@@ -53,6 +95,11 @@ final class Dataflow {
         if (op == Opcode.MONITOR_ENTER) return Math.min(d + 1, 16);
         if (op == Opcode.MONITOR_EXIT) return Math.max(d - 1, 0);
         return d;
+    }
+
+    /** Depth carried by instruction i's exception edges. */
+    private static int thrown(MethodCode c, int i, int d) {
+        return c.insns[i].getOpcode() == Opcode.MONITOR_EXIT ? after(c, i, d) : d;
     }
 
     /** Where a constructor initializes {@code this}. */

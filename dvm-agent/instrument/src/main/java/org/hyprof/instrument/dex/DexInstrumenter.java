@@ -14,6 +14,8 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.jar.Attributes;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -172,34 +174,44 @@ public final class DexInstrumenter {
         int classes = 0, instrumented = 0, methods = 0, loops = 0, done = 0, spilled = 0;
         List<Named> outputs = new ArrayList<>();
         List<byte[]> spillFiles = new ArrayList<>();
-        for (int k = 0; k < dexes.size(); k++) {
-            DexBackedDexFile d = dexes.get(k);
-            DexOutput o = new DexOutput(d.getOpcodes(), maxRefs);
-            if (mergeRuntime && k == 0) o.addRuntime(runtimeDex);
-            for (ClassDef cd : d.getClasses()) {
-                classes++;
-                String dotted = ClassRewriter.dotted(cd.getType());
-                ClassDef write = cd;
-                if (cfg.classes.accepts(dotted)) {
-                    ClassRewriter.Result r = ClassRewriter.rewrite(cd, ids);
-                    set.add(r.probes(), r.skipped());
-                    write = r.classDef();
-                    done += r.methods();
-                    if (!r.probes().isEmpty()) instrumented++;
-                    for (ProbeInfo p : r.probes()) { if (p.loop()) loops++; else methods++; }
-                } else {
-                    for (Method m : cd.getMethods()) if (m.getImplementation() != null) done++;
+        // two stages on two threads: rewriting (ids in class order) feeds interning and writing
+        BlockingQueue<Rewritten> queue = new ArrayBlockingQueue<>(512);
+        Thread producer = new Thread(() -> rewriteAll(dexes, cfg, ids, queue), "hyprof-dex-rewriter");
+        producer.setDaemon(true);
+        producer.start();
+        try {
+            for (int k = 0; k < dexes.size(); k++) {
+                DexOutput o = new DexOutput(dexes.get(k).getOpcodes(), maxRefs);
+                if (mergeRuntime && k == 0) {
+                    try {
+                        o.addRuntime(runtimeDex);
+                    } catch (IllegalStateException e) {
+                        throw new DexInputException(in + ": no room for the runtime in " + inputs.get(0).name + " ("
+                                + e.getMessage() + ")");
+                    }
                 }
-                try {
-                    o.add(write);
-                } catch (RuntimeException e) {
-                    throw new DexInputException(inputs.get(k).display + ": cannot write " + dotted + " (" + e.getMessage() + ")");
+                for (Rewritten r; (r = take(queue)).classDef != null; ) {
+                    classes++;
+                    done += r.methods;
+                    if (r.result != null) {
+                        set.add(r.result.probes(), r.result.skipped());
+                        if (!r.result.probes().isEmpty()) instrumented++;
+                        for (ProbeInfo p : r.result.probes()) { if (p.loop()) loops++; else methods++; }
+                    }
+                    try {
+                        o.add(r.classDef);
+                    } catch (RuntimeException e) {
+                        throw new DexInputException(inputs.get(k).display + ": cannot write "
+                                + ClassRewriter.dotted(r.classDef.getType()) + " (" + e.getMessage() + ")");
+                    }
+                    if (progress != null) progress.methods(done, total);
                 }
-                if (progress != null) progress.methods(done, total);
+                outputs.add(new Named(inputs.get(k).name, o.writeMain()));
+                spillFiles.addAll(o.writeSpills());
+                spilled += o.spilledClasses();
             }
-            outputs.add(new Named(inputs.get(k).name, o.writeMain()));
-            spillFiles.addAll(o.writeSpills());
-            spilled += o.spilledClasses();
+        } finally {
+            producer.interrupt();
         }
         if (spilled > 0) notes.add(spilled + " classes moved to extra DEX files (64K reference limit)");
         long dexOut = 0;
@@ -249,6 +261,49 @@ public final class DexInstrumenter {
     }
 
     private record Input(String name, String display, byte[] bytes) {}
+
+    /** One class on its way from the rewriter to the writer; a null class ends a DEX file. */
+    private record Rewritten(ClassDef classDef, ClassRewriter.Result result, int methods, RuntimeException failure) {}
+
+    private static void rewriteAll(List<DexBackedDexFile> dexes, ProfilingConfig cfg, ProbeIds ids,
+                                   BlockingQueue<Rewritten> queue) {
+        try {
+            for (DexBackedDexFile d : dexes) {
+                for (ClassDef cd : d.getClasses()) {
+                    Rewritten r;
+                    if (cfg.classes.accepts(ClassRewriter.dotted(cd.getType()))) {
+                        ClassRewriter.Result res = ClassRewriter.rewrite(cd, ids);
+                        r = new Rewritten(res.classDef(), res, res.methods(), null);
+                    } else {
+                        int n = 0;
+                        for (Method m : cd.getMethods()) if (m.getImplementation() != null) n++;
+                        r = new Rewritten(cd, null, n, null);
+                    }
+                    queue.put(r);
+                }
+                queue.put(new Rewritten(null, null, 0, null));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            try {
+                queue.put(new Rewritten(null, null, 0, e));
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static Rewritten take(BlockingQueue<Rewritten> queue) throws IOException {
+        try {
+            Rewritten r = queue.take();
+            if (r.failure != null) throw r.failure;
+            return r;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted");
+        }
+    }
 
     private record Named(String name, byte[] bytes) {}
 

@@ -6,7 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jf.dexlib2.Opcodes;
 import org.jf.dexlib2.dexbacked.DexBackedDexFile;
+import org.jf.dexlib2.ReferenceType;
 import org.jf.dexlib2.iface.ClassDef;
+import org.jf.dexlib2.iface.Method;
+import org.jf.dexlib2.iface.MethodImplementation;
+import org.jf.dexlib2.iface.instruction.DualReferenceInstruction;
+import org.jf.dexlib2.iface.instruction.Instruction;
+import org.jf.dexlib2.iface.reference.MethodProtoReference;
 import org.jf.dexlib2.writer.io.MemoryDataStore;
 import org.jf.dexlib2.writer.pool.DexPool;
 
@@ -55,10 +61,26 @@ final class DexOutput {
 
     private boolean tryAdd(DexPool p, ClassDef cd) {
         p.mark();
+        if (opcodes.api >= 26) internProtos(p, cd);
         p.internClass(cd);
         if (!p.hasOverflowed(maxRefs)) return true;
         p.reset();
         return false;
+    }
+
+    /**
+     * dexlib2 2.5.2 interns only the first reference of an instruction: the prototype of an
+     * {@code invoke-polymorphic} (DEX 038+, API 26+) would be missing at write time.
+     */
+    private static void internProtos(DexPool p, ClassDef cd) {
+        for (Method m : cd.getMethods()) {
+            MethodImplementation impl = m.getImplementation();
+            if (impl == null) continue;
+            for (Instruction i : impl.getInstructions()) {
+                if (i instanceof DualReferenceInstruction d && d.getReferenceType2() == ReferenceType.METHOD_PROTO)
+                    p.protoSection.intern((MethodProtoReference) d.getReference2());
+            }
+        }
     }
 
     /** Adds every class of the runtime DEX (first, so nothing can push it out of this file). */

@@ -19,7 +19,7 @@ import org.jf.dexlib2.iface.instruction.Instruction;
 final class EntryExitPass {
     private EntryExitPass() {}
 
-    static void apply(MethodCode c, RegisterShift rs, Dataflow.ConstructorInit ctor, int[] depth, int methodId,
+    static void apply(MethodCode c, RegisterShift rs, Dataflow.ConstructorInit ctor, Dataflow.Monitors mon, int methodId,
                       Edits e) throws Skip {
         List<Instruction> enter = List.of(ProbeCode.constant(rs.scratch1, methodId),
                 ProbeCode.invoke(ProbeCode.ENTER, rs.scratch1));
@@ -29,20 +29,12 @@ final class EntryExitPass {
         if (ctor != null) e.addEdgeIn(ctor.superCall() + 1, new Edits.Chunk(enter, Edits.Cover.NONE));
         List<Instruction> exit = List.of(ProbeCode.invoke(ProbeCode.EXIT, rs.scratch1));
         for (int i = 0; i < c.n; i++) {
-            if (depth[i] < 0 || !MethodCode.isReturn(c.insns[i].getOpcode())) continue;
+            if (!mon.reachable(i) || !MethodCode.isReturn(c.insns[i].getOpcode())) continue;
             if (ctor != null && !ctor.initialized()[i]) throw new Skip("constructor returns before super()/this()");
-            Edits.Cover cover = cover(c, i, depth[i] > 0, true);
+            Edits.Cover cover = mon.cover(i, mon.depth[i], true);
             if (cover == null) throw new Skip("returns while holding a monitor outside any catch-all");
             e.before[i] = new Edits.Chunk(exit, cover);
         }
     }
 
-    /**
-     * Coverage of code inserted at instruction i: under the catch-all of i's try item when a
-     * monitor is held (null when there is none), never under its typed handlers.
-     */
-    static Edits.Cover cover(MethodCode c, int i, boolean monitorHeld, boolean underHandler) {
-        if (!monitorHeld) return underHandler ? new Edits.Cover(-1, true) : Edits.Cover.NONE;
-        return c.catchAllOf(i) >= 0 ? new Edits.Cover(c.tryOf[i], underHandler) : null;
-    }
 }

@@ -34,36 +34,39 @@ final class LoopPass {
     private static final Found NONE = new Found(List.of(), List.of());
 
     /** Finds the loops, and decides (before any id is handed out) which can carry probes. */
-    static Found find(MethodCode c, Dataflow.ConstructorInit ctor, int[] depth) {
+    static Found find(MethodCode c, Dataflow.ConstructorInit ctor, Dataflow.Monitors mon) {
         if (!hasBackwardEdge(c)) return NONE;
         List<LoopFinder.Loop> loops = LoopFinder.find(c.succ, c.exc);
         if (loops.isEmpty()) return NONE;
         List<Planned> kept = new ArrayList<>();
         List<String> skips = new ArrayList<>();
         for (LoopFinder.Loop l : loops) {
+            // a compiler's retry of a synchronized block's monitor-exit (its handler jumps back to
+            // it) is a cycle, not a loop anyone wrote; the class-file rewriter never sees one
+            if (c.insns[l.header].getOpcode() == Opcode.MONITOR_EXIT) continue;
             int line = c.lineAt(l.header);
             String at = "loop at line " + line;
             if (c.handlerEntry[l.header]) { skips.add(at + ": entered by an exception edge"); continue; }
             if (ctor != null && !ctor.initialized()[l.header]) { skips.add(at + ": before super()/this()"); continue; }
             boolean ok = true;
             for (int u = 0; u < c.n && ok; u++) {
-                if (depth[u] < 0) continue;
+                if (!mon.reachable(u)) continue;
                 for (int v : c.succ[u]) {
                     boolean relevant = v == l.header || (l.body.get(u) && !l.body.get(v));
-                    if (relevant && Dataflow.after(c, u, depth[u]) > 0 && c.catchAllOf(u) < 0 && c.catchAllOf(v) < 0) {
+                    if (relevant && edgeCover(c, mon, u, v, true) == null) {
                         ok = false;
                         break;
                     }
                 }
             }
-            if (!ok) { skips.add(at + ": inside a monitor region without a catch-all"); continue; }
+            if (!ok) { skips.add(at + ": inside a synchronized region without a catch-all that can take probes"); continue; }
             kept.add(new Planned(l, line));
         }
         return new Found(kept, skips);
     }
 
     /** Places the probes of the kept loops; loop k gets id {@code firstId + k}. */
-    static void place(MethodCode c, RegisterShift rs, Dataflow.ConstructorInit ctor, int[] depth, List<Planned> kept,
+    static void place(MethodCode c, RegisterShift rs, Dataflow.ConstructorInit ctor, Dataflow.Monitors mon, List<Planned> kept,
                       int firstId, Edits e) {
         if (kept.isEmpty()) return;
         Map<Long, List<Instruction>> onEdge = new LinkedHashMap<>();
@@ -73,7 +76,7 @@ final class LoopPass {
         for (Planned p : byDepth) {
             int id = firstId + kept.indexOf(p);
             for (int u = p.loop().body.nextSetBit(0); u >= 0; u = p.loop().body.nextSetBit(u + 1)) {
-                if (depth[u] < 0) continue;
+                if (!mon.reachable(u)) continue;
                 for (int v : c.succ[u]) if (!p.loop().body.get(v)) add(onEdge, u, v, rs, ProbeCode.LOOP_EXIT, id);
             }
         }
@@ -87,7 +90,7 @@ final class LoopPass {
                 atEntry.add(ProbeCode.invoke(ProbeCode.LOOP_ENTER, rs.scratch0));
             }
             for (int u = 0; u < c.n; u++) {
-                if (depth[u] < 0) continue;
+                if (!mon.reachable(u)) continue;
                 for (int v : c.succ[u]) {
                     if (v == l.header) add(onEdge, u, v, rs, l.body.get(u) ? ProbeCode.LOOP_ITER : ProbeCode.LOOP_ENTER, id);
                 }
@@ -96,7 +99,7 @@ final class LoopPass {
         if (!atEntry.isEmpty()) e.addEdgeIn(0, new Edits.Chunk(atEntry, Edits.Cover.NONE));
         for (Map.Entry<Long, List<Instruction>> en : onEdge.entrySet()) {
             int u = (int) (en.getKey() >>> 32), v = (int) (long) en.getKey();
-            place(c, ctor, depth, u, v, en.getValue(), e);
+            place(c, ctor, mon, u, v, en.getValue(), e);
         }
     }
 
@@ -107,13 +110,17 @@ final class LoopPass {
         code.add(ProbeCode.invoke(kind, rs.scratch0));
     }
 
-    private static void place(MethodCode c, Dataflow.ConstructorInit ctor, int[] depth, int u, int v,
+    /** Coverage of code on edge u → v: under u's or v's catch-all when a monitor is held; null if neither fits. */
+    private static Edits.Cover edgeCover(MethodCode c, Dataflow.Monitors mon, int u, int v, boolean under) {
+        int d = mon.after(u);
+        Edits.Cover cover = mon.cover(u, d, under);
+        return cover != null ? cover : mon.cover(v, d, under);
+    }
+
+    private static void place(MethodCode c, Dataflow.ConstructorInit ctor, Dataflow.Monitors mon, int u, int v,
                               List<Instruction> code, Edits e) {
-        boolean held = Dataflow.after(c, u, depth[u]) > 0;
         boolean under = ctor == null || ctor.initialized()[v];
-        Edits.Cover cover = EntryExitPass.cover(c, u, held, under);
-        if (cover == null) cover = EntryExitPass.cover(c, v, true, under); // find() made sure one has a catch-all
-        Edits.Chunk chunk = new Edits.Chunk(code, cover);
+        Edits.Chunk chunk = new Edits.Chunk(code, edgeCover(c, mon, u, v, under)); // find() made sure it exists
         Opcode op = c.insns[u].getOpcode();
         if (v == u + 1 && MethodCode.isMoveResult(c.insns[v].getOpcode())) {
             e.addEdgeIn(v + 1, chunk); // v's only predecessor is u and its only successor v + 1

@@ -157,7 +157,8 @@ final class MethodCode {
                 int[] ts = Arrays.copyOf(switchTargets[i], switchTargets[i].length + 1);
                 ts[ts.length - 1] = i + 1;
                 s = Arrays.stream(ts).distinct().toArray();
-            } else if (op.canContinue()) s = new int[] {i + 1};
+            } else if (op == Opcode.NOP && (i + 1 == n || payload[i + 1])) s = none; // alignment before a payload
+            else if (op.canContinue()) s = new int[] {i + 1};
             else s = none;
             for (int t : s) {
                 if (t >= n || payload[t]) throw new Skip("malformed code: execution runs off the code at " + addr[i]);
@@ -198,14 +199,19 @@ final class MethodCode {
         return -1;
     }
 
-    /** The source line in effect at instruction i (an entry at its address, else the last before), or -1. */
+    /**
+     * The source line of instruction i: an entry at its address, else the last one before it,
+     * else (compilers often leave a loop's first block without one) the first one after it; -1
+     * when the method has no line numbers.
+     */
     int lineAt(int i) {
-        int line = -1;
+        int before = -1;
         for (DebugItem d : debug) {
-            if (d.getCodeAddress() > addr[i]) break;
-            if (d instanceof LineNumber ln) line = ln.getLineNumber();
+            if (!(d instanceof LineNumber ln)) continue;
+            if (d.getCodeAddress() > addr[i]) return before >= 0 ? before : ln.getLineNumber();
+            before = ln.getLineNumber();
         }
-        return line;
+        return before;
     }
 
     /** The catch-all handler index of instruction i's try item, or -1. */

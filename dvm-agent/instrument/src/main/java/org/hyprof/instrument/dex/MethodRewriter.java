@@ -30,18 +30,18 @@ final class MethodRewriter {
         MethodCode c = new MethodCode(impl);
         boolean isStatic = AccessFlags.STATIC.isSet(m.getAccessFlags());
         RegisterShift rs = RegisterShift.plan(c.registerCount, isStatic, m.getParameterTypes());
-        int[] depth = Dataflow.monitorDepth(c);
+        Dataflow.Monitors mon = Dataflow.monitors(c);
         Dataflow.ConstructorInit init = null;
         if (!isStatic && m.getName().equals("<init>")) {
             int ins = 1;
             for (CharSequence t : m.getParameterTypes()) ins += t.charAt(0) == 'J' || t.charAt(0) == 'D' ? 2 : 1;
             init = Dataflow.constructorInit(c, c.registerCount - ins);
         }
-        LoopPass.Found found = LoopPass.find(c, init, depth);
+        LoopPass.Found found = LoopPass.find(c, init, mon);
         int methodId = ids.peek();
         Edits e = new Edits(c.n);
-        EntryExitPass.apply(c, rs, init, depth, methodId, e);
-        LoopPass.place(c, rs, init, depth, found.loops(), methodId + 1, e);
+        EntryExitPass.apply(c, rs, init, mon, methodId, e);
+        LoopPass.place(c, rs, init, mon, found.loops(), methodId + 1, e);
         ExceptionalExitPass.apply(c, rs, init, e);
         MethodImplementation out = CodeEmitter.emit(c, e, rs.registerCount);
         ids.next();

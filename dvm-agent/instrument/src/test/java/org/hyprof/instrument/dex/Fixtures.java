@@ -151,7 +151,7 @@ public final class Fixtures {
             smaliParser.smali_file_return result = parser.smali_file();
             if (parser.getNumberOfSyntaxErrors() > 0 || lexer.getNumberOfSyntaxErrors() > 0)
                 throw new IllegalArgumentException("smali syntax errors in:\n" + text.lines().limit(3).toList());
-            CommonTreeNodeStream tree = new CommonTreeNodeStream((CommonTree) result.getTree());
+            CommonTreeNodeStream tree = new CommonTreeNodeStream(result.getTree());
             tree.setTokenStream(tokens);
             smaliTreeWalker walker = new smaliTreeWalker(tree);
             walker.setApiLevel(api);

@@ -90,7 +90,7 @@ public final class TypeCheck {
         MethodAnalyzer ma;
         try {
             ma = new MethodAnalyzer(cp, m, null, false);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
             out.add(new Violation(name, "analyzer failed", String.valueOf(e)));
             return;
         }
@@ -220,6 +220,8 @@ public final class TypeCheck {
                 for (int j : handlers(addr[i], tries, addr)) if (thrown > depth[j]) { depth[j] = thrown; work.add(j); }
             }
         }
+        if (System.getProperty("hyprof.debugMonitors", "").equals(name))
+            for (int i = 0; i < n; i++) System.out.println("  @" + addr[i] + " d=" + depth[i] + " " + ais.get(i).getInstruction().getOpcode().name + " succ=" + normalSuccessors(ais, addr, i) + " h=" + handlers(addr[i], tries, addr));
         for (int i = 0; i < n; i++) {
             Opcode op = ais.get(i).getInstruction().getOpcode();
             if (depth[i] <= 0 || !op.canThrow() || !reached[i] || op == Opcode.MONITOR_EXIT) continue;
