@@ -27,8 +27,8 @@ final class Dataflow {
      * under the catch-all that releases it (else the verifier rejects the method), and only if
      * that handler is already entered holding as many monitors: a new exception edge with another
      * depth would give the handler mismatched monitor stacks. An exception edge carries the depth
-     * from before the instruction, except from {@code monitor-exit}, whose monitor counts as
-     * released, as in ART's verifier.
+     * from before the instruction; {@code monitor-exit} has none: ART's verifier treats it as
+     * unable to throw (its only failures would have failed the matching {@code monitor-enter}).
      */
     static final class Monitors {
         static final int NONE = -1, MIXED = -2;
@@ -76,14 +76,14 @@ final class Dataflow {
             int d = depth[i];
             int after = after(c, i, d);
             for (int s : c.succ[i]) if (after > depth[s]) { depth[s] = after; work.add(s); }
-            int thrown = thrown(c, i, d);
-            for (int s : c.exc[i]) if (thrown > depth[s]) { depth[s] = thrown; work.add(s); }
+            if (c.insns[i].getOpcode() == Opcode.MONITOR_EXIT) continue;
+            for (int s : c.exc[i]) if (d > depth[s]) { depth[s] = d; work.add(s); }
         }
         int[] entry = new int[c.n];
         Arrays.fill(entry, Monitors.NONE);
         for (int i = 0; i < c.n; i++) {
-            if (depth[i] < 0) continue;
-            int t = thrown(c, i, depth[i]);
+            if (depth[i] < 0 || c.insns[i].getOpcode() == Opcode.MONITOR_EXIT) continue;
+            int t = depth[i];
             for (int h : c.exc[i]) entry[h] = entry[h] == Monitors.NONE || entry[h] == t ? t : Monitors.MIXED;
         }
         return new Monitors(c, depth, entry);
@@ -97,10 +97,6 @@ final class Dataflow {
         return d;
     }
 
-    /** Depth carried by instruction i's exception edges. */
-    private static int thrown(MethodCode c, int i, int d) {
-        return c.insns[i].getOpcode() == Opcode.MONITOR_EXIT ? after(c, i, d) : d;
-    }
 
     /** Where a constructor initializes {@code this}. */
     record ConstructorInit(int superCall, boolean[] initialized) {}

@@ -55,6 +55,9 @@ class DexRewriteTest {
         List<TypeCheck.Violation> bad = TypeCheck.introduced(Fixtures.open(original), d, runtime());
         assertEquals(List.of(), bad);
         Manifest m = s.manifest();
+        assertEquals(List.of("dexfixtures.Sync.syncBlock(I)I: loop at line 18: inside a synchronized region without a catch-all that can take probes",
+                "dexfixtures.Threads$Task.call()Ljava/lang/Object;: bridge method (its target has probes)"),
+                m.skipped().stream().map(k -> k.methodKey() + ": " + k.reason()).sorted().toList());
         assertTrue(s.methods() > 40, "methods " + s.methods());
         assertTrue(s.loops() >= 10, "loops " + s.loops());
     }
@@ -66,5 +69,8 @@ class DexRewriteTest {
         DexBackedDexFile d = Fixtures.open(Files.readAllBytes(dir.resolve("smali-out.dex")));
         assertTrue(reread(d) > 0);
         assertEquals(List.of(), TypeCheck.introduced(Fixtures.open(original), d, runtime()));
+        assertEquals(List.of("smalifix.BigRegisters.tooMany(I)I: registers + scratch exceed 256 (255 registers; const/move-exception need v0-v255)"),
+                s.manifest().skipped().stream().map(k -> k.methodKey() + ": " + k.reason()).toList());
+        assertEquals(5, s.loops(), "every smali loop has probes");
     }
 }

@@ -22,7 +22,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.HashMap;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 
 /**
  * The real tools the DEX tests run: Debian's {@code dexdump}, dex2jar (compute-frames mode, so
@@ -93,6 +97,78 @@ public final class DexTools {
                 .computeFrames(true)
                 .to(jar);
         if (!failed.isEmpty()) throw new IOException("dex2jar failed on " + failed.size() + " methods, first: " + failed.get(0));
+        recomputeFrames(jar);
+    }
+
+    /**
+     * dex2jar computes stack-map frames without the program's class hierarchy, so where two
+     * program types meet it can pick a supertype that is too general and the JVM rejects the
+     * method (seen on Guava, instrumented or not). The frames are computed again here with the
+     * hierarchy read from the jar itself (JDK classes through the platform class loader).
+     */
+    static void recomputeFrames(Path jar) throws IOException {
+        Map<String, byte[]> classes = new java.util.LinkedHashMap<>();
+        Map<String, byte[]> other = new java.util.LinkedHashMap<>();
+        try (JarFile j = new JarFile(jar.toFile())) {
+            for (JarEntry e : Collections.list(j.entries())) {
+                if (e.isDirectory()) continue;
+                try (InputStream s = j.getInputStream(e)) {
+                    (e.getName().endsWith(".class") ? classes : other).put(e.getName(), s.readAllBytes());
+                }
+            }
+        }
+        Map<String, String[]> supers = new HashMap<>(); // name -> {super, "i" if interface}
+        for (byte[] b : classes.values()) {
+            ClassReader r = new ClassReader(b);
+            supers.put(r.getClassName(), new String[] {r.getSuperName(), (r.getAccess() & Opcodes.ACC_INTERFACE) != 0 ? "i" : ""});
+        }
+        Path tmp = jar.resolveSibling(jar.getFileName() + ".frames");
+        try (OutputStream fo = Files.newOutputStream(tmp); JarOutputStream jo = new JarOutputStream(fo)) {
+            for (Map.Entry<String, byte[]> e : classes.entrySet()) {
+                ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+                    @Override
+                    protected String getCommonSuperClass(String a, String b) {
+                        if (isInterface(a, supers) || isInterface(b, supers)) return "java/lang/Object";
+                        List<String> chain = new ArrayList<>();
+                        for (String t = a; t != null; t = superOf(t, supers)) chain.add(t);
+                        for (String t = b; t != null; t = superOf(t, supers)) if (chain.contains(t)) return t;
+                        return "java/lang/Object";
+                    }
+                };
+                new ClassReader(e.getValue()).accept(w, ClassReader.SKIP_FRAMES);
+                jo.putNextEntry(new JarEntry(e.getKey()));
+                jo.write(w.toByteArray());
+                jo.closeEntry();
+            }
+            for (Map.Entry<String, byte[]> e : other.entrySet()) {
+                jo.putNextEntry(new JarEntry(e.getKey()));
+                jo.write(e.getValue());
+                jo.closeEntry();
+            }
+        }
+        Files.move(tmp, jar, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String superOf(String name, Map<String, String[]> supers) {
+        String[] s = supers.get(name);
+        if (s != null) return s[0];
+        Class<?> c = jdkClass(name);
+        return c == null || c.getSuperclass() == null ? null : c.getSuperclass().getName().replace('.', '/');
+    }
+
+    private static boolean isInterface(String name, Map<String, String[]> supers) {
+        String[] s = supers.get(name);
+        if (s != null) return !s[1].isEmpty();
+        Class<?> c = jdkClass(name);
+        return c != null && c.isInterface();
+    }
+
+    private static Class<?> jdkClass(String name) {
+        try {
+            return Class.forName(name.replace('/', '.'), false, ClassLoader.getPlatformClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
     }
 
     /** Copies a jar and adds entries (e.g. the manifest and settings the runtime reads as resources). */

@@ -195,10 +195,9 @@ public final class TypeCheck {
     /**
      * Monitor coverage, on a control-flow graph of its own (dexlib2's analyzer hangs exception
      * edges off the predecessor of a throwing instruction): an exception edge carries the depth
-     * from before the instruction, except from {@code monitor-exit}, whose monitor counts as
-     * released (as in ART's verifier); an instruction that can throw where the depth is positive
-     * needs a catch-all in its try item. {@code monitor-exit} itself is exempt, as in ART (D8
-     * emits it outside the catch-all).
+     * from before the instruction; an instruction that can throw where the depth is positive needs
+     * a catch-all in its try item. {@code monitor-exit} counts as unable to throw, as in ART's
+     * verifier (so D8 emits it outside the catch-all, and javac's handler may cover itself).
      */
     private static void monitors(List<AnalyzedInstruction> ais, int[] addr, List<? extends TryBlock<? extends ExceptionHandler>> tries,
                                  boolean[] reached, String name, List<Violation> out) {
@@ -215,9 +214,8 @@ public final class TypeCheck {
             int d = depth[i];
             int after = op == Opcode.MONITOR_ENTER ? Math.min(d + 1, 8) : op == Opcode.MONITOR_EXIT ? Math.max(d - 1, 0) : d;
             for (int j : normalSuccessors(ais, addr, i)) if (after > depth[j]) { depth[j] = after; work.add(j); }
-            if (op.canThrow()) {
-                int thrown = op == Opcode.MONITOR_EXIT ? after : d;
-                for (int j : handlers(addr[i], tries, addr)) if (thrown > depth[j]) { depth[j] = thrown; work.add(j); }
+            if (op.canThrow() && op != Opcode.MONITOR_EXIT) {
+                for (int j : handlers(addr[i], tries, addr)) if (d > depth[j]) { depth[j] = d; work.add(j); }
             }
         }
         if (System.getProperty("hyprof.debugMonitors", "").equals(name))
