@@ -31,7 +31,11 @@ public final class DebugSigner {
 
     /** {@code apksigner} on the PATH, or null. */
     public static Path findApksigner() {
-        String path = System.getenv("PATH");
+        return findApksigner(System.getenv("PATH"));
+    }
+
+    /** {@code apksigner} in a PATH-style list of directories, or null. */
+    static Path findApksigner(String path) {
         if (path == null) return null;
         for (String dir : path.split(File.pathSeparator)) {
             if (dir.isEmpty()) continue;

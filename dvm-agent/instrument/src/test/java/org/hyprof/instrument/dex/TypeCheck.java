@@ -34,9 +34,10 @@ import org.jf.dexlib2.iface.reference.MethodReference;
 /**
  * A type check of DEX code built on dexlib2's {@link MethodAnalyzer}, which infers the type of
  * every register before every instruction (it does not check them itself). On top of it:
- * argument and receiver register types of every invoke against the callee's signature, return
- * register types against the method's, {@code throw} of a reference, uninitialized references
- * used only where allowed, and monitor coverage — an instruction that can throw while a monitor is
+ * argument and receiver register types of every invoke against the callee's signature (an
+ * uninitialized reference only as the receiver of {@code <init>}), return register types against
+ * the method's, {@code throw} and monitor registers, moves of the right width and kind, and
+ * monitor coverage — an instruction that can throw while a monitor is
  * held must be inside a catch-all, as ART's verifier requires. The JDK's classes come from
  * reflection; other unknown classes are unresolved (dexlib2 treats them as plain references).
  */
@@ -119,6 +120,9 @@ public final class TypeCheck {
                 case RETURN -> expect(ai, reg(in), m.getReturnType(), name, "return register", at, out);
                 case THROW -> expect(ai, reg(in), "Ljava/lang/Throwable;", name, "thrown register", at, out);
                 case MONITOR_ENTER, MONITOR_EXIT -> expect(ai, reg(in), "Ljava/lang/Object;", name, "monitor register", at, out);
+                case MOVE, MOVE_FROM16, MOVE_16 -> move(ai, in, 'I', name, at, out);
+                case MOVE_WIDE, MOVE_WIDE_FROM16, MOVE_WIDE_16 -> move(ai, in, 'J', name, at, out);
+                case MOVE_OBJECT, MOVE_OBJECT_FROM16, MOVE_OBJECT_16 -> move(ai, in, 'L', name, at, out);
                 default -> { }
             }
         }
@@ -161,6 +165,20 @@ public final class TypeCheck {
                 out.add(new Violation(name, "argument type", at + " v" + regs[k] + "=" + ai.getPreInstructionRegisterType(regs[k]) + " for " + p + " of " + ref));
             k += p.charAt(0) == 'J' || p.charAt(0) == 'D' ? 2 : 1;
         }
+    }
+
+    /** A move must move what its source holds: 32-bit, wide (both halves) or a reference (maybe uninitialized). */
+    private static void move(AnalyzedInstruction ai, Instruction in, char kind, String name, String at, List<Violation> out) {
+        int src = ((org.jf.dexlib2.iface.instruction.TwoRegisterInstruction) in).getRegisterB();
+        byte c = ai.getPreInstructionRegisterType(src).category;
+        boolean ok = switch (kind) {
+            case 'J' -> (c == RegisterType.LONG_LO || c == RegisterType.DOUBLE_LO)
+                    && fits(ai, src, "J");
+            case 'L' -> c == RegisterType.REFERENCE || c == RegisterType.NULL || c == RegisterType.UNINIT_REF
+                    || c == RegisterType.UNINIT_THIS;
+            default -> intLike(c) || c == RegisterType.FLOAT;
+        };
+        if (!ok) out.add(new Violation(name, "move source type", at + " v" + src + "=" + ai.getPreInstructionRegisterType(src)));
     }
 
     private static void expect(AnalyzedInstruction ai, int reg, String type, String name, String what, String at, List<Violation> out) {
