@@ -12,3 +12,4 @@ java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveThroughput \
   "$ROOT/tui/target/lib/hyprof-agent.jar" "$ROOT/tui/target/lib/hyprof-samples-java.jar" 30
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.TuiOpen "$ROOT/tui/target/lib/hyprof-samples-java.jar"
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.NativeBlocks "$ROOT/samples/native"
+"$HERE/dex.sh"
