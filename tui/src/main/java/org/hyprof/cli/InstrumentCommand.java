@@ -180,7 +180,7 @@ public final class InstrumentCommand implements Callable<Integer> {
             if (pct == shown) return;
             shown = pct;
             int filled = pct * WIDTH / 100;
-            err.printf("\rhyprof: [%s%s] %3d%% %,d/%,d methods", "#".repeat(filled), "-".repeat(WIDTH - filled), pct, done, total);
+            err.printf(Locale.ROOT, "\rhyprof: [%s%s] %3d%% %,d/%,d methods", "#".repeat(filled), "-".repeat(WIDTH - filled), pct, done, total);
             err.flush();
             drawn = true;
         }
