@@ -136,6 +136,21 @@ class ApkLayoutTest {
     }
 
     @Test
+    void includeAndExcludeChooseTheClassesWithProbes() throws Exception {
+        Path in = dir.resolve("sel.dex");
+        Files.write(in, Fixtures.smaliDex());
+        ProfilingConfig cfg = new ProfilingConfig().set("include", "smalifix.*", "test").set("exclude", "smalifix.B*;smalifix.SmaliMain", "test");
+        DexInstrumenter.Summary s = DexInstrumenter.instrument(in, dir.resolve("sel-out.dex"), cfg, null, null);
+        Set<String> withProbes = new HashSet<>();
+        s.manifest().probes().forEach(p -> withProbes.add(p.className()));
+        assertEquals(Set.of("smalifix.LoopAtZero", "smalifix.MoveResultExit", "smalifix.MonitorLoop", "smalifix.Payloads",
+                "smalifix.CtorThrow"), withProbes);
+        assertEquals(7, s.classes(), "every class is still written");
+        assertEquals(classes(Fixtures.smaliDex()), classes(Files.readAllBytes(dir.resolve("sel-out.dex"))).stream()
+                .filter(t -> !t.startsWith("Lorg/hyprof/runtime/")).collect(java.util.stream.Collectors.toSet()));
+    }
+
+    @Test
     void badInputsAreOneLineErrorsAndLeaveNothing() throws Exception {
         byte[] good = Fixtures.smaliDex();
         Map<String, byte[]> cases = new LinkedHashMap<>();
