@@ -76,7 +76,7 @@ public final class DexInstrumenter {
      * @param inBytes         input size (file, or sum of DEX files for a directory)
      * @param outBytes        output size
      * @param dexInBytes      sum of the input DEX files
-     * @param dexOutBytes     sum of the output DEX files, runtime excluded
+     * @param dexOutBytes     sum of the output DEX files (the runtime only where it shares a file with app classes)
      * @param runtimeBytes    size of the runtime's DEX
      * @param dexFiles        output DEX files in order, with where the runtime went
      * @param minSdk          the minSdk the layout was chosen for
