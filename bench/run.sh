@@ -13,3 +13,4 @@ java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveThroughput \
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.TuiOpen "$ROOT/tui/target/lib/hyprof-samples-java.jar"
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.NativeBlocks "$ROOT/samples/native"
 "$HERE/bridge.sh"
+"$HERE/dex.sh"

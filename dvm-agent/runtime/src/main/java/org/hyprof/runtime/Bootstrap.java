@@ -11,7 +11,10 @@ import java.util.Properties;
 /**
  * Starts recording in a program that was instrumented offline ({@code hyprof instrument}) and runs
  * without the agent: the first probe call loads {@code META-INF/hyprof/manifest.tsv} and
- * {@code META-INF/hyprof/runtime.properties} from the class path. The system property
+ * {@code META-INF/hyprof/runtime.properties} from the class path (an instrumented APK carries
+ * them as {@code assets/hyprof/manifest.tsv} and {@code assets/hyprof/runtime.properties}; a
+ * relative session path goes into an Android app's files directory, see {@link AndroidFiles}).
+ * The system property
  * {@code hyprof.options} ({@code key=value,...}, see {@link Options}) overrides the properties.
  * Nothing happens when the agent already started recording or no manifest is present.
  */
@@ -20,14 +23,19 @@ final class Bootstrap {
 
     static final String MANIFEST_RESOURCE = "META-INF/hyprof/manifest.tsv";
     static final String OPTIONS_RESOURCE = "META-INF/hyprof/runtime.properties";
+    /** Where an instrumented APK carries them (an app's class loader serves every APK entry). */
+    static final String MANIFEST_ASSET = "assets/hyprof/manifest.tsv";
+    static final String OPTIONS_ASSET = "assets/hyprof/runtime.properties";
 
     static void startFromResources(ClassLoader loader) {
         try {
             if (Hyprof.isStarted()) return;
             String manifest = read(loader, MANIFEST_RESOURCE);
+            boolean apk = manifest == null;
+            if (apk) manifest = read(loader, MANIFEST_ASSET);
             if (manifest == null) return;
             Options o = new Options();
-            String props = read(loader, OPTIONS_RESOURCE);
+            String props = read(loader, apk ? OPTIONS_ASSET : OPTIONS_RESOURCE);
             if (props != null) {
                 Properties p = new Properties();
                 p.load(new java.io.StringReader(props));
@@ -43,6 +51,7 @@ final class Bootstrap {
                 if (s.out != null) o.out = s.out;
             }
             if (o.out == null) o.out = "hyprof-" + Hyprof.pid() + ".hyprof";
+            o.out = AndroidFiles.resolve(o.out);
             if (!Hyprof.start(o)) return;
             defineFromManifest(manifest, o); // after start: the manifest goes into the session
             Recorder.report("recording to " + o.out);

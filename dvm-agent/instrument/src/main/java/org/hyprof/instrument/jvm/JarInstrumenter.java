@@ -127,7 +127,7 @@ public final class JarInstrumenter {
     }
 
     /** Start-up settings an offline-instrumented program runs with (see the runtime's Options). */
-    static String runtimeProperties(ProfilingConfig cfg, ProbeSet set) {
+    public static String runtimeProperties(ProfilingConfig cfg, ProbeSet set) {
         StringBuilder b = new StringBuilder("# hyprof runtime settings; -Dhyprof.options=k=v,... overrides\n");
         var o = cfg.runtime;
         if (o.out != null) b.append("out=").append(o.out).append('\n');

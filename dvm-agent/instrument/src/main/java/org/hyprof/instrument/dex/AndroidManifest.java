@@ -1,0 +1,119 @@
+package org.hyprof.instrument.dex;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The little the instrumenter reads from an APK's binary {@code AndroidManifest.xml} (Android's
+ * compiled XML, "AXML"): the package name and {@code <uses-sdk android:minSdkVersion>}, which
+ * decides whether the runtime may live in its own {@code classesN.dex} (API ≥ 21: the platform
+ * loads every DEX file) or must go into {@code classes.dex} (legacy multidex loads the others
+ * late, from app code).
+ */
+public final class AndroidManifest {
+    /** Resource id of the {@code android:minSdkVersion} attribute. */
+    static final int MIN_SDK_VERSION_ATTR = 0x0101020c;
+    /** Android's default when a manifest names no minSdkVersion. */
+    public static final int DEFAULT_MIN_SDK = 1;
+
+    /** Package name, or null when absent. */
+    public final String packageName;
+    /** minSdkVersion; {@link #DEFAULT_MIN_SDK} when absent; a codename counts as 10,000. */
+    public final int minSdk;
+
+    private AndroidManifest(String packageName, int minSdk) {
+        this.packageName = packageName;
+        this.minSdk = minSdk;
+    }
+
+    /**
+     * Parses binary XML.
+     *
+     * @throws IllegalArgumentException with a short reason when the bytes are not binary XML
+     */
+    public static AndroidManifest parse(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        if (bytes.length < 8 || (b.getShort(0) & 0xffff) != 0x0003)
+            throw new IllegalArgumentException("not a binary XML file");
+        String[] strings = new String[0];
+        int[] resIds = new int[0];
+        String pkg = null;
+        int minSdk = DEFAULT_MIN_SDK;
+        int pos = b.getShort(2) & 0xffff;
+        int end = Math.min(bytes.length, b.getInt(4));
+        while (pos + 8 <= end) {
+            int type = b.getShort(pos) & 0xffff;
+            int headerSize = b.getShort(pos + 2) & 0xffff;
+            int size = b.getInt(pos + 4);
+            if (size < 8 || pos + size > end) throw new IllegalArgumentException("truncated chunk at " + pos);
+            if (type == 0x0001) strings = strings(b, pos);
+            else if (type == 0x0180) {
+                resIds = new int[(size - headerSize) / 4];
+                for (int i = 0; i < resIds.length; i++) resIds[i] = b.getInt(pos + headerSize + 4 * i);
+            } else if (type == 0x0102) {
+                int ext = pos + headerSize;
+                String element = str(strings, b.getInt(ext + 4));
+                int attrStart = b.getShort(ext + 8) & 0xffff;
+                int attrSize = b.getShort(ext + 10) & 0xffff;
+                int attrCount = b.getShort(ext + 12) & 0xffff;
+                for (int a = 0; a < attrCount; a++) {
+                    int at = ext + attrStart + a * attrSize;
+                    int nameIdx = b.getInt(at + 4);
+                    String name = str(strings, nameIdx);
+                    int resId = nameIdx >= 0 && nameIdx < resIds.length ? resIds[nameIdx] : 0;
+                    int raw = b.getInt(at + 8);
+                    int dataType = b.get(at + 15) & 0xff;
+                    int data = b.getInt(at + 16);
+                    if ("manifest".equals(element) && "package".equals(name)) pkg = str(strings, raw >= 0 ? raw : data);
+                    if ("uses-sdk".equals(element) && (resId == MIN_SDK_VERSION_ATTR || "minSdkVersion".equals(name))) {
+                        if (dataType == 0x10 || dataType == 0x11) minSdk = data;
+                        else if (dataType == 0x03) minSdk = codename(str(strings, data));
+                    }
+                }
+            }
+            pos += size;
+        }
+        return new AndroidManifest(pkg, minSdk);
+    }
+
+    private static int codename(String s) {
+        if (s == null) return DEFAULT_MIN_SDK;
+        try {
+            return Integer.parseInt(s.trim());
+        } catch (NumberFormatException e) {
+            return 10000; // a preview codename: newer than any release
+        }
+    }
+
+    private static String str(String[] strings, int i) {
+        return i >= 0 && i < strings.length ? strings[i] : null;
+    }
+
+    private static String[] strings(ByteBuffer b, int chunk) {
+        int count = b.getInt(chunk + 8);
+        int flags = b.getInt(chunk + 16);
+        int stringsStart = b.getInt(chunk + 20);
+        boolean utf8 = (flags & 0x100) != 0;
+        int offsets = chunk + (b.getShort(chunk + 2) & 0xffff);
+        String[] out = new String[count];
+        for (int i = 0; i < count; i++) {
+            int p = chunk + stringsStart + b.getInt(offsets + 4 * i);
+            if (utf8) {
+                p += (b.get(p) & 0x80) != 0 ? 2 : 1; // UTF-16 length
+                int len = b.get(p) & 0xff;
+                if ((len & 0x80) != 0) { len = ((len & 0x7f) << 8) | (b.get(p + 1) & 0xff); p += 2; } else p += 1;
+                byte[] s = new byte[len];
+                b.get(p, s);
+                out[i] = new String(s, StandardCharsets.UTF_8);
+            } else {
+                int len = b.getShort(p) & 0xffff;
+                if ((len & 0x8000) != 0) { len = ((len & 0x7fff) << 16) | (b.getShort(p + 2) & 0xffff); p += 4; } else p += 2;
+                char[] s = new char[len];
+                for (int k = 0; k < len; k++) s[k] = b.getChar(p + 2 * k);
+                out[i] = new String(s);
+            }
+        }
+        return out;
+    }
+}

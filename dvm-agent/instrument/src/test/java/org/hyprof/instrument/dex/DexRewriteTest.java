@@ -1,0 +1,76 @@
+package org.hyprof.instrument.dex;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.hyprof.config.Manifest;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.ProfilingConfig;
+import org.hyprof.config.SkippedMethod;
+import org.jf.dexlib2.dexbacked.DexBackedDexFile;
+import org.jf.dexlib2.iface.ClassDef;
+import org.jf.dexlib2.iface.Method;
+import org.jf.dexlib2.iface.instruction.Instruction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fixtures instrumented in-process: re-read by dexlib2 and type-checked. */
+class DexRewriteTest {
+    @TempDir Path dir;
+
+    static DexBackedDexFile runtime() throws Exception {
+        return Fixtures.open(DexOutput.runtimeDex());
+    }
+
+    DexInstrumenter.Summary instrument(byte[] dex, String name) throws Exception {
+        Path in = dir.resolve(name + ".dex");
+        Files.write(in, dex);
+        return DexInstrumenter.instrument(in, dir.resolve(name + "-out.dex"), new ProfilingConfig(), null, null);
+    }
+
+    /** Every instruction, try item and debug item of every class decodes. */
+    static int reread(DexBackedDexFile d) {
+        int n = 0;
+        for (ClassDef cd : d.getClasses()) {
+            for (Method m : cd.getMethods()) {
+                if (m.getImplementation() == null) continue;
+                for (Instruction i : m.getImplementation().getInstructions()) { assertNotNull(i.getOpcode()); n++; }
+                m.getImplementation().getTryBlocks().forEach(t -> assertFalse(t.getExceptionHandlers().isEmpty()));
+                m.getImplementation().getDebugItems().forEach(x -> assertTrue(x.getCodeAddress() >= 0));
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void javaFixturesInstrumentAndTypeCheck() throws Exception {
+        byte[] original = Fixtures.javaDex();
+        DexInstrumenter.Summary s = instrument(original, "java");
+        byte[] out = Files.readAllBytes(dir.resolve("java-out.dex"));
+        DexBackedDexFile d = Fixtures.open(out);
+        assertTrue(reread(d) > 0);
+        assertEquals(Fixtures.open(original).getOpcodes().api, d.getOpcodes().api, "DEX version kept");
+        List<TypeCheck.Violation> bad = TypeCheck.introduced(Fixtures.open(original), d, runtime());
+        assertEquals(List.of(), bad);
+        Manifest m = s.manifest();
+        assertEquals(List.of("dexfixtures.Sync.syncBlock(I)I: loop at line 18: inside a synchronized region without a catch-all that can take probes",
+                "dexfixtures.Threads$Task.call()Ljava/lang/Object;: bridge method (its target has probes)"),
+                m.skipped().stream().map(k -> k.methodKey() + ": " + k.reason()).sorted().toList());
+        assertTrue(s.methods() > 40, "methods " + s.methods());
+        assertTrue(s.loops() >= 10, "loops " + s.loops());
+    }
+
+    @Test
+    void smaliFixturesInstrumentAndTypeCheck() throws Exception {
+        byte[] original = Fixtures.smaliDex();
+        DexInstrumenter.Summary s = instrument(original, "smali");
+        DexBackedDexFile d = Fixtures.open(Files.readAllBytes(dir.resolve("smali-out.dex")));
+        assertTrue(reread(d) > 0);
+        assertEquals(List.of(), TypeCheck.introduced(Fixtures.open(original), d, runtime()));
+        assertEquals(List.of("smalifix.BigRegisters.tooMany(I)I: registers + scratch exceed 256 (255 registers; const/move-exception need v0-v255)"),
+                s.manifest().skipped().stream().map(k -> k.methodKey() + ": " + k.reason()).toList());
+        assertEquals(5, s.loops(), "every smali loop has probes");
+    }
+}

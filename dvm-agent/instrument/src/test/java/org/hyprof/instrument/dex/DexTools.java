@@ -1,0 +1,223 @@
+package org.hyprof.instrument.dex;
+
+import com.googlecode.d2j.Method;
+import com.googlecode.d2j.dex.Dex2jar;
+import com.googlecode.d2j.dex.DexExceptionHandler;
+import com.googlecode.d2j.node.DexMethodNode;
+import com.googlecode.d2j.reader.MultiDexFileReader;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.HashMap;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * The real tools the DEX tests run: Debian's {@code dexdump}, dex2jar (compute-frames mode, so
+ * the JVM's verifier accepts its output) and a child JVM.
+ */
+public final class DexTools {
+    private DexTools() {}
+
+    public static final Path DEXDUMP = Path.of("/usr/bin/dexdump");
+
+    /** Whether Debian's dexdump is installed (.ci/run installs it). */
+    public static boolean hasDexdump() {
+        return Files.isExecutable(DEXDUMP);
+    }
+
+    /** Result of {@code dexdump -d}: exit code, lines mentioning a failure, instructions seen. */
+    public record Dump(int exit, List<String> failures, long instructions) {
+        public boolean clean() {
+            return exit == 0 && failures.isEmpty();
+        }
+    }
+
+    /**
+     * Runs {@code dexdump -d FILE}, streaming its (possibly huge) output. dexdump reports a broken
+     * file on stderr ("Failure to verify dex file", "Invalid handler addr", ...) and usually
+     * exits 1; a clean file gives exit 0 and an empty stderr. Disassembled instructions are
+     * counted so a test can tell that dexdump really walked the code.
+     */
+    public static Dump dexdump(Path dex) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(DEXDUMP.toString(), "-d", dex.toString()).start();
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+        List<String> failures = new ArrayList<>();
+        long insns = 0;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.startsWith("Failure") || line.contains("Invalid handler")) failures.add(line);
+                if (line.length() > 24 && line.charAt(6) == ':' && line.contains("|")) insns++;
+            }
+        }
+        int exit = p.waitFor();
+        for (String line : err.join().split("\n")) if (!line.isBlank() && failures.size() < 20) failures.add(line);
+        return new Dump(exit, failures, insns);
+    }
+
+    /**
+     * dex2jar of a DEX file or an APK (every classes*.dex) into a jar, with frames computed.
+     * Methods dex2jar could not translate are errors: it would otherwise replace them silently.
+     */
+    public static void dex2jar(byte[] dexOrApk, Path jar) throws IOException {
+        List<String> failed = Collections.synchronizedList(new ArrayList<>());
+        Files.deleteIfExists(jar);
+        Dex2jar.from(MultiDexFileReader.open(dexOrApk))
+                .withExceptionHandler(new DexExceptionHandler() {
+                    @Override
+                    public void handleFileException(Exception e) {
+                        failed.add("file: " + e);
+                    }
+
+                    @Override
+                    public void handleMethodTranslateException(Method method, DexMethodNode node, MethodVisitor mv, Exception e) {
+                        failed.add(method + ": " + e);
+                    }
+                })
+                .reUseReg(false)
+                .topoLogicalSort()
+                .skipDebug(false)
+                .optimizeSynchronized(false)
+                .computeFrames(true)
+                .to(jar);
+        if (!failed.isEmpty()) throw new IOException("dex2jar failed on " + failed.size() + " methods, first: " + failed.get(0));
+        recomputeFrames(jar);
+    }
+
+    /**
+     * dex2jar computes stack-map frames without the program's class hierarchy, so where two
+     * program types meet it can pick a supertype that is too general and the JVM rejects the
+     * method (seen on Guava, instrumented or not). The frames are computed again here with the
+     * hierarchy read from the jar itself (JDK classes through the platform class loader).
+     */
+    static void recomputeFrames(Path jar) throws IOException {
+        Map<String, byte[]> classes = new java.util.LinkedHashMap<>();
+        Map<String, byte[]> other = new java.util.LinkedHashMap<>();
+        try (JarFile j = new JarFile(jar.toFile())) {
+            for (JarEntry e : Collections.list(j.entries())) {
+                if (e.isDirectory()) continue;
+                try (InputStream s = j.getInputStream(e)) {
+                    (e.getName().endsWith(".class") ? classes : other).put(e.getName(), s.readAllBytes());
+                }
+            }
+        }
+        Map<String, String[]> supers = new HashMap<>(); // name -> {super, "i" if interface}
+        for (byte[] b : classes.values()) {
+            ClassReader r = new ClassReader(b);
+            supers.put(r.getClassName(), new String[] {r.getSuperName(), (r.getAccess() & Opcodes.ACC_INTERFACE) != 0 ? "i" : ""});
+        }
+        Path tmp = jar.resolveSibling(jar.getFileName() + ".frames");
+        try (OutputStream fo = Files.newOutputStream(tmp); JarOutputStream jo = new JarOutputStream(fo)) {
+            for (Map.Entry<String, byte[]> e : classes.entrySet()) {
+                ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+                    @Override
+                    protected String getCommonSuperClass(String a, String b) {
+                        if (isInterface(a, supers) || isInterface(b, supers)) return "java/lang/Object";
+                        List<String> chain = new ArrayList<>();
+                        for (String t = a; t != null; t = superOf(t, supers)) chain.add(t);
+                        for (String t = b; t != null; t = superOf(t, supers)) if (chain.contains(t)) return t;
+                        return "java/lang/Object";
+                    }
+                };
+                new ClassReader(e.getValue()).accept(w, ClassReader.SKIP_FRAMES);
+                jo.putNextEntry(new JarEntry(e.getKey()));
+                jo.write(w.toByteArray());
+                jo.closeEntry();
+            }
+            for (Map.Entry<String, byte[]> e : other.entrySet()) {
+                jo.putNextEntry(new JarEntry(e.getKey()));
+                jo.write(e.getValue());
+                jo.closeEntry();
+            }
+        }
+        Files.move(tmp, jar, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String superOf(String name, Map<String, String[]> supers) {
+        String[] s = supers.get(name);
+        if (s != null) return s[0];
+        Class<?> c = jdkClass(name);
+        return c == null || c.getSuperclass() == null ? null : c.getSuperclass().getName().replace('.', '/');
+    }
+
+    private static boolean isInterface(String name, Map<String, String[]> supers) {
+        String[] s = supers.get(name);
+        if (s != null) return !s[1].isEmpty();
+        Class<?> c = jdkClass(name);
+        return c != null && c.isInterface();
+    }
+
+    private static Class<?> jdkClass(String name) {
+        try {
+            return Class.forName(name.replace('/', '.'), false, ClassLoader.getPlatformClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** Copies a jar and adds entries (e.g. the manifest and settings the runtime reads as resources). */
+    public static void addToJar(Path in, Map<String, byte[]> extra, Path out) throws IOException {
+        try (JarFile j = new JarFile(in.toFile()); OutputStream fo = Files.newOutputStream(out);
+             JarOutputStream jo = new JarOutputStream(fo)) {
+            for (JarEntry e : Collections.list(j.entries())) {
+                if (extra.containsKey(e.getName())) continue;
+                jo.putNextEntry(new JarEntry(e.getName()));
+                try (InputStream s = j.getInputStream(e)) {
+                    s.transferTo(jo);
+                }
+                jo.closeEntry();
+            }
+            for (Map.Entry<String, byte[]> e : extra.entrySet()) {
+                jo.putNextEntry(new JarEntry(e.getKey()));
+                jo.write(e.getValue());
+                jo.closeEntry();
+            }
+        }
+    }
+
+    /** Output of a child process. */
+    public record Run(int exit, String out, String err) {}
+
+    /** Runs {@code java [jvmArgs] -cp CLASSPATH MAIN [args]} in a child JVM (2 minutes at most). */
+    public static Run java(List<String> jvmArgs, String classpath, String main, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmArgs);
+        cmd.add("-cp");
+        cmd.add(classpath);
+        cmd.add(main);
+        Collections.addAll(cmd, args);
+        Process p = new ProcessBuilder(cmd).start();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+        if (!p.waitFor(2, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(main + " did not finish in 2 minutes");
+        }
+        return new Run(p.exitValue(), out.get(), err.get());
+    }
+
+    private static String drain(InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "<" + e + ">";
+        }
+    }
+}

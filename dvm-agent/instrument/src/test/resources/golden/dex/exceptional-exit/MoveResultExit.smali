@@ -1,0 +1,101 @@
+.class public Lsmalifix/MoveResultExit;
+.super Ljava/lang/Object;
+.source "MoveResultExit.smali"
+
+
+# direct methods
+.method public static maybeThrow(I)I
+    .registers 6
+
+    move v2, p0
+
+    const/16 v4, 0xb
+
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->enter(I)V
+
+    :try_start_0
+    if-lez v2, :cond_0
+
+    new-instance v0, Ljava/lang/IllegalStateException;
+
+    invoke-direct {v0}, Ljava/lang/IllegalStateException;-><init>()V
+
+    throw v0
+
+    :cond_0
+    const/16 v0, 0x2a
+
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exit(I)V
+
+    return v0
+    :try_end_0
+    .catchall {:try_start_0 .. :try_end_0} :catchall_0
+
+    :catchall_0
+    move-exception v3
+
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+
+    throw v3
+.end method
+
+.method public static retry(I)I
+    .registers 7
+
+    move v3, p0
+
+    const/16 v5, 0xc
+
+    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->enter(I)V
+
+    :try_start_0
+    const/4 v0, 0x0
+
+    const/16 v4, 0xd
+
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    :try_end_0
+    .catchall {:try_start_0 .. :try_end_0} :catchall_0
+
+    :goto_0
+    :try_start_1
+    invoke-static {v3}, Lsmalifix/MoveResultExit;->maybeThrow(I)I
+    :try_end_1
+    .catch Ljava/lang/IllegalStateException; {:try_start_1 .. :try_end_1} :catch_0
+    .catchall {:try_start_1 .. :try_end_1} :catchall_0
+
+    :try_start_2
+    move-result v1
+
+    const/16 v4, 0xd
+
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+
+    add-int/2addr v1, v0
+
+    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->exit(I)V
+
+    return v1
+
+    :catch_0
+    move-exception v2
+
+    add-int/lit8 v0, v0, 0x1
+
+    add-int/lit8 v3, v3, -0x1
+
+    const/16 v4, 0xd
+
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+
+    goto :goto_0
+    :try_end_2
+    .catchall {:try_start_2 .. :try_end_2} :catchall_0
+
+    :catchall_0
+    move-exception v4
+
+    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+
+    throw v4
+.end method

@@ -1,0 +1,136 @@
+.class public Lsmalifix/BigRegisters;
+.super Ljava/lang/Object;
+.source "BigRegisters.smali"
+
+
+# direct methods
+.method public constructor <init>()V
+    .registers 4
+
+    move-object v0, p0
+
+    invoke-direct {v0}, Ljava/lang/Object;-><init>()V
+
+    const/16 v2, 0x1
+
+    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->enter(I)V
+
+    :try_start_0
+    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->exit(I)V
+
+    return-void
+    :try_end_0
+    .catchall {:try_start_0 .. :try_end_0} :catchall_0
+
+    :catchall_0
+    move-exception v1
+
+    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+
+    throw v1
+.end method
+
+.method public static tooMany(I)I
+    .registers 255
+
+    add-int/lit8 v0, p0, 0x1
+
+    return v0
+.end method
+
+.method public static wide250(JI)J
+    .registers 255
+
+    move-wide/from16 v247, p0
+
+    move/from16 v249, p2
+
+    const/16 v251, 0x2
+
+    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->enter(I)V
+
+    :try_start_0
+    const-wide/16 v0, 0x0
+
+    const/4 v2, 0x0
+
+    move/from16 v3, v249
+
+    const/16 v250, 0x3
+
+    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+
+    :goto_0
+    if-ge v2, v3, :cond_0
+
+    add-long v0, v0, v247
+
+    add-int/lit8 v2, v2, 0x1
+
+    const/16 v250, 0x3
+
+    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+
+    goto :goto_0
+
+    :goto_1
+    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->exit(I)V
+
+    return-wide v0
+
+    :cond_0
+    const/16 v250, 0x3
+
+    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+
+    goto :goto_1
+    :try_end_0
+    .catchall {:try_start_0 .. :try_end_0} :catchall_0
+
+    :catchall_0
+    move-exception v250
+
+    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+
+    throw v250
+.end method
+
+
+# virtual methods
+.method public inst240(IJ)J
+    .registers 246
+
+    move-object/from16 v236, p0
+
+    move/from16 v237, p1
+
+    move-wide/from16 v238, p2
+
+    const/16 v241, 0x4
+
+    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->enter(I)V
+
+    :try_start_0
+    move/from16 v2, v237
+
+    int-to-long v0, v2
+
+    add-long v0, v0, v238
+
+    invoke-virtual/range {v236 .. v236}, Ljava/lang/Object;->hashCode()I
+
+    move-result v4
+
+    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->exit(I)V
+
+    return-wide v0
+    :try_end_0
+    .catchall {:try_start_0 .. :try_end_0} :catchall_0
+
+    :catchall_0
+    move-exception v240
+
+    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+
+    throw v240
+.end method
