@@ -130,12 +130,13 @@ final class MethodRewriter {
         // ---- loop probes on edges
         List<int[]> placedLoops = new ArrayList<>();
         List<String> loopSkips = new ArrayList<>();
-        if (withLoops) placeLoops(code, frames, succ, excSucc, nextId, placedLoops, loopSkips);
+        if (withLoops) placeLoops(code, frames, succ, excSucc, nextId, placedLoops, loopSkips, ctor);
 
         // ---- entry, exits, exceptional exit
         LabelNode start = new LabelNode();
         InsnList enter = probe(methodId, "enter");
         enter.add(start);
+        enter.add(entryLoops); // loops whose header is the first instruction: entered from the method entry
         if (entryAfter == null) insns.insert(enter);
         else insns.insert(entryAfter, enter);
         for (AbstractInsnNode i : code) {
@@ -154,10 +155,12 @@ final class MethodRewriter {
     }
 
     private final InsnList trampolines = new InsnList();
+    /** loopEnter probes of loops whose header is instruction 0 (the method entry is their entry edge). */
+    private final InsnList entryLoops = new InsnList();
 
     private void placeLoops(AbstractInsnNode[] code, Frame<BasicValue>[] frames, List<List<Integer>> succ,
                             List<List<Integer>> excSucc, java.util.function.IntSupplier nextId,
-                            List<int[]> placed, List<String> skips) {
+                            List<int[]> placed, List<String> skips, boolean ctor) {
         int n = code.length;
         int[][] normal = new int[n][];
         int[][] exceptional = new int[n][];
@@ -176,6 +179,8 @@ final class MethodRewriter {
         List<LoopFinder.Loop> kept = new ArrayList<>();
         for (LoopFinder.Loop l : loops) {
             if (handlerTarget[l.header]) { skips.add("loop at " + lineOf(code, l.header) + ": entered by an exception edge"); continue; }
+            // in a constructor the entry probe comes after super()/this(), so it cannot enter a loop before it
+            if (l.header == 0 && ctor) { skips.add("loop at " + lineOf(code, l.header) + ": before super()/this()"); continue; }
             kept.add(l);
         }
         // innermost first: a loop inside another has a smaller body
@@ -199,6 +204,7 @@ final class MethodRewriter {
         }
         for (LoopFinder.Loop l : kept) {
             String id = Integer.toString(ids.get(l));
+            if (l.header == 0) entryLoops.add(probe(ids.get(l), "loopEnter"));
             for (int u = 0; u < n; u++) {
                 if (frames[u] == null) continue;
                 for (int v : succ.get(u)) {

@@ -84,6 +84,8 @@ class ClassRewriterTest {
         assertEquals(8 * 5 + 2, stat(W + "nested()I#loop1", Stats.ITERATIONS));
         assertEquals(1, stat(W + "doWhile()I#loop0", Stats.CALLS));
         assertEquals(3, stat(W + "doWhile()I#loop0", Stats.ITERATIONS));
+        assertEquals(1, stat(W + "doWhileFirst(I)I#loop0", Stats.CALLS), "a loop entered from the method entry");
+        assertEquals(3, stat(W + "doWhileFirst(I)I#loop0", Stats.ITERATIONS));
         assertEquals(1, stat(W + "returnFromLoop()I#loop0", Stats.CALLS));
         assertEquals(2, stat(W + "returnFromLoop()I#loop0", Stats.ITERATIONS));
         assertEquals(2, stat(W + "tryCatchFinally(I)I", Stats.CALLS));
