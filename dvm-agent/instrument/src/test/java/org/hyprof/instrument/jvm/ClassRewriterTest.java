@@ -115,7 +115,7 @@ class ClassRewriterTest {
     void resolutionsAreClassified() {
         assertEquals("method", byName.get("fixtures.Workload.run()I").resolution().label());
         List<ProbeInfo> loops = byName.values().stream().filter(ProbeInfo::loop).toList();
-        assertEquals(5, loops.size(), loops.toString());
+        assertEquals(6, loops.size(), loops.toString());
         for (ProbeInfo l : loops) assertTrue(l.line() > 0, "loop line known: " + l);
     }
 }
