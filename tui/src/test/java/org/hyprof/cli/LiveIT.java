@@ -193,7 +193,8 @@ class LiveIT {
         assertEquals("disconnected", s.store().processes().stream().filter(x -> x.id() == p1.id).findFirst().orElseThrow().status());
         long kept = s.store().stats(p1.id).stream().filter(x -> x.probeId() == id(p1, "workload.Live.m2()V"))
                 .mapToLong(ProbeStats::calls).sum();
-        assertEquals(before, kept, "everything received from the killed agent is kept");
+        // snapshots keep arriving (every 200 ms) until the kill: what was seen is kept, maybe more
+        assertTrue(kept >= before && before > 0, "everything received from the killed agent is kept: " + before + " -> " + kept);
         assertTrue(p2.connected(), "the other agent is unaffected");
     }
 
