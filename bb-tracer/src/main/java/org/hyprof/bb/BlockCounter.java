@@ -1,15 +1,24 @@
 package org.hyprof.bb;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import org.hyprof.bb.emu.Backend;
 
 /**
  * Counts executed basic blocks per epoch without boxing: block start addresses map to dense
- * indexes through an open-addressing table of primitives, and each epoch's counts are a
- * {@code long[]} by index. An epoch is one native call made by one thread (the hybrid run ties it
- * to the Java invocation); the counter is used by one emulator, which runs one call at a time.
+ * indexes through an open-addressing table of primitives, and each epoch's counts are 64-bit slots
+ * by index in a direct buffer. An epoch is one native call made by one thread (the hybrid run ties
+ * it to the Java invocation); the counter is used by one emulator, which runs one call at a time.
  * Epochs nest: a native call made while another is suspended in a stub (native → Java → native)
  * counts into an epoch of its own, and the outer epoch's counts resume when it ends.
+ *
+ * <p>The counts live in direct buffers so that an engine can count without calling Java at all
+ * ({@link Backend#countBlocks}): it learns a block's index from {@link #firstSeen} once, then
+ * increments slot {@code index} of the buffer last passed to its {@link #retargetTo} listener and
+ * the total in {@link #totals()}. Without such an engine, {@link #block} does the same in Java.
  */
 public final class BlockCounter implements Backend.BlockListener {
     private long[] keys = new long[1024];   // address + 1 (0 = empty slot)
@@ -21,14 +30,46 @@ public final class BlockCounter implements Backend.BlockListener {
     private boolean[] thumb = new boolean[256];
     private java.util.function.BooleanSupplier thumbState;
 
-    private long[] counts = new long[256];
-    /** Blocks executed over all epochs (drives the virtual clock). */
-    private long executed;
+    /** The current epoch's counts (slot = block index). */
+    private LongBuffer counts = newCounts(256);
+    /** Slot 0: blocks executed over all epochs (drives the virtual clock). */
+    private final ByteBuffer totals = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+    /** Told each time {@link #counts} is replaced (an engine counting outside Java). */
+    private Consumer<LongBuffer> retarget = b -> { };
     private long epochThread = -1, epochId = -1;
     private int depth;
     /** Suspended outer epochs: counts, thread and id (index = nesting depth). */
-    private long[][] outerCounts = new long[4][];
+    private LongBuffer[] outerCounts = new LongBuffer[4];
     private long[] outerThread = new long[4], outerId = new long[4];
+    /** Count buffers of nested epochs, kept for reuse (index = nesting depth). */
+    private LongBuffer[] spare = new LongBuffer[4];
+
+    private static LongBuffer newCounts(int slots) {
+        return ByteBuffer.allocateDirect(slots * 8).order(ByteOrder.nativeOrder()).asLongBuffer();
+    }
+
+    /**
+     * The direct buffer (native byte order) whose first long is the number of blocks executed;
+     * an engine counting outside Java increments it.
+     */
+    public ByteBuffer totals() {
+        return totals;
+    }
+
+    /**
+     * Calls {@code l} now and whenever the count buffer changes (a new epoch, more blocks); an
+     * engine counting outside Java counts into the buffer given last. It is a direct buffer of
+     * longs in native byte order; slot i = executions of block i in the current epoch.
+     */
+    public void retargetTo(Consumer<LongBuffer> l) {
+        this.retarget = l;
+        l.accept(counts);
+    }
+
+    private void setCounts(LongBuffer b) {
+        counts = b;
+        retarget.accept(b);
+    }
 
     /** Starts counting into a fresh epoch (nested inside the current one, if any). */
     public void beginEpoch(long threadId, long epoch) {
@@ -37,30 +78,41 @@ public final class BlockCounter implements Backend.BlockListener {
                 outerCounts = Arrays.copyOf(outerCounts, depth * 2);
                 outerThread = Arrays.copyOf(outerThread, depth * 2);
                 outerId = Arrays.copyOf(outerId, depth * 2);
+                spare = Arrays.copyOf(spare, depth * 2);
             }
             outerCounts[depth] = counts;
             outerThread[depth] = epochThread;
             outerId[depth] = epochId;
+            LongBuffer b = spare[depth];
+            if (b == null || b.capacity() < address.length) b = newCounts(Math.max(256, address.length));
+            else zero(b);
+            spare[depth] = null;
             depth++;
-            counts = new long[Math.max(256, address.length)];
-        } else if (counts.length < address.length) {
-            counts = new long[address.length];
+            setCounts(b);
         } else {
-            Arrays.fill(counts, 0);
+            if (counts.capacity() < address.length) setCounts(newCounts(address.length));
+            else zero(counts);
         }
         epochThread = threadId;
         epochId = epoch;
     }
 
+    /** Clears the slots blocks can have used. */
+    private void zero(LongBuffer b) {
+        for (int i = 0, n = Math.min(blocks, b.capacity()); i < n; i++) b.put(i, 0);
+    }
+
     /** Ends the epoch and returns its counts (index → executions), trimmed to the blocks known. */
     public EpochCounts endEpoch() {
-        EpochCounts e = new EpochCounts(epochThread, epochId, Arrays.copyOf(counts, blocks));
+        EpochCounts e = new EpochCounts(epochThread, epochId, current());
         if (depth > 0) {
             depth--;
-            long[] outer = outerCounts[depth];
+            spare[depth] = counts;
+            LongBuffer outer = outerCounts[depth];
             outerCounts[depth] = null;
-            // blocks first seen in the nested epoch may lie beyond the outer array
-            counts = outer.length < address.length ? Arrays.copyOf(outer, address.length) : outer;
+            // blocks first seen in the nested epoch may lie beyond the outer buffer
+            if (outer.capacity() < address.length) outer = copyOf(outer, address.length);
+            setCounts(outer);
             epochThread = outerThread[depth];
             epochId = outerId[depth];
         } else {
@@ -70,9 +122,17 @@ public final class BlockCounter implements Backend.BlockListener {
         return e;
     }
 
-    /** Counts of the epoch in progress so far (index → executions; read-only view, may be longer). */
+    private static LongBuffer copyOf(LongBuffer b, int slots) {
+        LongBuffer n = newCounts(slots);
+        for (int i = 0; i < b.capacity(); i++) n.put(i, b.get(i));
+        return n;
+    }
+
+    /** Counts of the epoch in progress so far (index → executions, one per block known; a copy). */
     public long[] current() {
-        return counts;
+        long[] c = new long[blocks];
+        counts.get(0, c, 0, Math.min(blocks, counts.capacity()));
+        return c;
     }
 
     @Override
@@ -80,19 +140,32 @@ public final class BlockCounter implements Backend.BlockListener {
         long k = addr + 1;
         int mask = keys.length - 1;
         int i = (int) (mix(k) & mask);
+        int idx;
         while (true) {
             long kk = keys[i];
-            if (kk == k) { counts[values[i]]++; executed++; return; }
-            if (kk == 0) break;
+            if (kk == k) { idx = values[i]; break; }
+            if (kk == 0) { idx = firstSeen(addr, len); break; }
             i = (i + 1) & mask;
         }
+        counts.put(idx, counts.get(idx) + 1);
+        totals.putLong(0, totals.getLong(0) + 1);
+    }
+
+    /**
+     * A block's first execution: gives it the next dense index, notes its size and instruction
+     * set, and makes room for its count (which may replace the count buffer). Returns the index.
+     */
+    public int firstSeen(long addr, int len) {
         int idx = add(addr, len);
+        long k = addr + 1;
+        int mask = keys.length - 1;
+        int i = (int) (mix(k) & mask);
+        while (keys[i] != 0) i = (i + 1) & mask;
         keys[i] = k;
         values[i] = idx;
         if (blocks * 2 > keys.length) rehash();
-        if (idx >= counts.length) counts = Arrays.copyOf(counts, address.length);
-        counts[idx]++;
-        executed++;
+        if (idx >= counts.capacity()) setCounts(copyOf(counts, address.length));
+        return idx;
     }
 
     /**
@@ -110,7 +183,7 @@ public final class BlockCounter implements Backend.BlockListener {
 
     /** Blocks executed so far, all epochs. */
     public long executed() {
-        return executed;
+        return totals.getLong(0);
     }
 
     private int add(long addr, int len) {

@@ -13,6 +13,7 @@ import org.hyprof.bb.cost.Estimate;
 import org.hyprof.bb.disasm.Instruction;
 import org.hyprof.bb.emu.Backend;
 import org.hyprof.bb.emu.Emulator;
+import org.hyprof.bb.emu.Engine;
 
 /**
  * The result of one native call: return registers, executed blocks and instructions, counts per
@@ -22,9 +23,9 @@ import org.hyprof.bb.emu.Emulator;
  * (integer value of the return register), {@code blocks}, {@code instructions}, {@code categories}
  * (name → count), {@code cycles}, {@code time_ns}, {@code energy_uj}; also {@code return_double},
  * {@code return_float}, {@code return_long}, {@code library}, {@code symbol}, {@code arch},
- * {@code cpu}, {@code functions}, {@code hot_blocks}.
+ * {@code cpu}, {@code engine}, {@code functions}, {@code hot_blocks}.
  */
-public record NativeRun(String library, String symbol, Backend.Arch arch, CpuProfile cpu, Emulator.Result result,
+public record NativeRun(String library, String symbol, Backend.Arch arch, Engine engine, CpuProfile cpu, Emulator.Result result,
                         long blocks, Estimate estimate, Map<String, Long> categories, List<Tracer.HotBlock> hot,
                         Map<String, Estimate> functions, long emulatedNanos) {
 
@@ -45,6 +46,7 @@ public record NativeRun(String library, String symbol, Backend.Arch arch, CpuPro
         ObjectNode o = m.createObjectNode();
         o.put("library", library).put("symbol", symbol).put("arch", arch == Backend.Arch.ARM64 ? "arm64-v8a" : "armeabi-v7a");
         o.put("cpu", cpu.name);
+        o.put("engine", engine.id);
         o.put("return", arch == Backend.Arch.ARM ? (int) result.r0() : result.r0());
         o.put("return_long", result.longValue(arch == Backend.Arch.ARM64));
         o.put("return_double", returnDouble());
@@ -80,7 +82,8 @@ public record NativeRun(String library, String symbol, Backend.Arch arch, CpuPro
     }
 
     public void table(PrintWriter out, int top) {
-        out.printf(Locale.ROOT, "%s %s  (%s, CPU profile %s)%n", library, symbol, arch == Backend.Arch.ARM64 ? "arm64-v8a" : "armeabi-v7a", cpu.name);
+        out.printf(Locale.ROOT, "%s %s  (%s, CPU profile %s, engine %s)%n", library, symbol, arch == Backend.Arch.ARM64 ? "arm64-v8a" : "armeabi-v7a",
+                cpu.name, engine.id);
         out.printf(Locale.ROOT, "return     %d (as double %s, as float %s)%n", arch == Backend.Arch.ARM ? (int) result.r0() : result.r0(),
                 returnDouble(), returnFloat());
         out.printf(Locale.ROOT, "blocks     %,d executed%ninstructions %,d%n", blocks, estimate.instructions());

@@ -12,6 +12,7 @@ import org.hyprof.bb.disasm.BlockDisassembler;
 import org.hyprof.bb.disasm.Instruction;
 import org.hyprof.bb.emu.Backend;
 import org.hyprof.bb.emu.Emulator;
+import org.hyprof.bb.emu.Engine;
 
 /**
  * bb-tracer's entry point: a shared object in the emulator, a CPU profile, and for each call the
@@ -48,9 +49,17 @@ public final class Tracer implements AutoCloseable {
         this.disassembler = new BlockDisassembler(e.cpu.arch(), cpu);
     }
 
-    /** Loads a library; {@code cpu} null picks the default profile for its instruction set. */
+    /**
+     * Loads a library on the default engine; {@code cpu} null picks the default profile for its
+     * instruction set.
+     */
     public static Tracer open(Path so, CpuProfile cpu) {
-        Emulator e = Emulator.load(so);
+        return open(so, cpu, Engine.defaultEngine());
+    }
+
+    /** Loads a library on an engine; {@code cpu} null picks the default profile for its instruction set. */
+    public static Tracer open(Path so, CpuProfile cpu, Engine engine) {
+        Emulator e = Emulator.load(so, engine, true);
         boolean arm64 = e.cpu.arch() == Backend.Arch.ARM64;
         CpuProfile p = cpu != null ? cpu : CpuProfile.forArch(arm64);
         if (p.arch.equals("arm64") != arm64) {
@@ -139,7 +148,7 @@ public final class Tracer implements AutoCloseable {
         hot.sort((a, b) -> Double.compare(b.estimate().cycles(), a.estimate().cycles()));
         Map<String, Estimate> functions = new LinkedHashMap<>();
         perFunction.forEach((k, v) -> functions.put(k, Estimate.of(v, cpu)));
-        return new NativeRun(emulator.image.path.toString(), symbol, emulator.cpu.arch(), cpu, r, r.counts().executedBlocks(),
+        return new NativeRun(emulator.image.path.toString(), symbol, emulator.cpu.arch(), emulator.cpu.engine(), cpu, r, r.counts().executedBlocks(),
                 Estimate.of(cats, cpu), cats, hot, functions, emulatedNanos);
     }
 

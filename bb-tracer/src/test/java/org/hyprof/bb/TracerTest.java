@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.hyprof.bb.emu.Emulator;
+import org.hyprof.bb.emu.Engine;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,11 +41,25 @@ class TracerTest {
         };
     }
 
+    /** Each case on every engine ({@link Engines#all}). */
+    static Stream<Arguments> countedLoops() {
+        String[] cases = {"arm,0,2,4", "arm,1,3,9", "arm,100,102,405", "thumb,0,2,4", "thumb,1,3,9", "thumb,100,102,405",
+                          "arm64,0,2,5", "arm64,1,3,10", "arm64,100,102,406"};
+        return Engines.all().stream().flatMap(e -> Stream.of(cases).map(c -> {
+            String[] f = c.split(",");
+            return Arguments.of(e, f[0], Integer.parseInt(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]));
+        }));
+    }
+
+    static Stream<Engine> engines() {
+        return Engines.all().stream();
+    }
+
     @ParameterizedTest
-    @CsvSource({"arm,0,2,4", "arm,1,3,9", "arm,100,102,405", "thumb,0,2,4", "thumb,1,3,9", "thumb,100,102,405",
-                "arm64,0,2,5", "arm64,1,3,10", "arm64,100,102,406"})
-    void exactCountsOnACountedLoop(String isa, int n, long blocks, long instructions) {
-        try (Tracer t = Tracer.open(lib(isa), null)) {
+    @MethodSource("countedLoops")
+    void exactCountsOnACountedLoop(Engine engine, String isa, int n, long blocks, long instructions) {
+        try (Tracer t = Tracer.open(lib(isa), null, engine)) {
+            assertEquals(engine, t.emulator.cpu.engine());
             NativeRun r = t.call("count_loop", List.of(Emulator.Arg.ofInt(n)));
             assertEquals(n * (n - 1) / 2, r.returnValue());
             assertEquals(blocks, r.blocks());
@@ -50,16 +67,17 @@ class TracerTest {
         }
     }
 
-    @Test
-    void categoriesOfTheLoop() {
-        try (Tracer t = Tracer.open(ARM, null)) {
+    @ParameterizedTest
+    @MethodSource("engines")
+    void categoriesOfTheLoop(Engine engine) {
+        try (Tracer t = Tracer.open(ARM, null, engine)) {
             Map<String, Long> c = t.call("count_loop", List.of(Emulator.Arg.ofInt(100))).categories();
             assertEquals(101, c.get("branch-cond"));
             assertEquals(1, c.get("branch"));
             assertEquals(303, c.get("alu"));
             assertEquals(0, c.get("other"));
         }
-        try (Tracer t = Tracer.open(ARM64, null)) {
+        try (Tracer t = Tracer.open(ARM64, null, engine)) {
             Map<String, Long> c = t.call("count_loop", List.of(Emulator.Arg.ofInt(100))).categories();
             assertEquals(101, c.get("branch-cond"));
             assertEquals(1, c.get("branch"));
@@ -67,10 +85,11 @@ class TracerTest {
         }
     }
 
-    @Test
-    void argumentsAndResultsPerAbi() {
+    @ParameterizedTest
+    @MethodSource("engines")
+    void argumentsAndResultsPerAbi(Engine engine) {
         for (Path so : new Path[] {ARM, THUMB, ARM64}) {
-            try (Tracer t = Tracer.open(so, null)) {
+            try (Tracer t = Tracer.open(so, null, engine)) {
                 assertEquals(91, t.call("add_ints", List.of(Emulator.Arg.ofInt(1), Emulator.Arg.ofInt(2), Emulator.Arg.ofInt(3),
                         Emulator.Arg.ofInt(4), Emulator.Arg.ofInt(5), Emulator.Arg.ofInt(6))).returnValue(), so + ": stack arguments");
                 double d = t.call("mix_args", List.of(Emulator.Arg.ofInt(3), Emulator.Arg.ofFloat(1.5f), Emulator.Arg.ofDouble(2.25),
@@ -80,9 +99,10 @@ class TracerTest {
         }
     }
 
-    @Test
-    void importsWithoutStubFailWhenCalledNamingThem() {
-        try (Tracer t = Tracer.open(ARM64, null)) {
+    @ParameterizedTest
+    @MethodSource("engines")
+    void importsWithoutStubFailWhenCalledNamingThem(Engine engine) {
+        try (Tracer t = Tracer.open(ARM64, null, engine)) {
             NativeException e = assertThrows(NativeException.class, () -> t.call("uses_getpid", List.of()));
             assertEquals("native code called getpid, which has no stub in bb-tracer", e.getMessage());
             assertEquals(4950, t.call("count_loop", List.of(Emulator.Arg.ofInt(100))).returnValue(), "the emulator is still usable");

@@ -3,6 +3,8 @@ package org.hyprof.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,6 +41,10 @@ public final class DemoCommand implements Callable<Integer> {
             description = "CPU profile for native code (default: cortex-a9 for armeabi-v7a, generic-aarch64 for arm64-v8a).")
     String cpu;
 
+    @Option(names = "--engine", paramLabel = "E",
+            description = "Emulator engine: libunicorn, unidbg or auto (see hyprof profile --help). Default: auto, or $HYPROF_ENGINE.")
+    String engine;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
@@ -52,10 +58,13 @@ public final class DemoCommand implements Callable<Integer> {
         err.println("hyprof demo: profiling demo.HybridDemo into " + out + " (Java with probes; native methods of "
                 + "libhyprofdemo.so in the emulator, " + abi + ", " + profile + ")");
         err.flush();
+        List<String> argv = new ArrayList<>(List.of("profile", "--force", "-o", out.toString(),
+                "--native-libs", natives.toString(), "--abi", abi, "--cpu", profile));
+        if (engine != null) argv.addAll(List.of("--engine", engine));
+        argv.addAll(List.of("--", java, "-cp", samples.toString(), "demo.HybridDemo", Integer.toString(rounds)));
         int code = HyprofCommand.newCommandLine()
                 .setOut(spec.commandLine().getOut()).setErr(err)
-                .execute("profile", "--force", "-o", out.toString(), "--native-libs", natives.toString(), "--abi", abi,
-                        "--cpu", profile, "--", java, "-cp", samples.toString(), "demo.HybridDemo", Integer.toString(rounds));
+                .execute(argv.toArray(String[]::new));
         if (code != 0) return code;
         err.println("hyprof demo: top " + top + " methods by energy (Java: time x CPU power of the sample power profile;"
                 + " native: the emulator's estimate); all rows: hyprof report " + out + " --sort energy");

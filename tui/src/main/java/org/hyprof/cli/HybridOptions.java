@@ -29,11 +29,16 @@ public final class HybridOptions {
             description = "CPU profile for native code: cortex-a8, cortex-a9, generic-aarch64 or a file (default: cortex-a9 for armeabi-v7a, generic-aarch64 for arm64-v8a).")
     String cpu;
 
+    @Option(names = "--engine", paramLabel = "E",
+            description = "Emulator engine: libunicorn (blocks counted in C; built when Debian's libunicorn-dev is installed), "
+                    + "unidbg (a Java hook per block, ~20x slower) or auto (libunicorn when built). Default: auto, or $HYPROF_ENGINE.")
+    String engine;
+
     /** Agent settings of the run, or empty when not hybrid. Throws one-line UserErrors. */
     List<String> agentArgs() {
         List<String> a = new ArrayList<>();
         if (dir == null) {
-            if (abi != null || cpu != null) throw new UserError("--abi and --cpu need --native-libs DIR", 2);
+            if (abi != null || cpu != null || engine != null) throw new UserError("--abi, --cpu and --engine need --native-libs DIR", 2);
             return a;
         }
         if (!Files.isDirectory(dir)) throw new UserError(dir + ": no such directory (--native-libs)");
@@ -57,6 +62,7 @@ public final class HybridOptions {
                 throw new UserError("--cpu " + cpu + " is a profile for " + p.arch + ", not for " + chosen, 2);
             a.add("cpu=" + (Files.isRegularFile(Path.of(cpu)) ? Path.of(cpu).toAbsolutePath().toString() : cpu));
         }
+        if (engine != null) a.add("engine=" + NativeCommand.engine(engine).id);
         a.add(0, "nativeLibs=" + dir.toAbsolutePath());
         if (chosen != null) a.add(1, "abi=" + chosen);
         return a;

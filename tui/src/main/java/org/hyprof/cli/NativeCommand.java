@@ -10,6 +10,7 @@ import org.hyprof.bb.NativeRun;
 import org.hyprof.bb.Tracer;
 import org.hyprof.bb.cost.CpuProfile;
 import org.hyprof.bb.emu.Emulator;
+import org.hyprof.bb.emu.Engine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,6 +39,11 @@ public final class NativeCommand implements Callable<Integer> {
             description = "CPU profile: cortex-a8, cortex-a9, generic-aarch64 or a profile file. Default: cortex-a9 (ARM), generic-aarch64 (AArch64).")
     String cpu;
 
+    @Option(names = "--engine", paramLabel = "E",
+            description = "Emulator engine: libunicorn (blocks counted in C; built when Debian's libunicorn-dev is installed), "
+                    + "unidbg (a Java hook per block, ~20x slower) or auto (libunicorn when built). Default: auto, or $HYPROF_ENGINE.")
+    String engine;
+
     @Option(names = "--top", paramLabel = "N", defaultValue = "5", description = "Hottest blocks to show. Default: ${DEFAULT-VALUE}.")
     int top;
 
@@ -51,7 +57,7 @@ public final class NativeCommand implements Callable<Integer> {
             List<Emulator.Arg> parsed = new ArrayList<>();
             for (String a : args) parsed.add(Emulator.Arg.parse(a));
             CpuProfile p = cpu == null ? null : CpuProfile.load(cpu);
-            try (Tracer t = Tracer.open(library, p)) {
+            try (Tracer t = Tracer.open(library, p, engine(engine))) {
                 NativeRun run = t.call(symbol, parsed);
                 PrintWriter out = spec.commandLine().getOut();
                 if (format.equals("json")) run.json(out, top);
@@ -60,6 +66,15 @@ public final class NativeCommand implements Callable<Integer> {
             return 0;
         } catch (NativeException e) {
             throw new UserError(e.getMessage());
+        }
+    }
+
+    /** The engine an {@code --engine} option names (null: the default); a bad name is a usage error. */
+    static Engine engine(String name) {
+        try {
+            return Engine.named(name);
+        } catch (NativeException e) {
+            throw new UserError("--engine: " + e.getMessage(), name != null && name.matches("libunicorn|unidbg|auto") ? 1 : 2);
         }
     }
 }

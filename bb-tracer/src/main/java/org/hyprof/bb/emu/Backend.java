@@ -1,11 +1,14 @@
 package org.hyprof.bb.emu;
 
+import org.hyprof.bb.BlockCounter;
+
 /**
  * The CPU emulator behind bb-tracer, as narrow as callers need: memory, registers, running from an
- * address until another, and two hooks (every executed basic block; every instruction of a small
- * address range, for stubs). The first implementation is Unicorn 2 through unidbg-unicorn2
- * ({@link UnicornBackend}); a second one that counts blocks in C (Debian's libunicorn2 through
- * a JNI shim, which also brings x86 and MIPS) fits the same interface: callers see only this.
+ * address until another, and hooks (every executed basic block; every instruction of a small
+ * address range, for stubs). Two implementations, chosen by {@link Engine}: Unicorn 2 from
+ * Debian's libunicorn in hyprof's JNI shim, counting blocks in C ({@link LibUnicornBackend}), and
+ * Unicorn 2 through unidbg-unicorn2 with a Java block hook ({@link UnicornBackend}). Callers see
+ * only this interface.
  */
 public interface Backend extends AutoCloseable {
     /** Instruction set families. */
@@ -71,6 +74,18 @@ public interface Backend extends AutoCloseable {
 
     /** Hooks every block in [begin, end). */
     void onBlock(long begin, long end, BlockListener l);
+
+    /**
+     * Counts every block executed in [begin, end) into {@code counter}. This default calls
+     * {@code counter} from a {@link #onBlock} hook (an up-call into Java per block); an engine
+     * that can count inside itself overrides it (see {@link BlockCounter#firstSeen}).
+     */
+    default void countBlocks(long begin, long end, BlockCounter counter) {
+        onBlock(begin, end, counter);
+    }
+
+    /** Which engine this is. */
+    Engine engine();
 
     /** Hooks every instruction in [begin, end). */
     void onCode(long begin, long end, CodeListener l);

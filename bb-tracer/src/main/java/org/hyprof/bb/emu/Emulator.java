@@ -85,19 +85,22 @@ public final class Emulator implements AutoCloseable {
         relocate();
         if (countBlocks) {
             if (cpu.arch() == Backend.Arch.ARM) counter.thumbStateFrom(cpu::thumb);
-            cpu.onBlock(BASE, BASE + span, counter);
+            cpu.countBlocks(BASE, BASE + span, counter);
         }
     }
 
-    /** Loads a shared object (ARM, Thumb or AArch64) and runs its init functions. */
+    /**
+     * Loads a shared object (ARM, Thumb or AArch64) on the default engine
+     * ({@link Engine#defaultEngine}) and runs its init functions.
+     */
     public static Emulator load(Path so) {
-        return load(so, true);
+        return load(so, Engine.defaultEngine(), true);
     }
 
     /** {@code countBlocks} false: no block hook at all (the baseline of benchmarks). */
-    public static Emulator load(Path so, boolean countBlocks) {
+    public static Emulator load(Path so, Engine engine, boolean countBlocks) {
         ElfImage img = ElfImage.read(so);
-        Backend cpu = new UnicornBackend(img.machine == ElfImage.Machine.ARM ? Backend.Arch.ARM : Backend.Arch.ARM64);
+        Backend cpu = engine.open(img.machine == ElfImage.Machine.ARM ? Backend.Arch.ARM : Backend.Arch.ARM64);
         Emulator e;
         try {
             e = new Emulator(img, cpu, countBlocks);

@@ -66,6 +66,8 @@ public final class UnicornBackend implements Backend {
 
     @Override public Arch arch() { return arch; }
 
+    @Override public Engine engine() { return Engine.UNIDBG; }
+
     @Override
     public void map(long address, long size, boolean read, boolean write, boolean exec) {
         int prot = (read ? UnicornConst.UC_PROT_READ : 0) | (write ? UnicornConst.UC_PROT_WRITE : 0) | (exec ? UnicornConst.UC_PROT_EXEC : 0);

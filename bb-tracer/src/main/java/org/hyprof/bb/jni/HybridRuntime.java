@@ -18,6 +18,7 @@ import org.hyprof.bb.NativeException;
 import org.hyprof.bb.Tracer;
 import org.hyprof.bb.cost.CpuProfile;
 import org.hyprof.bb.disasm.Instruction;
+import org.hyprof.bb.emu.Engine;
 import org.hyprof.runtime.Hyprof;
 import org.hyprof.runtime.NativeCall;
 import org.hyprof.runtime.SessionFormat;
@@ -48,6 +49,7 @@ public final class HybridRuntime implements NativeCall.Handler {
     private final Path dir;
     private final String abi;
     private final CpuProfile cpu;
+    private final Engine engine;
     private final IntFunction<String> methodKeys;
     private final List<NativeLibrary> libraries = new CopyOnWriteArrayList<>();
     private volatile NativeMethod[] methods = new NativeMethod[0];
@@ -66,18 +68,25 @@ public final class HybridRuntime implements NativeCall.Handler {
      * @param methodKeys probe id → {@code class\tname\tdescriptor} of the instrumented method
      */
     public HybridRuntime(Path dir, String abi, CpuProfile cpu, IntFunction<String> methodKeys) {
+        this(dir, abi, cpu, Engine.defaultEngine(), methodKeys);
+    }
+
+    /** The same on a chosen emulator engine. */
+    public HybridRuntime(Path dir, String abi, CpuProfile cpu, Engine engine, IntFunction<String> methodKeys) {
         if (abi != null && !ABIS.contains(abi))
             throw new NativeException("unknown ABI '" + abi + "' (known: " + String.join(", ", ABIS) + ")");
         if (!Files.isDirectory(dir)) throw new NativeException(dir + ": no such directory (native libraries)");
         this.dir = dir;
         this.abi = abi;
         this.cpu = cpu;
+        this.engine = engine;
         this.methodKeys = methodKeys;
     }
 
     /**
      * Starts a hybrid run in this JVM (called by the agent, through its own class loader):
-     * settings {@code nativeLibs}, {@code abi}, {@code cpu} (a built-in profile name or a file).
+     * settings {@code nativeLibs}, {@code abi}, {@code cpu} (a built-in profile name or a file),
+     * {@code engine} ({@link Engine#named}: libunicorn, unidbg or auto).
      * Installs the handler the instrumented code calls and writes the run's settings into the
      * session. Throws {@link NativeException} with a one-line message for bad settings.
      */
@@ -86,9 +95,10 @@ public final class HybridRuntime implements NativeCall.Handler {
         if (libs == null) throw new NativeException("nativeLibs is not set");
         String cpuName = settings.get("cpu");
         HybridRuntime h = new HybridRuntime(Path.of(libs), settings.get("abi"),
-                cpuName == null || cpuName.isEmpty() ? null : CpuProfile.load(cpuName), methodKeys);
+                cpuName == null || cpuName.isEmpty() ? null : CpuProfile.load(cpuName), Engine.named(settings.get("engine")), methodKeys);
         StringBuilder info = new StringBuilder();
         info.append("libraries.dir=").append(escape(h.dir.toAbsolutePath().toString())).append('\n');
+        info.append("engine=").append(h.engine.id).append('\n');
         if (h.abi != null) info.append("abi=").append(h.abi).append('\n');
         if (h.cpu != null) h.describeCpu(info, h.cpu);
         info(info);
@@ -144,7 +154,7 @@ public final class HybridRuntime implements NativeCall.Handler {
             for (NativeLibrary l : libraries) if (l.file.equals(real)) return; // loaded once, like the JVM
             NativeLibrary lib;
             try {
-                lib = new NativeLibrary(real, cpu, loader);
+                lib = new NativeLibrary(real, cpu, engine, loader);
             } catch (NativeException e) {
                 throw linkError(e.getMessage());
             }

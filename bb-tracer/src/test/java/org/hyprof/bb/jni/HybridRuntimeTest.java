@@ -12,8 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.hyprof.bb.Engines;
+import org.hyprof.bb.emu.Engine;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,10 +59,27 @@ class HybridRuntimeTest {
         return h.invoke(IDS.get(method), self, args);
     }
 
+    /** Both ABIs on every engine this build has. */
+    static Stream<Arguments> abisAndEngines() {
+        return Engines.all().stream().flatMap(e -> Stream.of("armeabi-v7a", "arm64-v8a").map(abi -> Arguments.of(abi, e)));
+    }
+
+    /** A runtime whose libraries run on {@code engine} (chosen as users do: the hyprof.engine property). */
+    static HybridRuntime runtime(String abi, Engine engine) {
+        String before = System.getProperty("hyprof.engine");
+        System.setProperty("hyprof.engine", engine.id);
+        try {
+            HybridRuntime h = runtime(abi);
+            return h;
+        } finally {
+            if (before == null) System.clearProperty("hyprof.engine"); else System.setProperty("hyprof.engine", before);
+        }
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"armeabi-v7a", "arm64-v8a"})
-    void nativeResultsEqualTheJavaTwins(String abi) throws Throwable {
-        HybridRuntime h = runtime(abi);
+    @MethodSource("abisAndEngines")
+    void nativeResultsEqualTheJavaTwins(String abi, Engine engine) throws Throwable {
+        HybridRuntime h = runtime(abi, engine);
         Class<?> k = NativeKernels.class;
         assertEquals(JavaKernels.fft(64, 2), call(h, "NativeKernels.fft", k, 64, 2));
         assertEquals(JavaKernels.sparse(50, 400, 2), call(h, "NativeKernels.sparse", k, 50, 400, 2));
@@ -79,9 +100,10 @@ class HybridRuntimeTest {
                 "native code calls Square.value back 20 times");
     }
 
-    @Test
-    void anExceptionThrownByNativeCodeReachesTheCaller() throws Throwable {
-        HybridRuntime h = runtime("armeabi-v7a");
+    @ParameterizedTest
+    @MethodSource("abisAndEngines")
+    void anExceptionThrownByNativeCodeReachesTheCaller(String abi, Engine engine) throws Throwable {
+        HybridRuntime h = runtime(abi, engine);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> call(h, "NativeKernels.check", NativeKernels.class, -5));
         assertEquals("negative value from native code", e.getMessage());

@@ -1,0 +1,168 @@
+package org.hyprof.bb.emu;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.hyprof.bb.BlockCounter;
+import org.hyprof.bb.NativeException;
+
+/**
+ * {@link Backend} on Unicorn 2 from Debian's libunicorn-dev, through hyprof's JNI shim
+ * {@code libhyprof-unicorn.so} ({@code bb-tracer/src/main/c}, built with the module when the
+ * package is installed; Unicorn is linked in statically). Its {@link #countBlocks} counts in C:
+ * the block hook never calls Java after a block's first execution, so counting costs a few ns per
+ * block instead of the ~90 ns of a Java hook (bench/README.md). VFP/NEON are switched on at start.
+ */
+public final class LibUnicornBackend implements Backend {
+    private static final String RESOURCE = "native/linux-x86_64/libhyprof-unicorn.so";
+    // register selectors shared with hyprof_unicorn.c
+    private static final int REG_SP = 32, REG_LR = 33, REG_PC = 34, REG_CPSR = 35, REG_FPR = 64;
+    private static final int PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4;
+
+    private static String loadFailure;
+    private static boolean loadTried;
+
+    private final Arch arch;
+    private long handle;
+
+    /** Starts an engine; throws {@link NativeException} when the shim is not available. */
+    public LibUnicornBackend(Arch arch) {
+        String why = unavailableBecause();
+        if (why != null) throw new NativeException("engine libunicorn: " + why);
+        this.arch = arch;
+        this.handle = open(arch == Arch.ARM ? 0 : 1);
+    }
+
+    /** Null when the shim is loaded (or loads now); otherwise why it cannot be used. */
+    public static synchronized String unavailableBecause() {
+        if (loadTried) return loadFailure;
+        loadTried = true;
+        try {
+            load();
+        } catch (IOException | URISyntaxException | UnsatisfiedLinkError | SecurityException e) {
+            loadFailure = "cannot load libhyprof-unicorn.so: " + e.getMessage();
+        } catch (NativeException e) {
+            loadFailure = e.getMessage();
+        }
+        return loadFailure;
+    }
+
+    /**
+     * Loads the shim from the class path: in place when it is a file (a build tree), otherwise
+     * extracted once into the temporary directory under a name with its content hash (17 MB: not
+     * written again by every process).
+     */
+    private static void load() throws IOException, URISyntaxException {
+        String os = System.getProperty("os.name", ""), cpu = System.getProperty("os.arch", "");
+        if (!os.toLowerCase().contains("linux") || !(cpu.equals("amd64") || cpu.equals("x86_64")))
+            throw new NativeException("built for Linux x86-64 only (this is " + os + "/" + cpu + ")");
+        URL url = LibUnicornBackend.class.getResource(RESOURCE);
+        if (url == null)
+            throw new NativeException("not built (bb-tracer was built without Debian's libunicorn-dev; install it and rebuild)");
+        if (url.getProtocol().equals("file")) {
+            System.load(Path.of(url.toURI()).toAbsolutePath().toString());
+            return;
+        }
+        String sha;
+        try (InputStream in = LibUnicornBackend.class.getResourceAsStream(RESOURCE + ".sha256")) {
+            sha = in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
+        }
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "hyprof-" + System.getProperty("user.name", "user"));
+        Files.createDirectories(dir);
+        Path so = dir.resolve("libhyprof-unicorn-" + sha.substring(0, Math.min(16, sha.length())) + ".so");
+        if (sha.equals("unknown") || !Files.isRegularFile(so)) {
+            Path tmp = Files.createTempFile(dir, "libhyprof-unicorn", ".tmp");
+            try (InputStream in = url.openStream()) {
+                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.move(tmp, so, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+        System.load(so.toAbsolutePath().toString());
+    }
+
+    @Override public Arch arch() { return arch; }
+
+    @Override public Engine engine() { return Engine.LIBUNICORN; }
+
+    @Override
+    public void map(long address, long size, boolean read, boolean write, boolean exec) {
+        map(handle, address, size, (read ? PROT_READ : 0) | (write ? PROT_WRITE : 0) | (exec ? PROT_EXEC : 0));
+    }
+
+    @Override public void write(long address, byte[] data) { write(handle, address, data); }
+
+    @Override public byte[] read(long address, int size) { return read(handle, address, size); }
+
+    @Override public long gpr(int n) { return reg(handle, n); }
+
+    @Override public void gpr(int n, long value) { setReg(handle, n, value); }
+
+    @Override public long sp() { return reg(handle, REG_SP); }
+
+    @Override public void sp(long value) { setReg(handle, REG_SP, value); }
+
+    @Override public long lr() { return reg(handle, REG_LR); }
+
+    @Override public void lr(long value) { setReg(handle, REG_LR, value); }
+
+    @Override public long pc() { return reg(handle, REG_PC); }
+
+    @Override
+    public boolean thumb() {
+        return arch == Arch.ARM && (reg(handle, REG_CPSR) & 0x20) != 0;
+    }
+
+    @Override public long fpr(int n) { return reg(handle, REG_FPR + n); }
+
+    @Override public void fpr(int n, long bits) { setReg(handle, REG_FPR + n, bits); }
+
+    @Override
+    public void run(long begin, long until) {
+        int err = run(handle, begin, until);
+        if (err != 0) throw new NativeException("emulation stopped at 0x" + Long.toHexString(pc()) + ": " + errorText(err));
+    }
+
+    @Override public void stop() { stop(handle); }
+
+    @Override public long save() { return save(handle); }
+
+    @Override public void restore(long context) { restore(handle, context); }
+
+    @Override public void onBlock(long begin, long end, BlockListener l) { hookBlock(handle, begin, end, l); }
+
+    @Override public void onCode(long begin, long end, CodeListener l) { hookCode(handle, begin, end, l); }
+
+    @Override
+    public void countBlocks(long begin, long end, BlockCounter counter) {
+        countBlocks(handle, begin, end, counter, counter.totals());
+        counter.retargetTo(b -> countInto(handle, b));
+    }
+
+    @Override
+    public void close() {
+        if (handle != 0) close(handle);
+        handle = 0;
+    }
+
+    private static native long open(int arch);
+    private static native void close(long h);
+    private static native void map(long h, long address, long size, int prot);
+    private static native void write(long h, long address, byte[] data);
+    private static native byte[] read(long h, long address, int size);
+    private static native long reg(long h, int selector);
+    private static native void setReg(long h, int selector, long value);
+    private static native int run(long h, long begin, long until);
+    private static native String errorText(int err);
+    private static native void stop(long h);
+    private static native long save(long h);
+    private static native void restore(long h, long context);
+    private static native void hookCode(long h, long begin, long end, CodeListener l);
+    private static native void hookBlock(long h, long begin, long end, BlockListener l);
+    private static native void countBlocks(long h, long begin, long end, BlockCounter counter, java.nio.ByteBuffer totals);
+    private static native void countInto(long h, java.nio.Buffer counts);
+}
