@@ -62,6 +62,8 @@ final class TuiApp {
     private boolean running = true;
     private long lastLoadMillis;
     private List<Row> rows = List.of();
+    /** The row selected before a live refresh, to select again once the rows are rebuilt. */
+    private Row keep;
 
     TuiApp(Screen screen, Source source) {
         this.screen = screen;
@@ -80,6 +82,7 @@ final class TuiApp {
                 handle(k);
                 dirty = true;
             } else if (source.live() && System.currentTimeMillis() - lastLoadMillis > 1000) {
+                keep = selected();
                 reload();
                 dirty = true;
             }
@@ -173,6 +176,21 @@ final class TuiApp {
 
     private int pageRows() {
         return Math.max(1, screen.getTerminalSize().getRows() - 4);
+    }
+
+    /**
+     * Keeps the cursor on the same process or probe when a live refresh rebuilt the rows: the
+     * table re-sorts as counts change, and a key press must act on the row the user saw selected.
+     */
+    private void keepSelection(Row before) {
+        if (before == null) return;
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            if (r.processId() == before.processId() && r.probeId() == before.probeId()) {
+                cursor = i;
+                return;
+            }
+        }
     }
 
     private Row selected() {
@@ -437,6 +455,8 @@ final class TuiApp {
         g.disableModifiers(SGR.BOLD);
         int body = h - 4;
         if (header != null) {
+            if (keep != null) keepSelection(keep);
+            keep = null;
             cursor = Math.max(0, Math.min(cursor, rows.size() - 1));
             if (cursor < scroll) scroll = cursor;
             if (cursor >= scroll + body) scroll = cursor - body + 1;

@@ -90,21 +90,20 @@ class TuiTmuxIT {
         waitFor(s -> s.contains("1 agent connected") && s.contains("workload.Live"), "the agent");
 
         key("Enter");                                   // process -> thread level
-        String s = waitFor(x -> x.contains("thread level"), "thread level");
-        String[] sel = selectedName(s);
-        while (!sel[0].contains("TaskA.run")) { key("Down"); s = screen(); sel = selectedName(s); if (presses > 4) break; }
+        waitFor(x -> x.contains("thread level"), "thread level");
+        select("TaskA.run()V", 4);
         key("Enter");                                   // TaskA.run -> method level
-        s = waitFor(x -> x.contains("method level") && x.contains("workload.Live.m1()V"), "method level");
-        while (!selectedName(s)[0].endsWith("workload.Live.m1()V") && presses < 5) { key("Down"); s = screen(); }
+        waitFor(x -> x.contains("method level") && x.contains("workload.Live.m1()V"), "method level");
+        select("workload.Live.m1()V", 5);
         key("Enter");                                   // m1 -> loop level
         assertTrue(presses <= 6, "zoom to the loop took " + presses + " key presses");
-        s = waitFor(x -> x.contains("loop level") && line(x, "m1()V#loop0") != null && iterations(x) > 0, "loop iterations");
+        String s = waitFor(x -> x.contains("loop level") && line(x, "m1()V#loop0") != null && iterations(x) > 0, "loop iterations");
         long iterations = iterations(s);
         assertTrue(iterations > 0 && iterations % 200 == 0, "m1's loop runs 200 iterations per call: " + iterations);
 
         key("BSpace");                                  // back to method level
-        s = waitFor(x -> x.contains("method level") && x.contains("workload.Live.m2()V"), "method level again");
-        while (!selectedName(s)[0].endsWith("workload.Live.m2()V") && presses < 20) { key("Down"); s = screen(); }
+        waitFor(x -> x.contains("method level") && x.contains("workload.Live.m2()V"), "method level again");
+        select("workload.Live.m2()V", 20);
         key("Space");                                   // m2 off
         s = waitFor(x -> cells(x, "workload.Live.m2()V")[0].equals("off"), "m2 off");
         Thread.sleep(1500);
@@ -126,16 +125,22 @@ class TuiTmuxIT {
         return Long.parseLong(c[c.length - 2]);
     }
 
-    /** The name on the highlighted row: tmux capture has no attributes, so the row is found by the cursor marker... */
-    String[] selectedName(String screen) throws Exception {
-        String withEscapes = run("tmux", "capture-pane", "-p", "-e", "-t", session);
-        for (String l : withEscapes.split("\n")) {
-            if (l.contains("\u001b[7m")) {
-                String plain = l.replaceAll("\u001b\\[[0-9;]*m", "").trim();
-                String[] f = plain.split("\\s+");
-                return new String[] {f[f.length - 1]};
+    /**
+     * Moves the cursor (Up or Down, as a user would, looking at the screen) onto the row whose
+     * name ends with {@code name}, while at most {@code maxPresses} keys have been pressed in all.
+     * The live table re-sorts as counts change; the cursor stays on its row meanwhile.
+     */
+    void select(String name, int maxPresses) throws Exception {
+        while (presses < maxPresses) {
+            String[] lines = run("tmux", "capture-pane", "-p", "-e", "-t", session).split("\n");
+            int selected = -1, target = -1;
+            for (int i = 0; i < lines.length; i++) {
+                String plain = lines[i].replaceAll("\u001b\\[[0-9;]*m", "").trim();
+                if (lines[i].contains("\u001b[7m") && i < lines.length - 1) selected = i;
+                if (plain.endsWith(name)) target = i;
             }
+            if (target < 0 || selected == target) return;
+            key(target < selected ? "Up" : "Down");
         }
-        return new String[] {""};
     }
 }
