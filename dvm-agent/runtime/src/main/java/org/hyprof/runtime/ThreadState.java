@@ -16,16 +16,18 @@ final class ThreadState {
     /** Frames deeper than this are not recorded (counted in {@link #depthDrops}). */
     static final int MAX_STACK = 1 << 16;
 
-    // frame layout: 8 longs per open activation
+    // frame layout: 10 longs per open activation
     private static final int F_ID = 0;          // id << 2 | counted-as-root << 1 | kind (1 = loop)
     private static final int F_START = 1;       // System.nanoTime() at entry
-    private static final int F_EVENTS = 2;      // timed events of the thread at entry (own enter included)
+    private static final int F_EVENTS = 2;      // timed events of the thread at entry (own enter included); -1: a call below --max-depth
     private static final int F_ITERS = 3;       // loop-iteration events of the thread at entry
     private static final int F_CHILD_INCL = 4;  // Σ raw inclusive time of direct callees
     private static final int F_COUNTS = 5;      // direct callees (low 32 bits) | timed loop events (high 32)
     private static final int F_DIRECT_ITERS = 6;// loop iterations not inside callees
     private static final int F_ITER_COUNT = 7;  // loops: own iterations
-    private static final int FRAME = 8;
+    private static final int F_COST = 8;        // the thread's probe cost (fixed point) at entry, own enter included
+    private static final int F_EXCL_COST = 9;   // probe cost charged to this frame's exclusive time so far (fixed point)
+    private static final int FRAME = 10;
     private static final long LOOP_EVENT = 1L << 32;
     private static final long KIND_LOOP = 1, ROOT = 2;
 
@@ -43,6 +45,13 @@ final class ThreadState {
     private long events;
     /** Loop-iteration events recorded on this thread so far. */
     private long iters;
+    /**
+     * Σ cost of this thread's probe events so far, each at the calibration in force when it
+     * happened (fixed point, {@link Calibration#FX_SHIFT}). An activation's probe cost is the
+     * difference between its exit and its entry, so a recalibration while it is open (the runtime
+     * recalibrates periodically) changes only the cost of the events after it.
+     */
+    private long cost;
 
     /** active[id]: open activations of method id (outermost-activation rule for recursion). */
     private int[] active = new int[0];
@@ -62,7 +71,7 @@ final class ThreadState {
         int n = 0;
         for (int t = 0; t < top; t += FRAME) {
             long key = f[t + F_ID];
-            if ((key & KIND_LOOP) != 0) continue;
+            if ((key & KIND_LOOP) != 0 || f[t + F_EVENTS] < 0) continue;
             int id = (int) (key >>> 2);
             if (c.rootsActive && id < c.root.length && c.root[id]) { f[t + F_ID] = key | ROOT; n++; }
             else f[t + F_ID] = key & ~ROOT;
@@ -109,10 +118,17 @@ final class ThreadState {
     void enter(Config c, int id) {
         if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return;
-        if (c.maxDepth > 0 && methodDepth >= c.maxDepth) return;
         long[] f = frames;
         int t = top;
         if (t == f.length && (f = growStack()) == null) { depthDrops++; return; }
+        if (c.maxDepth > 0 && methodDepth >= c.maxDepth) {
+            // below the maximum depth: a marker, so that this call's exit is not taken for an
+            // outer activation of the same method (recursion)
+            f[t + F_ID] = (long) id << 2;
+            f[t + F_EVENTS] = -1;
+            top = t + FRAME;
+            return;
+        }
         if (id >= active.length) growActive(id);
         active[id]++;
         methodDepth++;
@@ -124,6 +140,8 @@ final class ThreadState {
         f[t + F_CHILD_INCL] = 0;
         f[t + F_COUNTS] = 0;
         f[t + F_DIRECT_ITERS] = 0;
+        f[t + F_COST] = cost += Recorder.calibration.perEventFx;
+        f[t + F_EXCL_COST] = 0;
         top = t + FRAME;
         long now = System.nanoTime() - clockShift;
         f[t + F_START] = now;
@@ -148,8 +166,27 @@ final class ThreadState {
             }
             t = i;
         }
-        finishMethod(c, f, t, id, now, thrown);
+        if (f[t + F_EVENTS] < 0) unmark(t);
+        else finishMethod(c, f, t, id, now, thrown);
         top = t;
+    }
+
+    /**
+     * The exit of a call below the maximum depth. Its time stays in the enclosing activation's
+     * exclusive time, and so do its native costs (hybrid runs).
+     */
+    private void unmark(int t) {
+        long[] n = nat;
+        int slot = (t / FRAME) * NAT;
+        if (!natUsed || n == null || slot + NAT > n.length) return;
+        if (t >= FRAME) {
+            int ps = slot - NAT;
+            for (int i = 0; i < NAT; i++) n[ps + i] += n[slot + i];
+        } else {
+            topNativeEstNanos += n[slot + 6];
+            topNativeEnergyPicojoules += n[slot + 7];
+        }
+        java.util.Arrays.fill(n, slot, slot + NAT, 0);
     }
 
     private void finishMethod(Config c, long[] f, int t, int id, long now, boolean thrown) {
@@ -158,23 +195,28 @@ final class ThreadState {
         events++;
         long raw = now - f[t + F_START];
         Calibration cal = Recorder.calibration;
+        long inside = cost - f[t + F_COST];
+        cost += cal.perEventFx;
         // Sums take deducted values as they are (noise cancels out over many calls; clamping each
         // at 0 would bias them upwards); per-call figures (min, max, histogram) are clamped.
-        long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - e * cal.perEventFx - it * cal.perIterFx) >> Calibration.FX_SHIFT;
+        long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - inside) >> Calibration.FX_SHIFT;
         long inclCall = incl < 0 ? 0 : incl;
         long exclRaw = raw - f[t + F_CHILD_INCL];
         long counts = f[t + F_COUNTS];
         long children = counts & 0xffffffffL;
         long loopEvents = counts >>> 32;
         long directIters = f[t + F_DIRECT_ITERS];
-        long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - children * cal.outerFx
-                - loopEvents * cal.perEventFx - directIters * cal.perIterFx) >> Calibration.FX_SHIFT;
-        // charge this activation to the enclosing frames up to the nearest method
+        long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - f[t + F_EXCL_COST]) >> Calibration.FX_SHIFT;
+        // charge this activation (and the part of its probes outside it) to the enclosing frames
+        // up to the nearest method: their exclusive time does not include it
+        long outer = cal.outerFx;
         for (int k = t - FRAME; k >= 0; k -= FRAME) {
             f[k + F_CHILD_INCL] += raw;
-            if ((f[k + F_ID] & KIND_LOOP) == 0) { f[k + F_COUNTS]++; break; }
+            f[k + F_COUNTS]++;
+            f[k + F_EXCL_COST] += outer;
+            if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
-        int outer = --active[id];
+        int open = --active[id];
         boolean topLevel = --methodDepth == 0;
         if ((f[t + F_ID] & ROOT) != 0) rootDepth--;
         if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
@@ -183,7 +225,7 @@ final class ThreadState {
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         long seen = ++p[b + Stats.SEEN];
         boolean recorded = seen > c.minCalls && inclCall >= c.minDurationNanos;
-        if (natUsed) finishNative(t, p, b, recorded, outer == 0);
+        if (natUsed) finishNative(t, p, b, recorded, open == 0);
         if (!recorded) return;
         p[b + Stats.CALLS]++;
         p[b + Stats.EXCL_RAW] += exclRaw;
@@ -195,7 +237,7 @@ final class ThreadState {
         if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
         if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
         p[b + Stats.HIST + Stats.bucket(inclCall)]++;
-        if (outer == 0) {
+        if (open == 0) {
             p[b + Stats.OUTER_CALLS]++;
             p[b + Stats.INCL_RAW] += raw;
             p[b + Stats.INCL] += incl;
@@ -275,6 +317,7 @@ final class ThreadState {
 
     /** A method frame left open above the one being closed: drop it without recording. */
     private void discard(Config c, int j, long now) {
+        if (frames[j + F_EVENTS] < 0) { unmark(j); return; }
         long key = frames[j + F_ID];
         int id = (int) (key >>> 2);
         active[id]--;
@@ -291,8 +334,10 @@ final class ThreadState {
         if (c.rootsActive && rootDepth == 0) return;
         long[] f = frames;
         int t = top;
+        if (t > 0 && f[t - FRAME + F_EVENTS] < 0) return; // inside a call below the maximum depth
         if (t == f.length && (f = growStack()) == null) { depthDrops++; return; }
-        countLoopEvent(f, t - FRAME);
+        long perEvent = Recorder.calibration.perEventFx;
+        countLoopEvent(f, t - FRAME, perEvent);
         f[t + F_ID] = ((long) id << 2) | KIND_LOOP;
         f[t + F_EVENTS] = ++events;
         f[t + F_ITERS] = iters;
@@ -300,6 +345,8 @@ final class ThreadState {
         f[t + F_COUNTS] = 0;
         f[t + F_DIRECT_ITERS] = 0;
         f[t + F_ITER_COUNT] = 0;
+        f[t + F_COST] = cost += perEvent;
+        f[t + F_EXCL_COST] = 0;
         top = t + FRAME;
         long now = System.nanoTime() - clockShift;
         f[t + F_START] = now;
@@ -317,9 +364,12 @@ final class ThreadState {
             if (i < 0 || f[i + F_ID] != key) return;
         }
         iters++;
+        long perIter = Recorder.calibration.perIterFx;
+        cost += perIter;
         f[i + F_ITER_COUNT]++;
         for (int k = i; k >= 0; k -= FRAME) {
             f[k + F_DIRECT_ITERS]++;
+            f[k + F_EXCL_COST] += perIter;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
     }
@@ -334,12 +384,14 @@ final class ThreadState {
         if (i < 0 || f[i + F_ID] != key) return;
         for (int j = t; j >= i; j -= FRAME) closeLoop(c, j, now);
         top = i;
-        countLoopEvent(f, i - FRAME);
+        countLoopEvent(f, i - FRAME, Recorder.calibration.perEventFx);
     }
 
-    private static void countLoopEvent(long[] f, int from) {
+    /** A timed loop event (enter, exit) in the frames up to the nearest method, at its cost. */
+    private static void countLoopEvent(long[] f, int from, long perEventFx) {
         for (int k = from; k >= 0; k -= FRAME) {
             f[k + F_COUNTS] += LOOP_EVENT;
+            f[k + F_EXCL_COST] += perEventFx;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
     }
@@ -352,17 +404,18 @@ final class ThreadState {
         events++;
         long raw = now - f[t + F_START];
         Calibration cal = Recorder.calibration;
+        long inside = cost - f[t + F_COST];
+        cost += cal.perEventFx;
         // Sums take deducted values as they are (noise cancels out over many calls; clamping each
         // at 0 would bias them upwards); per-call figures (min, max, histogram) are clamped.
-        long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - e * cal.perEventFx - it * cal.perIterFx) >> Calibration.FX_SHIFT;
+        long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - inside) >> Calibration.FX_SHIFT;
         long inclCall = incl < 0 ? 0 : incl;
         long exclRaw = raw - f[t + F_CHILD_INCL];
         long counts = f[t + F_COUNTS];
         long children = counts & 0xffffffffL;
         long loopEvents = counts >>> 32;
         long directIters = f[t + F_DIRECT_ITERS];
-        long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - children * cal.outerFx
-                - loopEvents * cal.perEventFx - directIters * cal.perIterFx) >> Calibration.FX_SHIFT;
+        long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - f[t + F_EXCL_COST]) >> Calibration.FX_SHIFT;
         long iterations = f[t + F_ITER_COUNT];
         if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
         long[] p = page(id);

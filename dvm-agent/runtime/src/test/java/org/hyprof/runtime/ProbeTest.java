@@ -194,6 +194,76 @@ class ProbeTest {
         assertEquals(100, t.get(A, Stats.CHILD_CALLS));
     }
 
+    /** What the runtime computes, in its fixed point: value in ns minus costs in 1/1024 ns. */
+    static long deducted(long rawNanos, long costFx) {
+        return ((rawNanos << Calibration.FX_SHIFT) - costFx) >> Calibration.FX_SHIFT;
+    }
+
+    @Test
+    void aRecalibrationWhileAnActivationIsOpenChargesEachEventAtItsOwnCost() {
+        Calibration first = new Calibration(10_000, 20_000, 1_000, 0, 0);   // 10 ns inner, 20 ns per event
+        Calibration second = new Calibration(30_000, 50_000, 3_000, 0, 0);  // 30 ns inner, 50 ns per event
+        Recorder.calibration = first;
+        Probe.enter(A);
+        for (int i = 0; i < 100; i++) { Probe.enter(B); Probe.exit(B); }
+        Recorder.calibration = second;                                       // the periodic recalibration
+        for (int i = 0; i < 50; i++) { Probe.enter(B); Probe.exit(B); }
+        Probe.exit(A);
+        Snapshot.ThreadData t = mine();
+        long inside = 200 * first.perEventFx + 100 * second.perEventFx;
+        assertEquals(deducted(t.get(A, Stats.INCL_RAW), second.innerFx + inside), t.get(A, Stats.INCL),
+                "200 events at 20 ns, 100 at 50 ns, the inner part at exit");
+        // exclusive: each callee's outer part at the calibration of its exit
+        long outer = 100 * first.outerFx + 50 * second.outerFx;
+        assertEquals(deducted(t.get(A, Stats.EXCL_RAW), second.innerFx + outer), t.get(A, Stats.EXCL));
+        // B's calls: the first 100 deducted with the first calibration, the rest with the second
+        assertEquals(150, t.get(B, Stats.CALLS));
+        assertEquals(300, t.get(A, Stats.EVENTS_INSIDE));
+    }
+
+    @Test
+    void loopExclusiveTimeLeavesOutItsCalleesAndTheirProbes() {
+        Calibration cal = new Calibration(10_000, 20_000, 1_000, 0, 0);
+        Recorder.calibration = cal;
+        Probe.enter(A);
+        Probe.loopEnter(L);
+        for (int i = 0; i < 20; i++) {
+            Probe.enter(B);
+            spin(20_000);
+            Probe.exit(B);
+            Probe.loopIter(L);
+        }
+        Probe.loopExit(L);
+        Probe.exit(A);
+        Snapshot.ThreadData t = mine();
+        assertEquals(20, t.get(L, Stats.CHILD_CALLS));
+        assertEquals(t.get(L, Stats.INCL_RAW) - t.get(B, Stats.INCL_RAW), t.get(L, Stats.EXCL_RAW));
+        assertEquals(deducted(t.get(L, Stats.EXCL_RAW), cal.innerFx + 20 * cal.outerFx + 20 * cal.perIterFx), t.get(L, Stats.EXCL));
+        assertTrue(t.get(L, Stats.EXCL) <= t.get(L, Stats.INCL), "a loop's exclusive time is part of its inclusive time");
+        // the method: its callees' outer parts, the loop's two timed events and its iterations
+        assertEquals(deducted(t.get(A, Stats.EXCL_RAW), cal.innerFx + 20 * cal.outerFx + 2 * cal.perEventFx + 20 * cal.perIterFx),
+                t.get(A, Stats.EXCL));
+    }
+
+    @Test
+    void maxDepthWithRecursionRecordsTheOuterActivationsOnly() {
+        Hyprof.setRules(0, 0, 2);
+        recurse(5);                                   // A six deep: depth 1 and 2 recorded
+        Snapshot.ThreadData t = mine();
+        assertEquals(2, t.get(A, Stats.CALLS));
+        assertEquals(1, t.get(A, Stats.OUTER_CALLS));
+        assertTrue(t.get(A, Stats.INCL_RAW) >= 6 * 10_000, "the outermost call includes the unrecorded ones");
+        assertEquals(0, Recorder.state().depth());
+        // a loop inside an unrecorded call is not recorded either
+        Probe.enter(A); Probe.enter(B);
+        Probe.enter(C); Probe.loopEnter(L); Probe.loopIter(L); Probe.loopExit(L); Probe.exit(C);
+        Probe.exit(B); Probe.exit(A);
+        assertEquals(0, mine().get(L, Stats.CALLS));
+        assertEquals(0, mine().get(C, Stats.CALLS));
+        assertEquals(1, mine().get(B, Stats.CALLS));
+        assertEquals(0, Recorder.state().depth());
+    }
+
     @Test
     void calibrationMeasuresPositiveCosts() {
         Calibration c = Hyprof.calibrate(true);
