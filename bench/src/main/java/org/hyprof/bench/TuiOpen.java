@@ -22,7 +22,7 @@ public final class TuiOpen {
                 java, "-cp", args[0], "workload.CallHeavy", "recursion", "4");
         if (code != 0) throw new IllegalStateException("profile failed: " + code);
         long calls = 0;
-        try (Store s = Store.open(db)) {
+        try (Store s = Store.openReadOnly(db)) {
             for (ProbeStats p : s.stats(1)) calls += p.calls();
         }
         long first = FirstScreen.measure(db); // UI classes cold

@@ -25,7 +25,8 @@ import org.hyprof.config.SkippedMethod;
 /**
  * A session in SQLite: processes, their probes, per-thread aggregates, calibrations, event chunks
  * and import notes. WAL mode; a {@code schema_version} table and ordered migrations
- * ({@code V1.sql}, ...) bring older files up to date when opened for writing.
+ * ({@code V1.sql}, ...) bring older files up to date when opened for writing. Commands that only
+ * read a session ({@link #openReadOnly}) never write to it, not even to bring it up to date.
  *
  * <p>Everything else reads sessions through this class, never with SQL of its own. Safe to
  * share between threads (one connection; calls are serialized).
@@ -56,6 +57,50 @@ public final class Store implements AutoCloseable {
         return open(file, false);
     }
 
+    /**
+     * Opens an existing session for reading only (reports, exports, comparisons, the terminal UI
+     * on a stored session): the file is never written. A session of an older schema is brought up
+     * to date in a temporary copy, which is deleted when the store closes.
+     */
+    public static Store openReadOnly(Path file) {
+        if (!Files.exists(file)) throw new StoreException(file + ": no such session");
+        if (Files.isDirectory(file)) throw new StoreException(file + ": is a directory, not a session");
+        Connection c = null;
+        int version;
+        try {
+            org.sqlite.SQLiteConfig cfg = new org.sqlite.SQLiteConfig();
+            cfg.setReadOnly(true);
+            cfg.setBusyTimeout(5000);
+            c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), cfg.toProperties());
+            Store st = new Store(file, c);
+            version = st.version(false);
+            if (version == SCHEMA_VERSION) return st;
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw new StoreException(file + ": not a readable hyprof session (" + firstLine(e.getMessage()) + ")", e);
+        } catch (StoreException e) {
+            closeQuietly(c);
+            throw e;
+        }
+        closeQuietly(c);
+        try {
+            Path tmp = Files.createTempFile("hyprof-upgraded-", ".db");
+            tmp.toFile().deleteOnExit();
+            Files.copy(file, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Path wal = Path.of(file + "-wal");
+            if (Files.exists(wal)) Files.copy(wal, Path.of(tmp + "-wal"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Store migrated = open(tmp, false);
+            Store st = new Store(file, migrated.db); // messages name the user's file
+            st.temporaryCopy = tmp;
+            return st;
+        } catch (IOException e) {
+            throw new StoreException(file + ": schema " + version + " needs updating, and a temporary copy failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The up-to-date copy a read-only store of an older session reads, deleted at close. */
+    private Path temporaryCopy;
+
     private static Store open(Path file, boolean create) {
         Connection c = null;
         try {
@@ -78,6 +123,28 @@ public final class Store implements AutoCloseable {
     }
 
     private void migrate(boolean create) throws SQLException {
+        int version = version(create);
+        for (int v = version; v < SCHEMA_VERSION; v++) {
+            String sql = resource(MIGRATIONS[v]);
+            inTransaction(() -> {
+                try (Statement s = db.createStatement()) {
+                    for (String stmt : sql.split(";\\s*\\n")) {
+                        String t = stripComments(stmt).trim();
+                        if (!t.isEmpty()) s.execute(t);
+                    }
+                }
+            });
+            try (Statement s = db.createStatement()) {
+                s.execute("UPDATE schema_version SET version = " + (v + 1));
+            }
+        }
+    }
+
+    /**
+     * The file's schema version; {@code create}: an empty file becomes a version-0 session.
+     * Refuses files that are not hyprof sessions and sessions of a newer hyprof.
+     */
+    private int version(boolean create) throws SQLException {
         int version;
         try (Statement s = db.createStatement()) {
             boolean has;
@@ -100,20 +167,7 @@ public final class Store implements AutoCloseable {
         }
         if (version > SCHEMA_VERSION)
             throw new StoreException(file + ": written by a newer hyprof (schema " + version + " > " + SCHEMA_VERSION + ")");
-        for (int v = version; v < SCHEMA_VERSION; v++) {
-            String sql = resource(MIGRATIONS[v]);
-            inTransaction(() -> {
-                try (Statement s = db.createStatement()) {
-                    for (String stmt : sql.split(";\\s*\\n")) {
-                        String t = stripComments(stmt).trim();
-                        if (!t.isEmpty()) s.execute(t);
-                    }
-                }
-            });
-            try (Statement s = db.createStatement()) {
-                s.execute("UPDATE schema_version SET version = " + (v + 1));
-            }
-        }
+        return version;
     }
 
     private static String stripComments(String sql) {
@@ -377,6 +431,15 @@ public final class Store implements AutoCloseable {
     @Override
     public void close() {
         closeQuietly(db);
+        if (temporaryCopy != null) {
+            for (String suffix : new String[] {"", "-wal", "-shm"}) {
+                try {
+                    Files.deleteIfExists(Path.of(temporaryCopy + suffix));
+                } catch (IOException e) {
+                    // a temporary file left behind; deleteOnExit may still get it
+                }
+            }
+        }
     }
 
     // ------------------------------------------------------------------ plumbing

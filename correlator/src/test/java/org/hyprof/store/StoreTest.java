@@ -52,6 +52,49 @@ class StoreTest {
     }
 
     @Test
+    void readOnlyOpeningNeverWritesTheFile() throws Exception {
+        Path empty = dir.resolve("empty.db");
+        Files.createFile(empty);
+        StoreException e = assertThrows(StoreException.class, () -> Store.openReadOnly(empty));
+        assertTrue(e.getMessage().contains("empty file, not a hyprof session"), e.getMessage());
+        assertEquals(0, Files.size(empty), "an empty file stays empty");
+
+        Path db = dir.resolve("s.db");
+        try (Store s = Store.create(db)) {
+            s.putInfo("k", "v");
+        }
+        byte[] before = Files.readAllBytes(db);
+        long modified = Files.getLastModifiedTime(db).toMillis();
+        try (Store s = Store.openReadOnly(db)) {
+            assertEquals(Store.SCHEMA_VERSION, s.schemaVersion());
+            assertThrows(StoreException.class, () -> s.putInfo("k2", "v2"), "read only");
+        }
+        assertArrayEquals(before, Files.readAllBytes(db));
+        assertEquals(modified, Files.getLastModifiedTime(db).toMillis());
+
+        // a session of schema 1 is read through an up-to-date temporary copy; the file keeps its schema
+        Path v1 = dir.resolve("v1.db");
+        String sql = new String(Store.class.getResourceAsStream("V1.sql").readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + v1); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+            st.execute("INSERT INTO schema_version VALUES (1)");
+            for (String stmt : sql.split(";\\s*\\n")) {
+                String t = stmt.replaceAll("(?m)--.*$", "").trim();
+                if (!t.isEmpty()) st.execute(t);
+            }
+        }
+        byte[] old = Files.readAllBytes(v1);
+        try (Store s = Store.openReadOnly(v1)) {
+            assertEquals(Store.SCHEMA_VERSION, s.schemaVersion());
+            assertTrue(s.processes().isEmpty());
+        }
+        assertArrayEquals(old, Files.readAllBytes(v1));
+        try (Store s = Store.open(v1)) {
+            assertEquals(Store.SCHEMA_VERSION, s.schemaVersion(), "opened for writing, it is brought up to date");
+        }
+    }
+
+    @Test
     void histogramsRoundTrip() {
         long[] h = {0, 1, 2, 3, Long.MAX_VALUE};
         assertArrayEquals(h, Store.decodeHist(Store.encodeHist(h)));

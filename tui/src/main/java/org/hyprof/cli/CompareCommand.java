@@ -39,7 +39,7 @@ public final class CompareCommand implements Callable<Integer> {
         if (!by.equals("method")) throw new UserError("--by: only 'method' is supported, not '" + by + "'", 2);
         if (!format.equals("table") && !format.equals("csv")) throw new UserError("--format: table or csv, not '" + format + "'", 2);
         Profile pa, pb;
-        try (Store sa = Store.open(a); Store sb = Store.open(b)) {
+        try (Store sa = Store.openReadOnly(a); Store sb = Store.openReadOnly(b)) {
             pa = Profile.load(sa);
             pb = Profile.load(sb);
         } catch (StoreException e) {

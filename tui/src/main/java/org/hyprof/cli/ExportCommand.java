@@ -61,7 +61,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
         if (!Files.exists(session)) throw new UserError(session + ": no such session");
         List<Timeline> timelines = new ArrayList<>();
-        try (Store store = Store.open(session)) {
+        try (Store store = Store.openReadOnly(session)) {
             List<ProcessInfo> ps = store.processes();
             if (ps.isEmpty()) throw new UserError(session + ": empty session (no process recorded)");
             for (ProcessInfo p : ps) {

@@ -56,7 +56,7 @@ public final class ReportCommand implements Callable<Integer> {
         Profile.Sort s = parse(Profile.Sort.class, sort, "--sort");
         ReportWriter.Format f = parse(ReportWriter.Format.class, format, "--format");
         if (top < 0) throw new UserError("--top must be ≥ 0", 2);
-        try (Store store = Store.open(session)) {
+        try (Store store = Store.openReadOnly(session)) {
             Profile p = power.given() ? Profile.load(store, power.model()) : Profile.load(store);
             PrintWriter out = spec.commandLine().getOut();
             new ReportWriter(p, b, s, top, raw, inclusive).write(f, out);

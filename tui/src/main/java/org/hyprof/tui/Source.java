@@ -42,7 +42,7 @@ interface Source extends AutoCloseable {
 
         Stored(Path file) {
             this.file = file;
-            this.store = Store.open(file);
+            this.store = Store.openReadOnly(file);
         }
 
         @Override public String describe() { return "stored " + file.getFileName(); }
