@@ -42,27 +42,33 @@ public final class ImportCommand implements Callable<Integer> {
     /** Shared with 'profile': opens or creates the store, imports, prints a summary and notes. */
     static SessionImporter.Result importInto(Path file, Path out, boolean append, boolean force, PrintWriter err) throws IOException {
         if (!Files.exists(file)) throw new UserError(file + ": no such session file");
+        if (Files.isDirectory(file)) throw new UserError(file + ": is a directory, not a session file");
         if (Files.exists(out) && !append) {
             if (!force) throw new UserError(out + ": already exists (--force replaces it, --append adds to it)");
-            Files.delete(out);
-            Files.deleteIfExists(Path.of(out + "-wal"));
-            Files.deleteIfExists(Path.of(out + "-shm"));
+            deleteSession(out);
         }
-        try (Store store = append && Files.exists(out) ? Store.open(out) : Store.create(out)) {
-            SessionImporter.Result r;
-            try {
-                r = SessionImporter.importFile(file, store);
-            } catch (IOException e) {
-                throw new UserError(e.getMessage());
-            }
-            for (String n : r.notes()) err.println("hyprof: " + n);
-            err.printf("hyprof: %s: process %s, %d probes, %d threads, %d event chunks%s%n", out,
-                    r.processName(), r.probes(), r.threads(), r.eventChunks(),
-                    r.eventDrops() > 0 ? ", " + r.eventDrops() + " events dropped" : "");
-            err.flush();
-            return r;
-        } catch (StoreException e) {
-            throw new UserError(e.getMessage());
+        boolean created = !Files.exists(out);
+        SessionImporter.Result r;
+        try (Store store = created ? Store.create(out) : Store.open(out)) {
+            r = SessionImporter.importFile(file, store);
+        } catch (IOException | RuntimeException e) {
+            // a session database this command created holds nothing useful: do not leave it behind
+            if (created) deleteSession(out);
+            if (e instanceof UserError u) throw u;
+            throw new UserError(e instanceof StoreException || e instanceof IOException ? e.getMessage() : file + ": " + e);
         }
+        for (String n : r.notes()) err.println("hyprof: " + n);
+        err.printf("hyprof: %s: process %s, %d probes, %d threads, %d event chunks%s%n", out,
+                r.processName(), r.probes(), r.threads(), r.eventChunks(),
+                r.eventDrops() > 0 ? ", " + r.eventDrops() + " events dropped" : "");
+        err.flush();
+        return r;
+    }
+
+    /** Deletes a session database with its WAL and shared-memory files. */
+    static void deleteSession(Path db) throws IOException {
+        Files.deleteIfExists(db);
+        Files.deleteIfExists(Path.of(db + "-wal"));
+        Files.deleteIfExists(Path.of(db + "-shm"));
     }
 }

@@ -76,10 +76,19 @@ public final class InstrumentCommand implements Callable<Integer> {
         ProfilingConfig cfg = options.build();
         if (isDex(in)) return dex(err, cfg);
         if (signDebug) throw new UserError("--sign-debug applies to APKs, not to " + in);
-        JarInstrumenter.Summary s = JarInstrumenter.instrument(in, out, cfg, quiet ? null : done -> {
-            err.print("\rhyprof: " + done + " entries...");
-            err.flush();
-        });
+        JarInstrumenter.Summary s;
+        try {
+            s = JarInstrumenter.instrument(in, out, cfg, quiet || !interactive() ? null : done -> {
+                err.print("\rhyprof: " + done + " entries...");
+                err.flush();
+            });
+        } catch (IOException e) {
+            // a damaged jar (not a zip, truncated, an entry that does not inflate) names the input;
+            // anything else failed writing the output
+            if (!quiet && interactive()) err.print("\r");
+            String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new UserError(m.startsWith(in.toString()) ? m : out + ": cannot write (" + m + ")");
+        }
         Path manifestFile = out.resolveSibling(out.getFileName() + ".manifest.tsv");
         Files.writeString(manifestFile, s.manifest().toText());
         if (!quiet) {
@@ -117,7 +126,7 @@ public final class InstrumentCommand implements Callable<Integer> {
 
     private Integer dex(PrintWriter err, ProfilingConfig cfg) throws IOException {
         DexInstrumenter.Summary s;
-        Progress bar = quiet ? null : new Progress(err);
+        Progress bar = quiet || !interactive() ? null : new Progress(err);
         try {
             s = DexInstrumenter.instrument(in, out, cfg, minSdk, bar);
         } catch (DexInstrumenter.DexInputException e) {
@@ -147,7 +156,7 @@ public final class InstrumentCommand implements Callable<Integer> {
                     err.println("hyprof: apksigner not found, " + out + " is unsigned: " + DebugSigner.howToSign(out, ks));
                 } else {
                     try {
-                        String done = DebugSigner.sign(apksigner, out, ks, minSdk);
+                        String done = DebugSigner.sign(apksigner, out, ks, s.minSdk());
                         if (!quiet) err.println(done);
                     } catch (IOException e) {
                         throw new UserError(out + ": written but not signed: " + e.getMessage());
@@ -160,6 +169,11 @@ public final class InstrumentCommand implements Callable<Integer> {
         if (!quiet) err.println("wrote " + out + " and " + manifestFile);
         err.flush();
         return 0;
+    }
+
+    /** Progress is drawn for a person at a terminal, not into logs and pipes. */
+    private static boolean interactive() {
+        return System.console() != null;
     }
 
     /** A progress bar on stderr for inputs with many methods; redrawn at most once per percent. */

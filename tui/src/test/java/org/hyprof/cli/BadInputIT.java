@@ -65,6 +65,67 @@ class BadInputIT {
     }
 
     @Test
+    void aFailedImportLeavesNoSessionBehindAndReadingNeverWrites() throws Exception {
+        Path bad = dir.resolve("bad.hyprof");
+        Files.write(bad, new byte[] {'H', 'Y', 'P', 'R', 'O', 'F', 0, 2, 9, 9});
+        Path db = dir.resolve("t.db");
+        Cli c = Cli.run("import", bad.toString(), "-o", db.toString());
+        oneLine(c);
+        assertEquals(1, c.exit);
+        assertTrue(c.err.contains(bad.toString()), c.err);
+        assertFalse(Files.exists(db), "no empty session left behind");
+        assertFalse(Files.exists(Path.of(db + "-wal")));
+        c = Cli.run("import", bad.toString(), "-o", db.toString());
+        assertFalse(c.err.contains("already exists"), "a retry is not refused: " + c.err);
+
+        oneLine(c = Cli.run("import", dir.toString(), "-o", db.toString()));
+        assertTrue(c.err.contains(dir + ": is a directory"), c.err);
+
+        Path empty = dir.resolve("empty.db");
+        Files.createFile(empty);
+        oneLine(c = Cli.run("report", empty.toString()));
+        assertTrue(c.err.contains(empty + ": empty file"), c.err);
+        assertEquals(0, Files.size(empty), "report never writes to its input");
+        oneLine(Cli.run("export", empty.toString(), "--format", "folded", "-o", dir.resolve("x.folded").toString()));
+        assertEquals(0, Files.size(empty), "export never writes to its input");
+    }
+
+    @Test
+    void damagedJarsAreOneLineErrorsAndAnUnreadableClassIsSkipped() throws Exception {
+        Path junk = dir.resolve("junk.jar");
+        Files.writeString(junk, "no zip here");
+        Path out = dir.resolve("o.jar");
+        Cli c = Cli.run("instrument", junk.toString(), "-o", out.toString());
+        oneLine(c);
+        assertEquals(1, c.exit, "bad input, not an internal error: " + c.err);
+        assertFalse(c.err.contains("internal error"), c.err);
+
+        // a jar with one class ASM cannot read, beside good ones
+        Path jar = dir.resolve("mixed.jar");
+        Path classes = Path.of(Cli.classpathOf(Deterministic.class));
+        try (var jo = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            byte[] good = Files.isRegularFile(classes) ? null : Files.readAllBytes(classes.resolve("workload/Deterministic.class"));
+            if (good == null) try (var z = new java.util.zip.ZipFile(classes.toFile())) {
+                good = z.getInputStream(z.getEntry("workload/Deterministic.class")).readAllBytes();
+            }
+            jo.putNextEntry(new java.util.jar.JarEntry("workload/Deterministic.class"));
+            jo.write(good);
+            jo.closeEntry();
+            jo.putNextEntry(new java.util.jar.JarEntry("workload/Broken.class"));
+            jo.write(java.util.Arrays.copyOf(good, 40)); // a class file cut short
+            jo.closeEntry();
+        }
+        c = Cli.run("instrument", jar.toString(), "-o", out.toString());
+        assertEquals(0, c.exit, c.err);
+        assertTrue(c.err.contains("skipped workload.Broken.*: class not readable, copied unchanged"), c.err);
+        assertTrue(Files.readString(Path.of(out + ".manifest.tsv")).contains("workload.Broken\t*\t\tclass not readable"));
+        // readable by whoever can read a file made here (not owner-only like a temporary file)
+        Path plain = Files.createFile(dir.resolve("plain"));
+        if (Files.getFileStore(dir).supportsFileAttributeView("posix"))
+            assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(out));
+    }
+
+    @Test
     void notAJarToInstrument() throws Exception {
         Path junk = dir.resolve("junk.jar");
         Files.writeString(junk, "no zip here");

@@ -288,6 +288,14 @@ class DexIT {
         cases.put(write("junk.apk", "PK but not really a zip".getBytes()), "not an APK/zip file");
         cases.put(noDex, "no classes.dex inside");
         cases.put(write("checksum.dex", badSum), "bad checksum");
+        // right checksum, wrong contents: the first class's data offset points past the end
+        byte[] damaged = good.clone();
+        java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(damaged).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        h.putInt(h.getInt(0x64) + 24, damaged.length + 0x1000);
+        java.util.zip.Adler32 sum = new java.util.zip.Adler32();
+        sum.update(damaged, 12, damaged.length - 12);
+        h.putInt(8, (int) sum.getValue());
+        cases.put(write("damaged.dex", damaged), "damaged DEX");
         for (Map.Entry<Path, String> e : cases.entrySet()) {
             Path out = dir.resolve("out-" + e.getKey().getFileName());
             Cli c = Cli.run("instrument", e.getKey().toString(), "-o", out.toString());

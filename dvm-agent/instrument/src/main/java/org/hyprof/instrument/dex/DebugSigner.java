@@ -3,10 +3,8 @@ package org.hyprof.instrument.dex;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +63,7 @@ public final class DebugSigner {
             createKeystore(keystore);
             created = " (created " + keystore + ")";
         }
-        Path tmp = Files.createTempFile(apk.toAbsolutePath().getParent(), ".hyprof-signed-", ".apk.tmp");
+        Path tmp = org.hyprof.instrument.OutputFiles.tempBeside(apk);
         try {
             List<String> cmd = new ArrayList<>(List.of(apksigner.toString(), "sign", "--ks", keystore.toString(),
                     "--ks-pass", "pass:" + PASSWORD, "--key-pass", "pass:" + PASSWORD, "--ks-key-alias", ALIAS,
@@ -73,11 +71,7 @@ public final class DebugSigner {
             if (minSdk != null) cmd.addAll(List.of("--min-sdk-version", minSdk.toString()));
             cmd.addAll(List.of("--out", tmp.toString(), apk.toString()));
             run(cmd, "apksigner");
-            try {
-                Files.move(tmp, apk, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, apk, StandardCopyOption.REPLACE_EXISTING);
-            }
+            org.hyprof.instrument.OutputFiles.moveIntoPlace(tmp, apk);
         } finally {
             Files.deleteIfExists(tmp);
         }

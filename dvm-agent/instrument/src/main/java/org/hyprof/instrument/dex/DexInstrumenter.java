@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -26,6 +25,7 @@ import java.util.zip.ZipFile;
 import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.ProfilingConfig;
+import org.hyprof.instrument.OutputFiles;
 import org.hyprof.instrument.ProbeIds;
 import org.hyprof.instrument.ProbeSet;
 import org.hyprof.instrument.jvm.JarInstrumenter;
@@ -156,10 +156,14 @@ public final class DexInstrumenter {
             } catch (DexFiles.DexException e) {
                 throw new DexInputException(e.getMessage());
             }
-            for (ClassDef cd : d.getClasses()) {
-                if (cd.getType().equals(ProbeCode.PROBE_TYPE))
-                    throw new DexInputException(in + ": already instrumented by hyprof (contains org.hyprof.runtime.Probe)");
-                for (Method m : cd.getMethods()) if (m.getImplementation() != null) total++;
+            try {
+                for (ClassDef cd : d.getClasses()) {
+                    if (cd.getType().equals(ProbeCode.PROBE_TYPE))
+                        throw new DexInputException(in + ": already instrumented by hyprof (contains org.hyprof.runtime.Probe)");
+                    for (Method m : cd.getMethods()) if (m.getImplementation() != null) total++;
+                }
+            } catch (RuntimeException e) {
+                throw damaged(i.display, null, e);
             }
             dexes.add(d);
             dexIn += i.bytes.length;
@@ -176,7 +180,8 @@ public final class DexInstrumenter {
         List<byte[]> spillFiles = new ArrayList<>();
         // two stages on two threads: rewriting (ids in class order) feeds interning and writing
         BlockingQueue<Rewritten> queue = new ArrayBlockingQueue<>(512);
-        Thread producer = new Thread(() -> rewriteAll(dexes, cfg, ids, queue), "hyprof-dex-rewriter");
+        List<String> names = inputs.stream().map(Input::display).toList();
+        Thread producer = new Thread(() -> rewriteAll(dexes, names, cfg, ids, queue), "hyprof-dex-rewriter");
         producer.setDaemon(true);
         producer.start();
         try {
@@ -263,13 +268,16 @@ public final class DexInstrumenter {
     private record Input(String name, String display, byte[] bytes) {}
 
     /** One class on its way from the rewriter to the writer; a null class ends a DEX file. */
-    private record Rewritten(ClassDef classDef, ClassRewriter.Result result, int methods, RuntimeException failure) {}
+    private record Rewritten(ClassDef classDef, ClassRewriter.Result result, int methods, IOException failure) {}
 
-    private static void rewriteAll(List<DexBackedDexFile> dexes, ProfilingConfig cfg, ProbeIds ids,
+    private static void rewriteAll(List<DexBackedDexFile> dexes, List<String> names, ProfilingConfig cfg, ProbeIds ids,
                                    BlockingQueue<Rewritten> queue) {
+        String current = null, type = null;
         try {
-            for (DexBackedDexFile d : dexes) {
-                for (ClassDef cd : d.getClasses()) {
+            for (int k = 0; k < dexes.size(); k++) {
+                current = names.get(k);
+                for (ClassDef cd : dexes.get(k).getClasses()) {
+                    type = cd.getType();
                     Rewritten r;
                     if (cfg.classes.accepts(ClassRewriter.dotted(cd.getType()))) {
                         ClassRewriter.Result res = ClassRewriter.rewrite(cd, ids);
@@ -281,17 +289,28 @@ public final class DexInstrumenter {
                     }
                     queue.put(r);
                 }
+                type = null;
                 queue.put(new Rewritten(null, null, 0, null));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             try {
-                queue.put(new Rewritten(null, null, 0, e));
+                queue.put(new Rewritten(null, null, 0, damaged(current, type, e)));
             } catch (InterruptedException ignored) {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * A DEX file whose checksum is right but whose contents dexlib2 cannot decode (a corrupt
+     * offset, an index out of range): one line naming the file and, when known, the class.
+     */
+    private static DexInputException damaged(String display, String classType, RuntimeException e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+        return new DexInputException(display + ": damaged DEX" + (classType != null ? " in " + ClassRewriter.dotted(classType) : "")
+                + " (" + m + ")");
     }
 
     private static Rewritten take(BlockingQueue<Rewritten> queue) throws IOException {
@@ -374,7 +393,7 @@ public final class DexInstrumenter {
     }
 
     private static void writeApk(Path in, Path out, List<Named> dexes, String manifest, String options) throws IOException {
-        Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".hyprof-", ".apk.tmp");
+        Path tmp = OutputFiles.tempBeside(out);
         try {
             try (ZipFile zip = openZip(in); ZipWriter w = new ZipWriter(Files.newOutputStream(tmp))) {
                 boolean dexDeflated = true;
@@ -406,7 +425,7 @@ public final class DexInstrumenter {
     }
 
     private static void writeAtomically(Path out, byte[] data) throws IOException {
-        Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".hyprof-", ".dex.tmp");
+        Path tmp = OutputFiles.tempBeside(out);
         try {
             Files.write(tmp, data);
             move(tmp, out);
@@ -440,11 +459,7 @@ public final class DexInstrumenter {
     }
 
     private static void move(Path tmp, Path out) throws IOException {
-        try {
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
-        }
+        OutputFiles.moveIntoPlace(tmp, out);
     }
 
     /** v1 signature files: they no longer match, and apksigner writes new ones. */

@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -53,11 +52,8 @@ public final class JarInstrumenter {
         }
         try (zip) {
             for (ZipEntry e : java.util.Collections.list(zip.entries())) {
-                if (!e.isDirectory() && e.getName().endsWith(".class")) {
-                    try (InputStream s = zip.getInputStream(e)) {
-                        classes.put(e.getName().substring(0, e.getName().length() - 6), s.readAllBytes());
-                    }
-                }
+                if (!e.isDirectory() && e.getName().endsWith(".class"))
+                    classes.put(e.getName().substring(0, e.getName().length() - 6), read(zip, e, in));
             }
             ClassLoader sys = ClassLoader.getSystemClassLoader();
             ClassRewriter rewriter = new ClassRewriter(name -> {
@@ -67,7 +63,7 @@ public final class JarInstrumenter {
             ProbeIds ids = new ProbeIds();
             ProbeSet set = new ProbeSet(cfg);
             int total = 0, instrumented = 0, methods = 0, loops = 0;
-            Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".hyprof-", ".jar.tmp");
+            Path tmp = org.hyprof.instrument.OutputFiles.tempBeside(out);
             try {
                 try (OutputStream fo = Files.newOutputStream(tmp); JarOutputStream jo = new JarOutputStream(fo)) {
                     int done = 0;
@@ -76,10 +72,7 @@ public final class JarInstrumenter {
                         if (progress != null && ++done % 200 == 0) progress.accept(done);
                         if (isSignature(name) || name.startsWith("META-INF/hyprof/")) continue;
                         if (name.startsWith(RuntimeClasses.PACKAGE_PATH)) continue; // replaced below
-                        byte[] data;
-                        try (InputStream s = zip.getInputStream(e)) {
-                            data = s.readAllBytes();
-                        }
+                        byte[] data = read(zip, e, in);
                         if (name.equals("META-INF/MANIFEST.MF")) data = stripDigests(data);
                         else if (name.endsWith(".class") && !e.isDirectory() && !name.startsWith("META-INF/")) {
                             total++;
@@ -89,7 +82,10 @@ public final class JarInstrumenter {
                                 try {
                                     r = rewriter.rewrite(data, ids::next);
                                 } catch (RuntimeException bad) {
-                                    throw new IOException(in + ": " + name + ": cannot read class (" + bad + ")");
+                                    // a class ASM cannot read: copied unchanged, listed like a skipped method
+                                    set.add(java.util.List.of(), java.util.List.of(new org.hyprof.config.SkippedMethod(cls, "*", "",
+                                            "class not readable, copied unchanged (" + oneLine(bad) + ")")));
+                                    r = new ClassRewriter.Result(null, cls, java.util.List.of(), java.util.List.of());
                                 }
                                 set.add(r.probes(), r.skipped());
                                 if (r.bytes() != null) {
@@ -117,13 +113,27 @@ public final class JarInstrumenter {
                     jo.write(runtimeProperties(cfg, set).getBytes(StandardCharsets.UTF_8));
                     jo.closeEntry();
                 }
-                Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                org.hyprof.instrument.OutputFiles.moveIntoPlace(tmp, out);
             } finally {
                 Files.deleteIfExists(tmp);
             }
             return new Summary(total, instrumented, methods, methods + loops, loops, set.manifest(),
                     Files.size(in), Files.size(out));
         }
+    }
+
+    /** An entry's bytes; a damaged entry is an error naming the jar and the entry. */
+    private static byte[] read(ZipFile zip, ZipEntry e, Path in) throws IOException {
+        try (InputStream s = zip.getInputStream(e)) {
+            return s.readAllBytes();
+        } catch (IOException x) {
+            throw new IOException(in + ": " + e.getName() + ": damaged entry (" + oneLine(x) + ")", x);
+        }
+    }
+
+    private static String oneLine(Throwable t) {
+        String m = t.getMessage();
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""));
     }
 
     /** Start-up settings an offline-instrumented program runs with (see the runtime's Options). */
