@@ -253,7 +253,13 @@ public final class ReportWriter {
         }
         Profile.Totals t = profile.totals();
         out.println();
-        if (t.available())
+        List<String> unfinished = profile.processes().stream().filter(p -> !p.status().equals("ended"))
+                .map(p -> p.pid() + " (" + p.status() + ")").toList();
+        if (!unfinished.isEmpty())
+            // a thread's total counts finished outermost calls only: it cannot match while some never ended
+            out.println("check: not applicable, process " + String.join(", ", unfinished)
+                    + " did not end cleanly, so its outermost calls never finished");
+        else if (t.available())
             out.printf(Locale.ROOT, "check: sum of exclusive energy %.1f uJ, session total %.1f uJ (difference %.4f%%)%n",
                     t.exclEnergyMicrojoules(), t.totalEnergyMicrojoules(), 100 * t.energyRelativeDifference());
         else out.println("check: no thread totals in this session (nothing to check the sums against)");

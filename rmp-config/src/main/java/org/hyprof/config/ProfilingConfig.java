@@ -111,7 +111,8 @@ public final class ProfilingConfig {
                 }
             }
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(where + ": " + key + ": " + e.getMessage());
+            String m = e.getMessage() == null ? "bad value '" + value + "'" : e.getMessage();
+            throw new ConfigException(where + ": " + (m.startsWith(key + " ") ? m : key + ": " + m));
         } catch (ConfigException e) {
             if (e.getMessage().startsWith(where)) throw e;
             throw new ConfigException(where + ": " + key + ": " + e.getMessage());

@@ -29,7 +29,7 @@ class ProfilingConfigTest {
     @Test
     void badSettingsAreOneLineErrorsNamingTheInput() throws Exception {
         ConfigException e = assertThrows(ConfigException.class, () -> ProfilingConfig.parseAgentArgs("mode=sometimes"));
-        assertEquals("agent argument: mode: mode must be aggregate or events, not 'sometimes'", e.getMessage());
+        assertEquals("agent argument: mode must be aggregate or events, not 'sometimes'", e.getMessage());
         Path f = dir.resolve("bad.properties");
         Files.writeString(f, "budget=lots\n");
         e = assertThrows(ConfigException.class, () -> new ProfilingConfig().load(f));

@@ -15,15 +15,16 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code hyprof compare A.db B.db}: two sessions side by side per method, with ratios B/A. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Two sessions side by side per method: calls, times, native instructions, cycles and energy,",
-            "with ratios B/A (CPU profiles, architectures, Java vs JNI builds of the same program).",
+        description = {"Compare two sessions side by side per method, with ratios B/A.",
+            "Calls, times, native instructions, cycles and energy of e.g. two CPU profiles, two architectures,",
+            "or Java and JNI builds of the same program.",
             "CSV columns: " + Comparison.COLUMNS})
 public final class CompareCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "A.db") Path a;
+    @Parameters(index = "0", paramLabel = "A.db", description = "The first session (the ratios are B/A).") Path a;
 
-    @Parameters(index = "1", paramLabel = "B.db") Path b;
+    @Parameters(index = "1", paramLabel = "B.db", description = "The second session.") Path b;
 
     @Option(names = "--by", defaultValue = "method", paramLabel = "WHAT", description = "method (the only grouping so far).")
     String by;

@@ -51,7 +51,8 @@ public final class ConfigOptions {
             if (maxDepth != null) c.set("maxDepth", maxDepth.toString(), "--max-depth");
             return c;
         } catch (ConfigException e) {
-            throw new UserError(e.getMessage());
+            // a bad option value is bad usage (2), like the values picocli itself refuses; a bad file is bad input (1)
+            throw new UserError(e.getMessage(), e.getMessage().startsWith("--") ? 2 : 1);
         }
     }
 

@@ -16,10 +16,11 @@ import picocli.CommandLine.Model.CommandSpec;
  * Java code with probes, its native methods (libhyprofdemo.so) in bb-tracer, energy per method.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Profile the bundled hybrid demo (samples/java, package demo): SciMark-like kernels written",
-            "both in Java and in C (JNI), plus JNI calls of every kind. The native methods run in the",
-            "emulator (armeabi-v7a, Cortex-A9 profile); the report lists the top methods by energy, Java",
-            "and native side by side. The session is kept in the output database for 'hyprof report'."})
+        description = {"Profile the bundled hybrid demo and print its top methods by energy.",
+            "The demo (samples/java, package demo) has SciMark-like kernels written both in Java and in C (JNI),",
+            "plus JNI calls of every kind. The native methods run in the emulator (armeabi-v7a, Cortex-A9 profile);",
+            "the report lists the top methods by energy, Java and native side by side. The session is kept in the",
+            "output database for 'hyprof report'."})
 public final class DemoCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 

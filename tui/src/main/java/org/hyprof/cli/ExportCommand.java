@@ -28,7 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code hyprof export S.db --format trace|chrome|folded|speedscope -o FILE}. */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Write a session (recorded with --mode events) in a format other tools open:",
+        description = {"Write a session (recorded with --mode events) in a format other tools open.",
             "  trace       Android method trace v3 (Android Studio, dmtracedump, Perfetto)",
             "  chrome      Chrome Trace Event JSON (Perfetto UI, chrome://tracing)",
             "  folded      folded stacks (flamegraph.pl, speedscope, Perfetto)",
@@ -36,7 +36,7 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class ExportCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "S.db") Path session;
+    @Parameters(index = "0", paramLabel = "S.db", description = "Session database recorded with --mode events.") Path session;
 
     @Option(names = "--format", required = true, paramLabel = "F", description = "trace, chrome, folded or speedscope.")
     String format;

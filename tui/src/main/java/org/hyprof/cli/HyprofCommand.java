@@ -43,6 +43,7 @@ public final class HyprofCommand implements Runnable {
         // 'hyprof ctl stats --top 5': options after the command word belong to the command
         cl.getSubcommands().get("ctl").setStopAtPositional(true);
         cl.setExecutionExceptionHandler(new Errors());
+        cl.setUsageHelpWidth(120); // descriptions are written in lines of up to about 110 characters
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("hyprof: " + ex.getMessage());

@@ -25,9 +25,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code hyprof instrument IN -o OUT}: rewrite a jar, an APK or DEX files once, with every probe compiled in. */
 @Command(name = "instrument", mixinStandardHelpOptions = true,
-        description = {"Add probes to a jar, an APK, a DEX file or a directory of DEX files (every method entry,",
-            "exit, exceptional exit and loop). The output runs without the agent: the runtime is embedded and",
-            "starts at the first probe.",
+        description = {"Add probes to a jar, an APK, a DEX file or a directory of DEX files.",
+            "Every method entry, exit, exceptional exit and loop gets one. The output runs without the agent:",
+            "the runtime is embedded and starts at the first probe.",
             "Jar: writes hyprof-<pid>.hyprof (override with -Dhyprof.options=out=FILE).",
             "APK: every classes*.dex is rewritten, the runtime is added as its own classesN.dex (in",
             "classes.dex when minSdk < 21), the manifest and settings go to assets/hyprof/; signatures are",

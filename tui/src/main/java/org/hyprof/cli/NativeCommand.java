@@ -19,14 +19,15 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code hyprof native LIB.so --call SYMBOL}: one native function in the emulator, counted and costed. */
 @Command(name = "native", mixinStandardHelpOptions = true,
-        description = {"Run one function of a shared object (armeabi-v7a ARM/Thumb, arm64-v8a) in the emulator and print",
-            "its return value, executed blocks and instructions, instruction categories, estimated cycles, time and",
-            "energy under a CPU profile, and the hottest blocks with their disassembly.",
+        description = {"Run one function of a shared object in the emulator and count what it executed.",
+            "armeabi-v7a (ARM/Thumb) and arm64-v8a. Prints the return value, executed blocks and instructions,",
+            "instruction categories, estimated cycles, time and energy under a CPU profile, and the hottest blocks",
+            "with their disassembly.",
             "Example: hyprof native samples/native/lib/arm64-v8a/libkernels.so --call kernel_fft --arg 256 --arg 4"})
 public final class NativeCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "LIB.so") Path library;
+    @Parameters(index = "0", paramLabel = "LIB.so", description = "Shared object for armeabi-v7a or arm64-v8a (e.g. from an APK's lib/<abi>/).") Path library;
 
     @Option(names = "--call", required = true, paramLabel = "SYMBOL", description = "Exported function to call.")
     String symbol;

@@ -16,7 +16,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code hyprof serve}: a headless collector that agents stream to and ctl drives. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Run a collector: agents started with 'hyprof profile --connect HOST:PORT' stream into the",
+        description = {"Run a collector that profiled programs stream into while they run.",
+            "Agents started with 'hyprof profile --connect HOST:PORT' stream into the",
             "session database as they run; 'hyprof ctl' switches probes, zooms and sets rules live.",
             "Listens on loopback unless told otherwise. Stop it with Ctrl-C."})
 public final class ServeCommand implements Callable<Integer> {

@@ -14,8 +14,8 @@ import picocli.CommandLine.Parameters;
  * process with the emulator (GPL-2.0-only); see THIRD-PARTY.md.
  */
 @Command(name = "tui", mixinStandardHelpOptions = true,
-        description = {"Terminal UI: zoom from process to threads, methods and loops, toggle probes, hotspots,",
-            "method detail and energy. On a stored session, or live with a collector inside (--listen).",
+        description = {"Terminal UI on a stored session, or live with a collector inside (--listen).",
+            "Zoom from process to threads, methods and loops, toggle probes, hotspots, method detail and energy.",
             "Press ? inside for the keys."})
 public final class TuiCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "S.db", description = "Stored session to open.")
