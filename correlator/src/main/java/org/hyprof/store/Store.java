@@ -33,8 +33,8 @@ import org.hyprof.config.SkippedMethod;
  */
 public final class Store implements AutoCloseable {
     /** Schema version this build writes; files up to it can be opened. */
-    public static final int SCHEMA_VERSION = 2;
-    private static final String[] MIGRATIONS = {"V1.sql", "V2.sql"};
+    public static final int SCHEMA_VERSION = 3;
+    private static final String[] MIGRATIONS = {"V1.sql", "V2.sql", "V3.sql"};
 
     private final Path file;
     private final Connection db;
@@ -332,6 +332,57 @@ public final class Store implements AutoCloseable {
                 + " FROM native_epoch WHERE process_id = ? ORDER BY epoch_id", rs -> new NativeEpoch(rs.getLong(1),
                 rs.getLong(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
                 rs.getLong(9), rs.getLong(10)), processId);
+    }
+
+    /** Stores a run of one native function with its functions and hottest blocks; returns its id. */
+    public long addNativeRun(NativeRunRecord r) {
+        long[] id = new long[1];
+        inTransaction(() -> {
+            StringBuilder cats = new StringBuilder();
+            r.categories().forEach((k, v) -> cats.append(cats.length() == 0 ? "" : ",").append(k).append('=').append(v));
+            try (PreparedStatement ps = db.prepareStatement("INSERT INTO native_run(library, symbol, args, abi, cpu_profile, engine,"
+                    + " return_value, blocks, instructions, cycles, est_ns, energy_pj, emulated_ns, categories, recorded_wall_millis)"
+                    + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", Statement.RETURN_GENERATED_KEYS)) {
+                set(ps, r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(), r.engine(), r.returnValue(), r.blocks(),
+                        r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(), r.emulatedNanos(), cats.toString(),
+                        r.recordedWallMillis());
+                ps.executeUpdate();
+                try (ResultSet k = ps.getGeneratedKeys()) {
+                    k.next();
+                    id[0] = k.getLong(1);
+                }
+            }
+            batch("INSERT INTO native_run_function(run_id, function, instructions, cycles, est_ns, energy_pj) VALUES (?,?,?,?,?,?)",
+                    r.functions(), (ps, f) -> set(ps, id[0], f.name(), f.instructions(), f.cycles(), f.estNanos(), f.energyPicojoules()));
+            batch("INSERT INTO native_run_block(run_id, address, function, executions, instructions, cycles, disassembly)"
+                    + " VALUES (?,?,?,?,?,?,?)", r.hotBlocks(), (ps, b) -> set(ps, id[0], b.address(), b.function(), b.executions(),
+                    b.instructions(), b.cycles(), b.disassembly()));
+        });
+        return id[0];
+    }
+
+    /** Stored native runs, in the order they were recorded. */
+    public List<NativeRunRecord> nativeRuns() {
+        return query("SELECT run_id, library, symbol, args, abi, cpu_profile, engine, return_value, blocks, instructions, cycles,"
+                + " est_ns, energy_pj, emulated_ns, categories, recorded_wall_millis FROM native_run ORDER BY run_id", rs -> {
+                    Map<String, Long> cats = new java.util.LinkedHashMap<>();
+                    for (String kv : rs.getString(15).split(",")) {
+                        int eq = kv.indexOf('=');
+                        if (eq > 0) cats.put(kv.substring(0, eq), Long.parseLong(kv.substring(eq + 1)));
+                    }
+                    long run = rs.getLong(1);
+                    return new NativeRunRecord(run, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                            rs.getString(6), rs.getString(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11),
+                            rs.getLong(12), rs.getLong(13), rs.getLong(14), cats, rs.getLong(16), List.of(), List.of());
+                }).stream().map(r -> new NativeRunRecord(r.runId(), r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(),
+                        r.engine(), r.returnValue(), r.blocks(), r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(),
+                        r.emulatedNanos(), r.categories(), r.recordedWallMillis(),
+                        query("SELECT function, instructions, cycles, est_ns, energy_pj FROM native_run_function WHERE run_id = ?"
+                                + " ORDER BY cycles DESC, function", rs -> new NativeRunRecord.Function(rs.getString(1), rs.getLong(2),
+                                rs.getLong(3), rs.getLong(4), rs.getLong(5)), r.runId()),
+                        query("SELECT address, function, executions, instructions, cycles, disassembly FROM native_run_block"
+                                + " WHERE run_id = ? ORDER BY cycles DESC, address", rs -> new NativeRunRecord.Block(rs.getLong(1),
+                                rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6)), r.runId()))).toList();
     }
 
     public void addCalibration(long processId, CalibrationRecord c) {

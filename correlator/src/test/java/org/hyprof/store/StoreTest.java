@@ -94,6 +94,41 @@ class StoreTest {
         }
     }
 
+    /** The schema a new session gets (all migrations applied), as SQLite keeps it: a golden file. */
+    @Test
+    void schemaGolden() throws Exception {
+        Path db = dir.resolve("schema.db");
+        try (Store s = Store.create(db)) { /* all migrations */ }
+        StringBuilder b = new StringBuilder();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type DESC, name")) {
+            while (rs.next()) b.append(rs.getString(1).strip().replaceAll("[ \\t]+\\n", "\\n")).append(";\n");
+        }
+        Golden.check("schema.sql", b.toString());
+    }
+
+    @Test
+    void nativeRunsRoundTrip() {
+        Path db = dir.resolve("n.db");
+        NativeRunRecord r = new NativeRunRecord(0, "/x/libk.so", "kernel_fft", "256, 4", "armeabi-v7a", "cortex-a9", "libunicorn",
+                -7, 100, 1000, 2000, 1000, 1_500_000, 42_000, new java.util.LinkedHashMap<>(java.util.Map.of("alu", 900L)), 1234,
+                java.util.List.of(new NativeRunRecord.Function("kernel_fft", 1000, 2000, 1000, 1_500_000)),
+                java.util.List.of(new NativeRunRecord.Block(0x4d0, "kernel_fft", 50, 20, 2000, "add r0, r0, r1 ; alu")));
+        try (Store s = Store.create(db)) {
+            assertEquals(1, s.addNativeRun(r));
+            assertEquals(2, s.addNativeRun(r));
+        }
+        try (Store s = Store.openReadOnly(db)) {
+            java.util.List<NativeRunRecord> runs = s.nativeRuns();
+            assertEquals(2, runs.size());
+            NativeRunRecord back = runs.get(1);
+            assertEquals(new NativeRunRecord(2, r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(), r.engine(), r.returnValue(),
+                    r.blocks(), r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(), r.emulatedNanos(), r.categories(),
+                    r.recordedWallMillis(), r.functions(), r.hotBlocks()), back);
+            assertEquals("libk.so kernel_fft(256, 4)", back.label());
+        }
+    }
+
     @Test
     void histogramsRoundTrip() {
         long[] h = {0, 1, 2, 3, Long.MAX_VALUE};

@@ -1,6 +1,7 @@
 package org.hyprof.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,14 @@ import org.hyprof.bb.NativeException;
 import org.hyprof.bb.NativeRun;
 import org.hyprof.bb.Tracer;
 import org.hyprof.bb.cost.CpuProfile;
+import org.hyprof.bb.cost.Estimate;
+import org.hyprof.bb.disasm.Instruction;
+import org.hyprof.bb.emu.Backend;
 import org.hyprof.bb.emu.Emulator;
 import org.hyprof.bb.emu.Engine;
+import org.hyprof.store.NativeRunRecord;
+import org.hyprof.store.Store;
+import org.hyprof.store.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -51,6 +58,11 @@ public final class NativeCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "F", defaultValue = "table", description = "table or json. Default: ${DEFAULT-VALUE}.")
     String format;
 
+    @Option(names = {"-o", "--output"}, paramLabel = "S.db",
+            description = "Also store the run in a session database (created, or added to): 'hyprof report S.db --by native' lists "
+                    + "the runs, 'hyprof compare A.db B.db' compares two databases' runs (e.g. two --cpu profiles).")
+    Path store;
+
     @Override
     public Integer call() {
         if (!format.equals("table") && !format.equals("json")) throw new UserError("--format: table or json, not '" + format + "'", 2);
@@ -58,15 +70,53 @@ public final class NativeCommand implements Callable<Integer> {
             List<Emulator.Arg> parsed = new ArrayList<>();
             for (String a : args) parsed.add(Emulator.Arg.parse(a));
             CpuProfile p = cpu == null ? null : CpuProfile.load(cpu);
+            if (store != null) checkWritable(store);
             try (Tracer t = Tracer.open(library, p, engine(engine))) {
                 NativeRun run = t.call(symbol, parsed);
                 PrintWriter out = spec.commandLine().getOut();
                 if (format.equals("json")) run.json(out, top);
                 else run.table(out, top);
+                if (store != null) {
+                    long id = save(run, String.join(", ", args), store);
+                    spec.commandLine().getErr().println("hyprof: " + store + ": stored as native run " + id);
+                }
             }
             return 0;
-        } catch (NativeException e) {
+        } catch (NativeException | StoreException e) {
             throw new UserError(e.getMessage());
+        }
+    }
+
+    /** Refuses an output that is not a session database before the run, not after it. */
+    private static void checkWritable(Path db) {
+        Path dir = db.toAbsolutePath().getParent();
+        if (dir != null && !Files.isDirectory(dir)) throw new UserError(db + ": directory " + dir + " does not exist");
+        if (Files.exists(db)) try (Store s = Store.open(db)) {
+            s.schemaVersion();
+        }
+    }
+
+    /** Stores a run with every block it executed (addresses as offsets in the library). */
+    static long save(NativeRun run, String args, Path db) {
+        List<NativeRunRecord.Function> functions = new ArrayList<>();
+        run.functions().forEach((name, e) -> functions.add(new NativeRunRecord.Function(name, e.instructions(), Math.round(e.cycles()),
+                Math.round(e.timeNanos()), Math.round(e.energyMicrojoules() * 1e6))));
+        List<NativeRunRecord.Block> blocks = new ArrayList<>();
+        for (Tracer.HotBlock h : run.hot()) {
+            StringBuilder d = new StringBuilder();
+            for (Instruction i : h.block().instructions())
+                d.append(d.length() == 0 ? "" : "\n").append(i.mnemonic()).append(' ').append(i.operands()).append(" ; ").append(i.category());
+            blocks.add(new NativeRunRecord.Block(h.block().address() - Emulator.BASE, h.block().function(), h.executions(),
+                    h.block().instructions().size(), Math.round(h.estimate().cycles()), d.toString()));
+        }
+        Estimate e = run.estimate();
+        NativeRunRecord r = new NativeRunRecord(0, Path.of(run.library()).toAbsolutePath().toString(), run.symbol(), args,
+                run.arch() == Backend.Arch.ARM64 ? "arm64-v8a" : "armeabi-v7a", run.cpu().name, run.engine().id,
+                run.arch() == Backend.Arch.ARM ? (int) run.result().r0() : run.result().r0(), run.blocks(), e.instructions(),
+                Math.round(e.cycles()), Math.round(e.timeNanos()), Math.round(e.energyMicrojoules() * 1e6), run.emulatedNanos(),
+                run.categories(), System.currentTimeMillis(), functions, blocks);
+        try (Store s = Files.exists(db) ? Store.open(db) : Store.create(db)) {
+            return s.addNativeRun(r);
         }
     }
 

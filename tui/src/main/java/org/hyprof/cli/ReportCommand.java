@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.hyprof.correlate.NativeRunReport;
 import org.hyprof.correlate.Profile;
 import org.hyprof.correlate.ReportWriter;
 import org.hyprof.store.Store;
@@ -29,7 +30,8 @@ public final class ReportCommand implements Callable<Integer> {
     Path session;
 
     @Option(names = "--by", paramLabel = "WHAT", defaultValue = "method",
-            description = "method, loop, thread or process. Default: ${DEFAULT-VALUE}.")
+            description = "method, loop, thread, process, or native (runs stored by 'hyprof native -o'). Default: ${DEFAULT-VALUE}"
+                    + " (native for a session holding only native runs).")
     String by;
 
     @Option(names = "--sort", paramLabel = "KEY", defaultValue = "excl",
@@ -52,13 +54,18 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ReportWriter.By b = parse(ReportWriter.By.class, by, "--by");
+        boolean nativeRuns = by.trim().equalsIgnoreCase("native");
+        ReportWriter.By b = nativeRuns ? ReportWriter.By.METHOD : parse(ReportWriter.By.class, by, "--by");
         Profile.Sort s = parse(Profile.Sort.class, sort, "--sort");
         ReportWriter.Format f = parse(ReportWriter.Format.class, format, "--format");
         if (top < 0) throw new UserError("--top must be ≥ 0", 2);
         try (Store store = Store.openReadOnly(session)) {
-            Profile p = power.given() ? Profile.load(store, power.model()) : Profile.load(store);
             PrintWriter out = spec.commandLine().getOut();
+            if (nativeRuns || store.processes().isEmpty() && !store.nativeRuns().isEmpty()) {
+                new NativeRunReport(store.nativeRuns()).write(f, out);
+                return 0;
+            }
+            Profile p = power.given() ? Profile.load(store, power.model()) : Profile.load(store);
             new ReportWriter(p, b, s, top, raw, inclusive).write(f, out);
         } catch (StoreException e) {
             throw new UserError(e.getMessage());

@@ -37,6 +37,48 @@ class NativeIT {
     }
 
     @Test
+    void runsAreStoredAndListed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path db = dir.resolve("native.db");
+        JsonNode[] printed = new JsonNode[2];
+        String[] cpus = {"cortex-a8", "cortex-a9"};
+        for (int i = 0; i < 2; i++) {
+            Cli c = Cli.run("native", LIBS + "armeabi-v7a/libkernels.so", "--call", "kernel_sor", "--arg", "20", "--arg", "3",
+                    "--cpu", cpus[i], "--format", "json", "-o", db.toString());
+            assertEquals(0, c.exit, c.err);
+            assertTrue(c.err.contains("stored as native run " + (i + 1)), c.err);
+            printed[i] = new ObjectMapper().readTree(c.out);
+        }
+        JsonNode stored = new ObjectMapper().readTree(Cli.run("report", db.toString(), "--by", "native", "--format", "json").out);
+        assertEquals(2, stored.size());
+        for (int i = 0; i < 2; i++) {
+            JsonNode s = stored.get(i), p = printed[i];
+            assertEquals(cpus[i], s.get("cpu").asText());
+            assertEquals("20, 3", s.get("args").asText());
+            assertEquals(p.get("engine").asText(), s.get("engine").asText());
+            for (String k : new String[] {"return", "blocks", "instructions", "cycles"}) assertEquals(p.get(k).asLong(), s.get(k).asLong(), k);
+            assertEquals(p.get("energy_uj").asDouble(), s.get("energy_uj").asDouble(), 1e-6);
+            assertEquals(p.get("categories"), s.get("categories"));
+            long executed = 0;
+            for (JsonNode b : s.get("hot_blocks")) executed += b.get("executions").asLong();
+            assertEquals(p.get("blocks").asLong(), executed, "every executed block is stored");
+        }
+        // a session of native runs only: the report lists them without --by native
+        Cli table = Cli.run("report", db.toString());
+        assertEquals(0, table.exit, table.err);
+        assertTrue(table.out.contains("cortex-a8") && table.out.contains("libkernels.so kernel_sor(20, 3)"), table.out);
+        Cli csv = Cli.run("report", db.toString(), "--by", "native", "--format", "csv");
+        assertTrue(csv.out.startsWith(org.hyprof.correlate.NativeRunReport.COLUMNS + "\n"), csv.out);
+        // an output that cannot be a session is refused before the run
+        java.nio.file.Path junk = dir.resolve("junk.db");
+        java.nio.file.Files.writeString(junk, "not a database, just text long enough to be read as a header.........");
+        Cli bad = Cli.run("native", LIBS + "armeabi-v7a/libkernels.so", "--call", "count_loop", "--arg", "3", "-o", junk.toString());
+        assertEquals(1, bad.exit);
+        assertEquals(1, Cli.lines(bad.err).size(), bad.err);
+        assertTrue(bad.err.contains(junk.toString()), bad.err);
+        assertEquals("", bad.out, "nothing ran");
+    }
+
+    @Test
     void errorsAreOneLine() {
         for (String[] args : new String[][] {
             {"native", "../samples/native/invalid/not-elf.so", "--call", "f"},
