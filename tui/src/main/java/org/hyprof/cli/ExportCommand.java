@@ -7,7 +7,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -54,12 +53,13 @@ public final class ExportCommand implements Callable<Integer> {
     String weight;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         String f = format.toLowerCase(Locale.ROOT);
         if (!List.of("trace", "chrome", "folded", "speedscope").contains(f))
             throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope", 2);
         if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
         if (!Files.exists(session)) throw new UserError(session + ": no such session");
+        OutputFile.check(out, session);
         List<Timeline> timelines = new ArrayList<>();
         try (Store store = Store.open(session)) {
             List<ProcessInfo> ps = store.processes();
@@ -77,8 +77,7 @@ public final class ExportCommand implements Callable<Integer> {
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }
-        Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".hyprof-export-", ".tmp");
-        try {
+        OutputFile.write(out, tmp -> {
             switch (f) {
                 case "trace" -> {
                     try (OutputStream o = Files.newOutputStream(tmp)) {
@@ -93,6 +92,7 @@ public final class ExportCommand implements Callable<Integer> {
                 case "folded" -> {
                     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
                         Folded.write(timelines, w, weight.equals("energy"));
+                        if (w.checkError()) throw new IOException("write failed");
                     }
                 }
                 default -> {
@@ -101,10 +101,7 @@ public final class ExportCommand implements Callable<Integer> {
                     }
                 }
             }
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        });
         long drops = timelines.stream().mapToLong(t -> t.eventDrops).sum();
         PrintWriter err = spec.commandLine().getErr();
         err.println("hyprof: wrote " + out + (drops > 0 ? " (" + drops + " events had been dropped by the budget: calls still open at the end are closed there)" : ""));

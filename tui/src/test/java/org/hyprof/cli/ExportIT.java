@@ -137,6 +137,34 @@ class ExportIT {
     }
 
     @Test
+    void theInputIsNeverOverwritten() throws Exception {
+        Path copy = dir.resolve("copy.db");
+        Files.copy(db, copy);
+        byte[] before = Files.readAllBytes(copy);
+        Path link = Files.createSymbolicLink(dir.resolve("copy-link.db"), copy);
+        for (Path out : List.of(copy, dir.resolve(".").resolve("copy.db"), link)) {
+            Cli c = Cli.run("export", copy.toString(), "--format", "folded", "-o", out.toString());
+            assertEquals(2, c.exit, c.err);
+            assertEquals(List.of("hyprof: " + out + ": is the input " + copy
+                    + "; writing there would destroy it (choose another output file)"), Cli.lines(c.err));
+        }
+        assertArrayEquals(before, Files.readAllBytes(copy), "the session is untouched");
+        assertEquals(0, Cli.run("report", copy.toString()).exit, "and still a session");
+    }
+
+    @Test
+    void unwritableOutputsAreOneLineErrors() throws Exception {
+        Path missing = Path.of("/nonexist/dir/x.trace");
+        Cli c = Cli.run("export", db.toString(), "--format", "trace", "-o", missing.toString());
+        assertEquals(1, c.exit, c.err);
+        assertEquals(List.of("hyprof: /nonexist/dir/x.trace: directory /nonexist/dir does not exist"), Cli.lines(c.err));
+        Cli d = Cli.run("export", db.toString(), "--format", "chrome", "-o", dir.toString());
+        assertEquals(1, d.exit, d.err);
+        assertEquals(List.of("hyprof: " + dir + ": is a directory"), Cli.lines(d.err));
+        assertTrue(Files.isDirectory(dir));
+    }
+
+    @Test
     void compareTwoSessions() {
         Path agg = dir.resolve("cmp.db");
         assertEquals(0, Cli.run("profile", "-o", agg.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Deterministic.class),
