@@ -52,6 +52,21 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--weight", paramLabel = "W", defaultValue = "time", description = "folded: time (µs) or energy (µJ). Default: ${DEFAULT-VALUE}.")
     String weight;
 
+    /** The session's processes as --process takes them: "its processes: 1 app.Main (pid 42, events mode), …". */
+    static String describe(List<ProcessInfo> ps) {
+        StringBuilder b = new StringBuilder(ps.size() == 1 ? "its process: " : "its processes: ");
+        int shown = 0;
+        for (ProcessInfo p : ps) {
+            if (shown++ == 10) {
+                b.append(", … (").append(ps.size() - 10).append(" more)");
+                break;
+            }
+            if (shown > 1) b.append(", ");
+            b.append(p.id()).append(' ').append(p.name()).append(" (pid ").append(p.pid()).append(", ").append(p.mode()).append(" mode)");
+        }
+        return b.toString();
+    }
+
     @Override
     public Integer call() {
         String f = format.toLowerCase(Locale.ROOT);
@@ -64,14 +79,19 @@ public final class ExportCommand implements Callable<Integer> {
         try (Store store = Store.open(session)) {
             List<ProcessInfo> ps = store.processes();
             if (ps.isEmpty()) throw new UserError(session + ": empty session (no process recorded)");
-            for (ProcessInfo p : ps) {
-                if (process != null && p.id() != process) continue;
+            List<ProcessInfo> chosen = ps;
+            if (process != null) {
+                chosen = ps.stream().filter(p -> p.id() == process).toList();
+                if (chosen.isEmpty()) throw new UserError(session + ": no process " + process + "; " + describe(ps));
+            }
+            for (ProcessInfo p : chosen) {
                 if (!p.mode().equals("events") && store.eventChunkCount(p.id()) == 0) continue;
                 timelines.add(Timeline.load(store, p, thread));
                 if (f.equals("trace")) break;
             }
             if (timelines.isEmpty())
-                throw new UserError(session + ": recorded in aggregate mode: " + f + " needs the calls themselves (profile again with --mode events)");
+                throw new UserError(session + (process != null ? ": process " + process : "") + ": recorded in aggregate mode: " + f
+                        + " needs the calls themselves (profile again with --mode events)");
             if (timelines.stream().allMatch(Timeline::isEmpty))
                 throw new UserError(session + ": no calls recorded" + (thread != null ? " on thread '" + thread + "'" : ""));
         } catch (StoreException e) {

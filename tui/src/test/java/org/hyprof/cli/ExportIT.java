@@ -165,6 +165,18 @@ class ExportIT {
     }
 
     @Test
+    void unknownProcessNamesTheSessionsProcesses() {
+        Path out = dir.resolve("p99.trace");
+        Cli c = Cli.run("export", db.toString(), "--format", "trace", "--process", "99", "-o", out.toString());
+        assertEquals(1, c.exit, c.err);
+        assertEquals(1, Cli.lines(c.err).size(), c.err);
+        assertTrue(c.err.startsWith("hyprof: " + db + ": no process 99; its process: 1 workload.Deterministic (pid "), c.err);
+        assertTrue(c.err.contains("events mode)"), c.err);
+        assertFalse(Files.exists(out));
+        assertEquals(0, Cli.run("export", db.toString(), "--format", "trace", "--process", "1", "-o", out.toString()).exit);
+    }
+
+    @Test
     void compareTwoSessions() {
         Path agg = dir.resolve("cmp.db");
         assertEquals(0, Cli.run("profile", "-o", agg.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Deterministic.class),
