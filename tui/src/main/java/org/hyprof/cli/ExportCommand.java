@@ -49,7 +49,8 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--process", paramLabel = "ID", description = "Only this process of the session ('trace' takes one; default: the first).")
     Long process;
 
-    @Option(names = "--weight", paramLabel = "W", defaultValue = "time", description = "folded: time (µs) or energy (µJ). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--weight", paramLabel = "W",
+            description = "folded only: time (µs, the default) or energy (µJ). The other formats are timelines; chrome has energy as counter tracks.")
     String weight;
 
     /** The session's processes as --process takes them: "its processes: 1 app.Main (pid 42, events mode), …". */
@@ -72,7 +73,12 @@ public final class ExportCommand implements Callable<Integer> {
         String f = format.toLowerCase(Locale.ROOT);
         if (!List.of("trace", "chrome", "folded", "speedscope").contains(f))
             throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope", 2);
-        if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
+        if (weight != null) {
+            if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
+            if (!f.equals("folded"))
+                throw new UserError("--weight: only with --format folded (" + f + " is a timeline: it has no weights"
+                        + (f.equals("chrome") ? "; its energy is in counter tracks)" : ")"), 2);
+        }
         if (!Files.exists(session)) throw new UserError(session + ": no such session");
         OutputFile.check(out, session);
         List<Timeline> timelines = new ArrayList<>();
@@ -111,7 +117,7 @@ public final class ExportCommand implements Callable<Integer> {
                 }
                 case "folded" -> {
                     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
-                        Folded.write(timelines, w, weight.equals("energy"));
+                        Folded.write(timelines, w, "energy".equals(weight));
                         if (w.checkError()) throw new IOException("write failed");
                     }
                 }

@@ -177,6 +177,18 @@ class ExportIT {
     }
 
     @Test
+    void weightIsOnlyForFolded() {
+        for (String f : new String[] {"trace", "chrome", "speedscope"}) {
+            Path out = dir.resolve("w." + f);
+            Cli c = Cli.run("export", db.toString(), "--format", f, "--weight", "energy", "-o", out.toString());
+            assertEquals(2, c.exit, c.err);
+            assertEquals(1, Cli.lines(c.err).size(), c.err);
+            assertTrue(c.err.startsWith("hyprof: --weight: only with --format folded (" + f + " is a timeline"), c.err);
+            assertFalse(Files.exists(out));
+        }
+    }
+
+    @Test
     void compareTwoSessions() {
         Path agg = dir.resolve("cmp.db");
         assertEquals(0, Cli.run("profile", "-o", agg.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Deterministic.class),
