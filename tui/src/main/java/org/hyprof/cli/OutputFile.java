@@ -43,6 +43,10 @@ final class OutputFile {
                 throw new UserError(out + ": is a file of the input session " + in + " (SQLite's); choose another output file", 2);
         }
         if (Files.isDirectory(out)) throw new UserError(out + ": is a directory");
+        if (Files.exists(out) && !Files.isRegularFile(out)) { // a device or a pipe: written into
+            if (!Files.isWritable(out)) throw new UserError(out + ": cannot write (permission denied)");
+            return;
+        }
         Path dir = target(out).getParent();
         if (!Files.exists(dir)) throw new UserError(out + ": directory " + dir + " does not exist");
         if (!Files.isDirectory(dir)) throw new UserError(out + ": " + dir + " is not a directory");
@@ -52,12 +56,18 @@ final class OutputFile {
     /**
      * Writes {@code out} through a temporary file in its directory, then moves it into place
      * (atomically where the file system can). A symbolic link is written through, as the shell's
-     * {@code >} would; an existing file keeps its permissions, a new one gets the usual ones.
+     * {@code >} would; an existing file keeps its permissions, a new one gets the usual ones. A
+     * device or a named pipe ({@code /dev/stdout}) is written directly: there is nothing to keep.
      */
     static void write(Path out, Content content) {
         Path target = target(out);
         Path tmp = null;
         try {
+            if (Files.exists(target) && !Files.isRegularFile(target)) {
+                // a device or a pipe (/dev/stdout, mkfifo): written into, never replaced
+                content.writeTo(out);
+                return;
+            }
             tmp = createTemp(target);
             tmp.toFile().deleteOnExit(); // interrupted (Ctrl-C): no stray temporary file
             content.writeTo(tmp);

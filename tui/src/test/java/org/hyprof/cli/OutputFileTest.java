@@ -83,4 +83,24 @@ class OutputFileTest {
         assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(fresh),
                 "a new output gets what any new file gets (the umask), not a temporary file's rw-------");
     }
+
+    @Test
+    void aPipeIsWrittenIntoNotReplaced() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        String[] got = new String[1];
+        Thread reader = new Thread(() -> {
+            try {
+                got[0] = Files.readString(fifo);
+            } catch (IOException e) {
+                got[0] = e.toString();
+            }
+        });
+        reader.start();
+        OutputFile.write(fifo, tmp -> Files.writeString(tmp, "through the pipe"));
+        reader.join(10_000);
+        assertEquals("through the pipe", got[0]);
+        assertTrue(Files.exists(fifo) && !Files.isRegularFile(fifo), "still a pipe (devices such as /dev/stdout likewise)");
+        assertEquals(List.of(fifo), files(), "no temporary file");
+    }
 }
