@@ -201,6 +201,16 @@ class ExportIT {
         assertEquals("1050", leaf.get("calls_b"));
         assertEquals("1.000", leaf.get("calls_ratio"));
         Cli t = Cli.run("compare", db.toString(), agg.toString());
-        assertTrue(t.out.contains("calls A"), t.out);
+        assertEquals(0, t.exit, t.err);
+        List<String> lines = Cli.lines(t.out);
+        for (String title : new String[] {"calls", "incl time", "excl time", "native instr", "native cycles", "energy"})
+            assertTrue(lines.get(0).contains(title), lines.get(0));
+        String leafRow = lines.stream().filter(l -> l.endsWith(" workload.Deterministic.leaf(I)I")).findFirst().orElseThrow();
+        assertTrue(leafRow.startsWith("  1050   1050 1.000 "), leafRow);
+        Path empty = dir.resolve("cmp-empty.db");
+        try (var s = org.hyprof.store.Store.create(empty)) { /* no process */ }
+        Cli e = Cli.run("compare", db.toString(), empty.toString());
+        assertEquals(1, e.exit);
+        assertEquals(List.of("hyprof: " + empty + ": empty session (no process recorded)"), Cli.lines(e.err));
     }
 }
