@@ -88,6 +88,36 @@ class ExportIT {
         assertTrue(slices > 1000, "slices: " + slices);
         assertTrue(counters > 0, "counter tracks");
         assertTrue(names >= 3, "process and thread names");
+        // cumulative counter tracks per thread: 0 where the thread starts, rising to its total where it ends
+        Map<String, double[]> span = new HashMap<>(); // thread name -> first B ts, last E ts
+        Map<String, String> threadOf = new HashMap<>(); // pid/tid -> thread name
+        Map<String, List<double[]>> tracks = new HashMap<>(); // track name -> samples (ts, value)
+        for (JsonNode e : root.get("traceEvents")) {
+            String key = e.path("pid").asText() + "/" + e.path("tid").asText();
+            switch (e.get("ph").asText()) {
+                case "M" -> { if (e.get("name").asText().equals("thread_name")) threadOf.put(key, e.get("args").get("name").asText()); }
+                case "B" -> span.computeIfAbsent(threadOf.get(key), k -> new double[] {e.get("ts").asDouble(), 0});
+                case "E" -> span.get(threadOf.get(key))[1] = Math.max(span.get(threadOf.get(key))[1], e.get("ts").asDouble());
+                case "C" -> tracks.computeIfAbsent(e.get("name").asText(), k -> new java.util.ArrayList<>())
+                        .add(new double[] {e.get("ts").asDouble(), e.get("args").elements().next().asDouble()});
+                default -> { }
+            }
+        }
+        assertEquals(Set.of("main", "worker"), span.keySet(), "the workload's threads");
+        for (String thread : span.keySet()) {
+            for (String kind : new String[] {"energy ", "java time "}) {
+                List<double[]> samples = tracks.get(kind + thread);
+                assertNotNull(samples, kind + thread + " in " + tracks.keySet());
+                samples.sort((x, y) -> Double.compare(x[0], y[0]));
+                assertTrue(samples.size() >= 2, kind + thread + ": a start and an end sample");
+                assertEquals(span.get(thread)[0], samples.get(0)[0], 1e-9, kind + thread + " starts with the thread");
+                assertEquals(0, samples.get(0)[1], kind + thread + " starts at 0");
+                for (int i = 1; i < samples.size(); i++) assertTrue(samples.get(i)[1] >= samples.get(i - 1)[1], kind + thread + " is cumulative");
+                assertTrue(samples.get(samples.size() - 1)[1] > 0, kind + thread + " ends above 0");
+            }
+            List<double[]> energy = tracks.get("energy " + thread);
+            assertEquals(span.get(thread)[1], energy.get(energy.size() - 1)[0], 1e-9, "energy " + thread + " ends with the thread's last call");
+        }
     }
 
     @Test
