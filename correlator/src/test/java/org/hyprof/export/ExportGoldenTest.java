@@ -151,6 +151,30 @@ class ExportGoldenTest {
     }
 
     @Test
+    void chromeCounterTracksOfSameNamedThreadsStayApart() throws Exception {
+        Timeline t;
+        try (Store s = Store.create(dir.resolve("same.db"))) {
+            long p = s.addProcess(new ProcessInfo(0, 7, "app.Pool", "test-vm", "events", 1 << 20, 1_700_000_000_000L,
+                    1_000_000, 1_700_000_000_010L, "ended", 0, "test"));
+            s.addProbes(p, List.of(new ProbeInfo(2, false, Resolution.METHOD, "app.Pool", "work", "()V", -1, -1, 9, "Pool.java")));
+            long b = 1_000_000;
+            for (long tid : new long[] {3, 4}) {
+                s.putThread(p, new ThreadInfo(tid, "w", 0, 0));
+                Events ev = new Events(b).add(2, SessionFormat.EV_ENTER, b + tid * 1_000).add(2, SessionFormat.EV_EXIT, b + tid * 2_000);
+                s.addEventChunk(p, tid, 0, b, ev.b.toByteArray());
+            }
+            t = Timeline.load(s, s.processes().get(0), null);
+        }
+        StringWriter w = new StringWriter();
+        ChromeTrace.write(List.of(t), w);
+        Map<String, Integer> samples = new TreeMap<>();
+        for (JsonNode e : new ObjectMapper().readTree(w.toString()).get("traceEvents"))
+            if (e.get("ph").asText().equals("C")) samples.merge(e.get("name").asText(), 1, Integer::sum);
+        assertEquals(Map.of("energy w #3", 2, "energy w #4", 2, "java time w #3", 2, "java time w #4", 2, "power w #3", 2,
+                "power w #4", 2), samples, "a process's counter track per thread, not one for both");
+    }
+
+    @Test
     void goldenFormats() throws Exception {
         Timeline t = timeline(dir);
         ByteArrayOutputStream trace = new ByteArrayOutputStream();
