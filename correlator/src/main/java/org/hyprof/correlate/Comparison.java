@@ -52,18 +52,74 @@ public final class Comparison {
         out.flush();
     }
 
+    /** What the table shows, in order: title, field (see {@link #field}), unit of its cells. */
+    private static final String[][] GROUPS = {
+        {"calls", "0", "count"}, {"incl time", "1", "ns"}, {"excl time", "2", "ns"},
+        {"native instr", "3", "count"}, {"native cycles", "4", "count"}, {"energy", "5", "uJ"}};
+
+    /** Width of a cell (A, B) and of a ratio; the numbers are scaled to fit (3 significant digits). */
+    private static final int CELL = 6, RATIO = 5;
+
+    /**
+     * The table: for each of calls, inclusive and exclusive time, native instructions and cycles
+     * and energy, A, B and B/A, then the method (about 126 columns before it). Numbers are scaled
+     * to three significant digits with their unit (k/M/G, ns/us/ms/s, nJ/uJ/mJ/J); the CSV has
+     * them exact.
+     */
     public void table(PrintWriter out, int top) {
-        String f = "%10s %10s %7s %12s %12s %7s %14s %14s %7s %11s %11s %7s  %s%n";
-        out.printf(Locale.ROOT, f, "calls A", "calls B", "B/A", "excl ms A", "excl ms B", "B/A", "native cyc A", "native cyc B",
-                "B/A", "uJ A", "uJ B", "B/A", "method");
+        int group = CELL + 1 + CELL + 1 + RATIO;
+        StringBuilder titles = new StringBuilder(), heads = new StringBuilder();
+        for (String[] g : GROUPS) {
+            if (titles.length() > 0) { titles.append("  "); heads.append("  "); }
+            int pad = Math.max(0, group - g[0].length());
+            titles.append(" ".repeat(pad - pad / 2)).append(g[0]).append(" ".repeat(pad / 2));
+            heads.append(String.format(Locale.ROOT, "%" + CELL + "s %" + CELL + "s %" + RATIO + "s", "A", "B", "B/A"));
+        }
+        out.println(titles.toString().stripTrailing());
+        out.println(heads + "  method");
         int n = 0;
         for (Row r : rows) {
             if (top > 0 && n++ >= top) break;
-            out.printf(Locale.ROOT, f, v(r.a(), 0), v(r.b(), 0), ratio(r, 0), ms(r.a()), ms(r.b()), ratio(r, 2),
-                    v(r.a(), 4), v(r.b(), 4), ratio(r, 4), uj(r.a()), uj(r.b()), ratio(r, 5), r.method());
+            StringBuilder line = new StringBuilder();
+            for (String[] g : GROUPS) {
+                int f = Integer.parseInt(g[1]);
+                if (line.length() > 0) line.append("  ");
+                line.append(String.format(Locale.ROOT, "%" + CELL + "s %" + CELL + "s %" + RATIO + "s",
+                        scaled(r.a(), f, g[2]), scaled(r.b(), f, g[2]), shortRatio(r, f)));
+            }
+            out.println(line + "  " + r.method());
         }
-        out.println("(native: exclusive cycles of native code run in the emulator; energy: exclusive, Java + native)");
+        out.println("(time: wall, probe cost deducted; native: instructions and estimated cycles in the emulator (hybrid runs),");
+        out.println(" exclusive; energy: exclusive, Java + native; B/A blank where a side is absent (-) or 0; exact: --format csv)");
         out.flush();
+    }
+
+    private static String scaled(MethodRow m, int f, String unit) {
+        if (m == null) return "-";
+        double v = field(m, f);
+        return switch (unit) {
+            case "ns" -> scale(v, new String[] {"ns", "us", "ms", "s"});
+            case "uJ" -> v != 0 && Math.abs(v) < 1 ? scale(v * 1000, new String[] {"nJ"}) : scale(v, new String[] {"uJ", "mJ", "J", "kJ"});
+            default -> Math.abs(v) < 10_000 ? Long.toString((long) v) : scale(v, new String[] {"", "k", "M", "G", "T", "P"});
+        };
+    }
+
+    /** Three significant digits in the largest unit (each 1000 times the one before) that keeps it ≥ 1. */
+    static String scale(double v, String[] units) {
+        if (v == 0) return "0";
+        int u = 0;
+        while (u + 1 < units.length && Math.abs(v) >= 999.5) { v /= 1000; u++; }
+        String digits = Math.abs(v) >= 99.95 ? String.format(Locale.ROOT, "%.0f", v)
+                : Math.abs(v) >= 9.995 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%.2f", v);
+        return digits + units[u];
+    }
+
+    /** B/A in at most 5 characters: 3 decimals below 10, fewer above; blank when a side is absent or A is 0. */
+    private static String shortRatio(Row r, int f) {
+        if (r.a() == null || r.b() == null || field(r.a(), f) == 0) return "";
+        double x = field(r.b(), f) / field(r.a(), f);
+        if (x >= 99_999.5) return ">1e5";
+        return String.format(Locale.ROOT, x >= 999.95 ? "%.0f" : x >= 99.995 ? "%.1f" : x >= 9.9995 ? "%.2f" : "%.3f", x);
     }
 
     /** A method's figure: calls, incl ns, excl ns, native instructions, native cycles, energy (µJ). */
@@ -81,14 +137,6 @@ public final class Comparison {
     private static String v(MethodRow m, int f) {
         if (m == null) return "";
         return f == 5 ? String.format(Locale.ROOT, "%.3f", m.energyMicrojoules()) : Long.toString((long) field(m, f));
-    }
-
-    private static String uj(MethodRow m) {
-        return m == null ? "" : String.format(Locale.ROOT, "%.1f", m.energyMicrojoules());
-    }
-
-    private static String ms(MethodRow m) {
-        return m == null ? "" : String.format(Locale.ROOT, "%.3f", m.exclNanos() / 1e6);
     }
 
     private static String ratio(Row r, int f) {

@@ -14,6 +14,9 @@ import org.hyprof.config.ProbeInfo;
  * thread: {@code java time} (cumulative wall time of its outermost calls, ms), {@code power} (mW:
  * each outermost call's energy over its duration while it runs, 0 between calls) and
  * {@code energy} (cumulative µJ, Java and native; see {@link Timeline#selfEnergyMicrojoules}).
+ * The cumulative tracks have a sample of 0 at the thread's first timestamp and one at the end of
+ * each outermost call; power has one at each outermost call's start and end. Counter tracks
+ * belong to a process, so threads sharing a name are told apart by their tid ({@code energy worker #12}).
  * Timestamps are µs since the earliest event of the exported processes (their monotonic clocks
  * share a base on one machine).
  */
@@ -40,7 +43,11 @@ public final class ChromeTrace {
                 g.writeStringField("name", t.process.name());
                 g.writeEndObject();
                 g.writeEndObject();
+                java.util.Map<String, Integer> sameName = new java.util.HashMap<>();
+                for (Timeline.ThreadCalls th : t.threads) sameName.merge(th.name(), 1, Integer::sum);
                 for (Timeline.ThreadCalls th : t.threads) {
+                    // counter tracks belong to the process: threads of the same name need their tid to stay apart
+                    String track = sameName.get(th.name()) > 1 ? th.name() + " #" + th.tid() : th.name();
                     g.writeStartObject();
                     g.writeStringField("ph", "M");
                     g.writeStringField("name", "thread_name");
@@ -50,6 +57,13 @@ public final class ChromeTrace {
                     g.writeStringField("name", th.name());
                     g.writeEndObject();
                     g.writeEndObject();
+                    // the cumulative tracks start at 0 where the thread starts: a counter's value holds
+                    // until its next sample, so an end sample alone draws nothing
+                    if (!th.calls().isEmpty()) {
+                        long first = th.calls().get(0).startNanos() - b;
+                        counter(g, "energy " + track, pid, first, "uJ", 0);
+                        counter(g, "java time " + track, pid, first, "busy_ms", 0);
+                    }
                     double[] busyMillis = {0};
                     double[] self = t.selfEnergyMicrojoules(th);
                     double[] total = {0};
@@ -73,26 +87,10 @@ public final class ChromeTrace {
                                 if (!c.loop()) busyMillis[0] += (c.endNanos() - c.startNanos()) / 1e6;
                                 total[0] += e;
                                 long dur = Math.max(1, c.endNanos() - c.startNanos());
-                                counter(g, "power " + th.name(), pid, c.startNanos() - b, "mW", e / dur * 1e6);
-                                counter(g, "power " + th.name(), pid, c.endNanos() - b, "mW", 0);
-                                counter(g, "energy " + th.name(), pid, c.endNanos() - b, "uJ", total[0]);
-                                if (!c.loop()) counter(g, "java time " + th.name(), pid, c.endNanos() - b, "busy_ms", busyMillis[0]);
-                            }
-                        }
-
-                        private void counter(JsonGenerator g, String name, long pid, long atNanos, String arg, double v) {
-                            try {
-                                g.writeStartObject();
-                                g.writeStringField("ph", "C");
-                                g.writeStringField("name", name);
-                                g.writeNumberField("pid", pid);
-                                g.writeNumberField("ts", atNanos / 1000.0);
-                                g.writeObjectFieldStart("args");
-                                g.writeNumberField(arg, Math.round(v * 1000) / 1000.0);
-                                g.writeEndObject();
-                                g.writeEndObject();
-                            } catch (IOException e) {
-                                throw new java.io.UncheckedIOException(e);
+                                counter(g, "power " + track, pid, c.startNanos() - b, "mW", e / dur * 1e6);
+                                counter(g, "power " + track, pid, c.endNanos() - b, "mW", 0);
+                                counter(g, "energy " + track, pid, c.endNanos() - b, "uJ", total[0]);
+                                if (!c.loop()) counter(g, "java time " + track, pid, c.endNanos() - b, "busy_ms", busyMillis[0]);
                             }
                         }
 
@@ -132,6 +130,23 @@ public final class ChromeTrace {
             g.writeEndObject();
         } catch (java.io.UncheckedIOException e) {
             throw e.getCause();
+        }
+    }
+
+    /** One sample of counter track {@code name} (its value in args under {@code arg}, the unit). */
+    private static void counter(JsonGenerator g, String name, long pid, long atNanos, String arg, double v) {
+        try {
+            g.writeStartObject();
+            g.writeStringField("ph", "C");
+            g.writeStringField("name", name);
+            g.writeNumberField("pid", pid);
+            g.writeNumberField("ts", atNanos / 1000.0);
+            g.writeObjectFieldStart("args");
+            g.writeNumberField(arg, Math.round(v * 1000) / 1000.0);
+            g.writeEndObject();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -2,12 +2,17 @@ package org.hyprof.export;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.correlate.EnergyModel;
@@ -112,6 +117,61 @@ class ExportGoldenTest {
         assertEquals(2.0, e[2], 1e-9);
         // main: 29 µs − 18 µs (the loop) = 11 µs of Java
         assertEquals(5.5, e[0], 1e-9);
+    }
+
+    @Test
+    void chromeCumulativeCountersStartAtZeroAndStepAtEachOutermostEnd() throws Exception {
+        Path db = dir.resolve("two.db");
+        Timeline t;
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 7, "app.Two", "test-vm", "events", 1 << 20, 1_700_000_000_000L,
+                    1_000_000, 1_700_000_000_010L, "ended", 0, "test"));
+            s.addProbes(p, List.of(new ProbeInfo(2, false, Resolution.METHOD, "app.Two", "work", "()V", -1, -1, 9, "Two.java")));
+            s.putThread(p, new ThreadInfo(3, "main", 0, 0));
+            long b = 1_000_000;
+            Events ev = new Events(b) // two outermost calls, 2 µs and 4 µs, with a gap between them
+                    .add(2, SessionFormat.EV_ENTER, b + 1_000).add(2, SessionFormat.EV_EXIT, b + 3_000)
+                    .add(2, SessionFormat.EV_ENTER, b + 10_000).add(2, SessionFormat.EV_EXIT, b + 14_000);
+            s.addEventChunk(p, 3, 0, b, ev.b.toByteArray());
+            new EnergyModel(500, "500 mW (test)").save(s);
+            t = Timeline.load(s, s.processes().get(0), null);
+        }
+        StringWriter w = new StringWriter();
+        ChromeTrace.write(List.of(t), w);
+        JsonNode root = new ObjectMapper().readTree(w.toString());
+        Map<String, List<String>> tracks = new TreeMap<>();
+        for (JsonNode e : root.get("traceEvents"))
+            if (e.get("ph").asText().equals("C"))
+                tracks.computeIfAbsent(e.get("name").asText(), k -> new ArrayList<>())
+                        .add(e.get("ts").asText() + "=" + e.get("args").elements().next().asText());
+        assertEquals(Map.of(
+                "energy main", List.of("0.0=0.0", "2.0=1.0", "13.0=3.0"),
+                "java time main", List.of("0.0=0.0", "2.0=0.002", "13.0=0.006"),
+                "power main", List.of("0.0=500.0", "2.0=0.0", "9.0=500.0", "13.0=0.0")), tracks);
+    }
+
+    @Test
+    void chromeCounterTracksOfSameNamedThreadsStayApart() throws Exception {
+        Timeline t;
+        try (Store s = Store.create(dir.resolve("same.db"))) {
+            long p = s.addProcess(new ProcessInfo(0, 7, "app.Pool", "test-vm", "events", 1 << 20, 1_700_000_000_000L,
+                    1_000_000, 1_700_000_000_010L, "ended", 0, "test"));
+            s.addProbes(p, List.of(new ProbeInfo(2, false, Resolution.METHOD, "app.Pool", "work", "()V", -1, -1, 9, "Pool.java")));
+            long b = 1_000_000;
+            for (long tid : new long[] {3, 4}) {
+                s.putThread(p, new ThreadInfo(tid, "w", 0, 0));
+                Events ev = new Events(b).add(2, SessionFormat.EV_ENTER, b + tid * 1_000).add(2, SessionFormat.EV_EXIT, b + tid * 2_000);
+                s.addEventChunk(p, tid, 0, b, ev.b.toByteArray());
+            }
+            t = Timeline.load(s, s.processes().get(0), null);
+        }
+        StringWriter w = new StringWriter();
+        ChromeTrace.write(List.of(t), w);
+        Map<String, Integer> samples = new TreeMap<>();
+        for (JsonNode e : new ObjectMapper().readTree(w.toString()).get("traceEvents"))
+            if (e.get("ph").asText().equals("C")) samples.merge(e.get("name").asText(), 1, Integer::sum);
+        assertEquals(Map.of("energy w #3", 2, "energy w #4", 2, "java time w #3", 2, "java time w #4", 2, "power w #3", 2,
+                "power w #4", 2), samples, "a process's counter track per thread, not one for both");
     }
 
     @Test

@@ -41,6 +41,8 @@ public final class CompareCommand implements Callable<Integer> {
         if (!format.equals("table") && !format.equals("csv")) throw new UserError("--format: table or csv, not '" + format + "'", 2);
         Profile pa, pb;
         try (Store sa = Store.openReadOnly(a); Store sb = Store.openReadOnly(b)) {
+            if (sa.processes().isEmpty()) throw new UserError(a + ": empty session (no process recorded)");
+            if (sb.processes().isEmpty()) throw new UserError(b + ": empty session (no process recorded)");
             pa = Profile.load(sa);
             pb = Profile.load(sb);
         } catch (StoreException e) {

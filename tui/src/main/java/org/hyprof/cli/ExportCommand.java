@@ -7,7 +7,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -50,35 +49,61 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--process", paramLabel = "ID", description = "Only this process of the session ('trace' takes one; default: the first).")
     Long process;
 
-    @Option(names = "--weight", paramLabel = "W", defaultValue = "time", description = "folded: time (µs) or energy (µJ). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--weight", paramLabel = "W",
+            description = "folded only: time (µs, the default) or energy (µJ). The other formats are timelines; chrome has energy as counter tracks.")
     String weight;
 
+    /** The session's processes as --process takes them: "its processes: 1 app.Main (pid 42, events mode), …". */
+    static String describe(List<ProcessInfo> ps) {
+        StringBuilder b = new StringBuilder(ps.size() == 1 ? "its process: " : "its processes: ");
+        int shown = 0;
+        for (ProcessInfo p : ps) {
+            if (shown++ == 10) {
+                b.append(", … (").append(ps.size() - 10).append(" more)");
+                break;
+            }
+            if (shown > 1) b.append(", ");
+            b.append(p.id()).append(' ').append(p.name()).append(" (pid ").append(p.pid()).append(", ").append(p.mode()).append(" mode)");
+        }
+        return b.toString();
+    }
+
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         String f = format.toLowerCase(Locale.ROOT);
         if (!List.of("trace", "chrome", "folded", "speedscope").contains(f))
             throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope", 2);
-        if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
+        if (weight != null) {
+            if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
+            if (!f.equals("folded"))
+                throw new UserError("--weight: only with --format folded (" + f + " is a timeline: it has no weights"
+                        + (f.equals("chrome") ? "; its energy is in counter tracks)" : ")"), 2);
+        }
         if (!Files.exists(session)) throw new UserError(session + ": no such session");
+        OutputFile.check(out, session);
         List<Timeline> timelines = new ArrayList<>();
         try (Store store = Store.openReadOnly(session)) {
             List<ProcessInfo> ps = store.processes();
             if (ps.isEmpty()) throw new UserError(session + ": empty session (no process recorded)");
-            for (ProcessInfo p : ps) {
-                if (process != null && p.id() != process) continue;
+            List<ProcessInfo> chosen = ps;
+            if (process != null) {
+                chosen = ps.stream().filter(p -> p.id() == process).toList();
+                if (chosen.isEmpty()) throw new UserError(session + ": no process " + process + "; " + describe(ps));
+            }
+            for (ProcessInfo p : chosen) {
                 if (!p.mode().equals("events") && store.eventChunkCount(p.id()) == 0) continue;
                 timelines.add(Timeline.load(store, p, thread));
                 if (f.equals("trace")) break;
             }
             if (timelines.isEmpty())
-                throw new UserError(session + ": recorded in aggregate mode: " + f + " needs the calls themselves (profile again with --mode events)");
+                throw new UserError(session + (process != null ? ": process " + process : "") + ": recorded in aggregate mode: " + f
+                        + " needs the calls themselves (profile again with --mode events)");
             if (timelines.stream().allMatch(Timeline::isEmpty))
                 throw new UserError(session + ": no calls recorded" + (thread != null ? " on thread '" + thread + "'" : ""));
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }
-        Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".hyprof-export-", ".tmp");
-        try {
+        OutputFile.write(out, tmp -> {
             switch (f) {
                 case "trace" -> {
                     try (OutputStream o = Files.newOutputStream(tmp)) {
@@ -92,7 +117,8 @@ public final class ExportCommand implements Callable<Integer> {
                 }
                 case "folded" -> {
                     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
-                        Folded.write(timelines, w, weight.equals("energy"));
+                        Folded.write(timelines, w, "energy".equals(weight));
+                        if (w.checkError()) throw new IOException("write failed");
                     }
                 }
                 default -> {
@@ -101,10 +127,7 @@ public final class ExportCommand implements Callable<Integer> {
                     }
                 }
             }
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        });
         long drops = timelines.stream().mapToLong(t -> t.eventDrops).sum();
         PrintWriter err = spec.commandLine().getErr();
         err.println("hyprof: wrote " + out + (drops > 0 ? " (" + drops + " events had been dropped by the budget: calls still open at the end are closed there)" : ""));

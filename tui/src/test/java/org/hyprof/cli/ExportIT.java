@@ -88,6 +88,36 @@ class ExportIT {
         assertTrue(slices > 1000, "slices: " + slices);
         assertTrue(counters > 0, "counter tracks");
         assertTrue(names >= 3, "process and thread names");
+        // cumulative counter tracks per thread: 0 where the thread starts, rising to its total where it ends
+        Map<String, double[]> span = new HashMap<>(); // thread name -> first B ts, last E ts
+        Map<String, String> threadOf = new HashMap<>(); // pid/tid -> thread name
+        Map<String, List<double[]>> tracks = new HashMap<>(); // track name -> samples (ts, value)
+        for (JsonNode e : root.get("traceEvents")) {
+            String key = e.path("pid").asText() + "/" + e.path("tid").asText();
+            switch (e.get("ph").asText()) {
+                case "M" -> { if (e.get("name").asText().equals("thread_name")) threadOf.put(key, e.get("args").get("name").asText()); }
+                case "B" -> span.computeIfAbsent(threadOf.get(key), k -> new double[] {e.get("ts").asDouble(), 0});
+                case "E" -> span.get(threadOf.get(key))[1] = Math.max(span.get(threadOf.get(key))[1], e.get("ts").asDouble());
+                case "C" -> tracks.computeIfAbsent(e.get("name").asText(), k -> new java.util.ArrayList<>())
+                        .add(new double[] {e.get("ts").asDouble(), e.get("args").elements().next().asDouble()});
+                default -> { }
+            }
+        }
+        assertEquals(Set.of("main", "worker"), span.keySet(), "the workload's threads");
+        for (String thread : span.keySet()) {
+            for (String kind : new String[] {"energy ", "java time "}) {
+                List<double[]> samples = tracks.get(kind + thread);
+                assertNotNull(samples, kind + thread + " in " + tracks.keySet());
+                samples.sort((x, y) -> Double.compare(x[0], y[0]));
+                assertTrue(samples.size() >= 2, kind + thread + ": a start and an end sample");
+                assertEquals(span.get(thread)[0], samples.get(0)[0], 1e-9, kind + thread + " starts with the thread");
+                assertEquals(0, samples.get(0)[1], kind + thread + " starts at 0");
+                for (int i = 1; i < samples.size(); i++) assertTrue(samples.get(i)[1] >= samples.get(i - 1)[1], kind + thread + " is cumulative");
+                assertTrue(samples.get(samples.size() - 1)[1] > 0, kind + thread + " ends above 0");
+            }
+            List<double[]> energy = tracks.get("energy " + thread);
+            assertEquals(span.get(thread)[1], energy.get(energy.size() - 1)[0], 1e-9, "energy " + thread + " ends with the thread's last call");
+        }
     }
 
     @Test
@@ -137,6 +167,58 @@ class ExportIT {
     }
 
     @Test
+    void theInputIsNeverOverwritten() throws Exception {
+        Path copy = dir.resolve("copy.db");
+        Files.copy(db, copy);
+        byte[] before = Files.readAllBytes(copy);
+        Path link = Files.createSymbolicLink(dir.resolve("copy-link.db"), copy);
+        for (Path out : List.of(copy, dir.resolve(".").resolve("copy.db"), link)) {
+            Cli c = Cli.run("export", copy.toString(), "--format", "folded", "-o", out.toString());
+            assertEquals(2, c.exit, c.err);
+            assertEquals(List.of("hyprof: " + out + ": is the input " + copy
+                    + "; writing there would destroy it (choose another output file)"), Cli.lines(c.err));
+        }
+        assertArrayEquals(before, Files.readAllBytes(copy), "the session is untouched");
+        assertEquals(0, Cli.run("report", copy.toString()).exit, "and still a session");
+    }
+
+    @Test
+    void unwritableOutputsAreOneLineErrors() throws Exception {
+        Path missing = Path.of("/nonexist/dir/x.trace");
+        Cli c = Cli.run("export", db.toString(), "--format", "trace", "-o", missing.toString());
+        assertEquals(1, c.exit, c.err);
+        assertEquals(List.of("hyprof: /nonexist/dir/x.trace: directory /nonexist/dir does not exist"), Cli.lines(c.err));
+        Cli d = Cli.run("export", db.toString(), "--format", "chrome", "-o", dir.toString());
+        assertEquals(1, d.exit, d.err);
+        assertEquals(List.of("hyprof: " + dir + ": is a directory"), Cli.lines(d.err));
+        assertTrue(Files.isDirectory(dir));
+    }
+
+    @Test
+    void unknownProcessNamesTheSessionsProcesses() {
+        Path out = dir.resolve("p99.trace");
+        Cli c = Cli.run("export", db.toString(), "--format", "trace", "--process", "99", "-o", out.toString());
+        assertEquals(1, c.exit, c.err);
+        assertEquals(1, Cli.lines(c.err).size(), c.err);
+        assertTrue(c.err.startsWith("hyprof: " + db + ": no process 99; its process: 1 workload.Deterministic (pid "), c.err);
+        assertTrue(c.err.contains("events mode)"), c.err);
+        assertFalse(Files.exists(out));
+        assertEquals(0, Cli.run("export", db.toString(), "--format", "trace", "--process", "1", "-o", out.toString()).exit);
+    }
+
+    @Test
+    void weightIsOnlyForFolded() {
+        for (String f : new String[] {"trace", "chrome", "speedscope"}) {
+            Path out = dir.resolve("w." + f);
+            Cli c = Cli.run("export", db.toString(), "--format", f, "--weight", "energy", "-o", out.toString());
+            assertEquals(2, c.exit, c.err);
+            assertEquals(1, Cli.lines(c.err).size(), c.err);
+            assertTrue(c.err.startsWith("hyprof: --weight: only with --format folded (" + f + " is a timeline"), c.err);
+            assertFalse(Files.exists(out));
+        }
+    }
+
+    @Test
     void compareTwoSessions() {
         Path agg = dir.resolve("cmp.db");
         assertEquals(0, Cli.run("profile", "-o", agg.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Deterministic.class),
@@ -149,6 +231,16 @@ class ExportIT {
         assertEquals("1050", leaf.get("calls_b"));
         assertEquals("1.000", leaf.get("calls_ratio"));
         Cli t = Cli.run("compare", db.toString(), agg.toString());
-        assertTrue(t.out.contains("calls A"), t.out);
+        assertEquals(0, t.exit, t.err);
+        List<String> lines = Cli.lines(t.out);
+        for (String title : new String[] {"calls", "incl time", "excl time", "native instr", "native cycles", "energy"})
+            assertTrue(lines.get(0).contains(title), lines.get(0));
+        String leafRow = lines.stream().filter(l -> l.endsWith(" workload.Deterministic.leaf(I)I")).findFirst().orElseThrow();
+        assertTrue(leafRow.startsWith("  1050   1050 1.000 "), leafRow);
+        Path empty = dir.resolve("cmp-empty.db");
+        try (var s = org.hyprof.store.Store.create(empty)) { /* no process */ }
+        Cli e = Cli.run("compare", db.toString(), empty.toString());
+        assertEquals(1, e.exit);
+        assertEquals(List.of("hyprof: " + empty + ": empty session (no process recorded)"), Cli.lines(e.err));
     }
 }

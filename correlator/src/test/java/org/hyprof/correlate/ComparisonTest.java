@@ -1,0 +1,106 @@
+package org.hyprof.correlate;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.Resolution;
+import org.hyprof.runtime.Stats;
+import org.hyprof.store.Golden;
+import org.hyprof.store.NativeCost;
+import org.hyprof.store.ProbeStats;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.hyprof.store.ThreadInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hyprof compare}'s table and CSV against golden files, from two deterministic sessions. */
+class ComparisonTest {
+    @TempDir Path dir;
+
+    static final List<ProbeInfo> PROBES = List.of(
+            new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
+            new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "fib", "(I)I", -1, -1, 9, "Main.java"),
+            new ProbeInfo(3, false, Resolution.METHOD, "app.Main", "sum", "([I)J", -1, -1, 14, "Main.java"),
+            new ProbeInfo(4, false, Resolution.METHOD, "app.Main", "javaOnly", "()V", -1, -1, 20, "Main.java"),
+            new ProbeInfo(5, false, Resolution.METHOD, "app.Main", "jniOnly", "()V", -1, -1, 25, "Main.java"));
+
+    /**
+     * One method's stats on thread 1: calls, inclusive and exclusive ns, native instructions and
+     * cycles (at 2 GHz, 0.15 nJ a cycle: part of its exclusive time).
+     */
+    static ProbeStats stats(int probe, long calls, long incl, long excl, long instr, long cycles) {
+        NativeCost n = instr == 0 ? NativeCost.NONE
+                : new NativeCost(instr, cycles, cycles / 2, cycles * 150, instr, cycles, cycles / 2, cycles * 150);
+        return new ProbeStats(1, probe, calls, incl, excl, incl, excl, 1, incl, 1, 0, 0, 0, 0, 0, 0, 0, calls,
+                new long[Stats.HIST_BUCKETS], n);
+    }
+
+    Profile session(String name, List<ProbeStats> stats) {
+        try (Store s = Store.create(dir.resolve(name))) {
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L,
+                    1000, 1_700_000_001_000L, "ended", 0, "golden"));
+            s.addProbes(p, PROBES);
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0));
+            s.putStats(p, stats);
+            return Profile.load(s);
+        }
+    }
+
+    /** A: the Java build on one CPU profile; B: the JNI build on another (slower native code, more calls). */
+    Comparison comparison() {
+        Profile a = session("a.db", List.of(
+                stats(1, 1, 2_400_000_000L, 12_000_000, 0, 0),
+                stats(2, 1_234_567, 2_300_000_000L, 1_900_000_000L, 0, 0),
+                stats(3, 40, 388_000_000, 388_000_000, 0, 0),
+                stats(4, 3, 812, 812, 0, 0)));
+        Profile b = session("b.db", List.of(
+                stats(1, 1, 1_100_000_000L, 9_000_000, 0, 0),
+                stats(2, 1_234_567, 950_000_000, 700_000_000, 456_000_000, 987_000_000),
+                stats(3, 40_000, 131_000_000, 131_000_000, 70_000_000, 99_999_999),
+                stats(5, 7, 36_500, 36_500, 9_999, 12_345)));
+        return new Comparison(a, b);
+    }
+
+    @Test
+    void goldenTableAndCsv() throws Exception {
+        Comparison c = comparison();
+        StringWriter table = new StringWriter(), csv = new StringWriter();
+        c.table(new PrintWriter(table), 0);
+        c.csv(new PrintWriter(csv), 0);
+        Golden.check("compare-method.txt", table.toString());
+        Golden.check("compare-method.csv", csv.toString());
+    }
+
+    @Test
+    void theTableHasWhatTheCsvHasWithinItsWidth() {
+        StringWriter w = new StringWriter();
+        comparison().table(new PrintWriter(w), 0);
+        String[] lines = w.toString().split("\n");
+        for (String title : new String[] {"calls", "incl time", "excl time", "native instr", "native cycles", "energy"})
+            assertTrue(lines[0].contains(title), title + " in " + lines[0]);
+        int methodAt = lines[1].indexOf("method");
+        assertTrue(methodAt <= 130, "numbers within 130 columns: " + methodAt);
+        for (String l : lines) {
+            if (!l.contains("app.Main.")) continue;
+            assertEquals(methodAt, l.indexOf("app.Main."), "every row aligned:\n" + l);
+        }
+        assertEquals(2 + 5 + 2, lines.length, "two header lines, one row per method, two footnote lines");
+    }
+
+    @Test
+    void scalesToThreeSignificantDigits() {
+        String[] time = {"ns", "us", "ms", "s"};
+        assertEquals("812ns", Comparison.scale(812, time));
+        assertEquals("36.5us", Comparison.scale(36_500, time));
+        assertEquals("1.00us", Comparison.scale(999.6, time));
+        assertEquals("2.40s", Comparison.scale(2_400_000_000L, time));
+        assertEquals("4000s", Comparison.scale(4e12, time));
+        assertEquals("1.23M", Comparison.scale(1_234_567, new String[] {"", "k", "M"}));
+        assertEquals("0", Comparison.scale(0, time));
+    }
+}
