@@ -2,17 +2,12 @@ package org.hyprof.cli;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
+import org.hyprof.instrument.OutputFiles;
 
 /**
  * A file a command writes ({@code export -o FILE}). {@link #check} refuses, before any work, an
@@ -68,14 +63,10 @@ final class OutputFile {
                 content.writeTo(out);
                 return;
             }
-            tmp = createTemp(target);
+            tmp = OutputFiles.tempBeside(target);
             tmp.toFile().deleteOnExit(); // interrupted (Ctrl-C): no stray temporary file
             content.writeTo(tmp);
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            OutputFiles.moveIntoPlace(tmp, target);
         } catch (IOException e) {
             throw new UserError(out + ": cannot write (" + reason(e) + ")");
         } finally {
@@ -137,24 +128,6 @@ final class OutputFile {
         } catch (IOException e) {
             return canonical(p);
         }
-    }
-
-    private static Path createTemp(Path target) throws IOException {
-        Path dir = target.getParent();
-        String prefix = "." + target.getFileName() + ".";
-        if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix"))
-            return Files.createTempFile(dir, prefix, ".tmp");
-        // createTempFile's default is rw------- ; ask for rw-rw-rw- and let the umask take its part
-        Set<PosixFilePermission> perms = PosixFilePermissions.fromString("rw-rw-rw-");
-        Path tmp = Files.createTempFile(dir, prefix, ".tmp", PosixFilePermissions.asFileAttribute(perms));
-        if (Files.isRegularFile(target)) {
-            try {
-                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
-            } catch (IOException | UnsupportedOperationException ignored) {
-                // keep the umask's
-            }
-        }
-        return tmp;
     }
 
     private static String reason(IOException e) {

@@ -17,16 +17,28 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class OutputFiles {
     private OutputFiles() {}
 
-    /** A new empty file beside {@code out}: {@code .hyprof-NAME-RANDOM.tmp}. */
+    /**
+     * A new empty file beside {@code out}: {@code .hyprof-NAME-RANDOM.tmp}, with the permissions of
+     * {@code out} when it exists (it is about to be replaced), else the umask's.
+     */
     public static Path tempBeside(Path out) throws IOException {
         Path dir = out.toAbsolutePath().getParent();
         for (int attempt = 0; ; attempt++) {
             Path tmp = dir.resolve(".hyprof-" + out.getFileName() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
             try {
-                return Files.createFile(tmp);
+                Files.createFile(tmp);
             } catch (FileAlreadyExistsException e) {
                 if (attempt > 100) throw e;
+                continue;
             }
+            if (Files.isRegularFile(out)) {
+                try {
+                    Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(out));
+                } catch (IOException | UnsupportedOperationException e) {
+                    // not a POSIX file system, or not ours to read: the umask's permissions stay
+                }
+            }
+            return tmp;
         }
     }
 
