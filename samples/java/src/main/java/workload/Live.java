@@ -3,11 +3,14 @@ package workload;
 /**
  * A long-running workload for live control: threads "Ta" and "Tb" (RMP's Figure 3) both call
  * {@code m1} and {@code m2} until {@code seconds} pass; {@code m1} has a loop. Argument:
- * {@code [seconds]} (default 10).
+ * {@code [seconds]} (default 10). At the end it prints how often each thread called them
+ * ({@code live done true Ta=N Tb=M}), so a profile of it can be checked exactly.
  */
 public final class Live {
     static volatile long sink;
     static volatile boolean stop;
+    /** Calls of m1 (and of m2) per thread; each written once, by its thread, before it ends. */
+    static long callsA, callsB;
 
     public static void main(String[] args) throws Exception {
         long seconds = args.length > 0 ? Long.parseLong(args[0]) : 10;
@@ -19,7 +22,7 @@ public final class Live {
         stop = true;
         a.join();
         b.join();
-        System.out.println("live done " + (sink != 0));
+        System.out.println("live done " + (sink != 0) + " Ta=" + callsA + " Tb=" + callsB);
     }
 
     static void m1() {
@@ -43,14 +46,18 @@ public final class Live {
     static final class TaskA implements Runnable {
         @Override
         public void run() {
-            while (!stop) { m1(); m2(); pause(); }
+            long n = 0;
+            while (!stop) { m1(); m2(); pause(); n++; }
+            callsA = n; // seen by main after join
         }
     }
 
     static final class TaskB implements Runnable {
         @Override
         public void run() {
-            while (!stop) { m1(); m2(); pause(); }
+            long n = 0;
+            while (!stop) { m1(); m2(); pause(); n++; }
+            callsB = n;
         }
     }
 }

@@ -86,6 +86,18 @@ public final class Profile {
 
     /** A session's profile, with Java energy from {@code energy}. */
     public static Profile load(Store store, EnergyModel energy) {
+        return load(store, energy, null);
+    }
+
+    /**
+     * One process of a session (its rows, totals, calibrations and notes only), with the energy
+     * setting stored in the session.
+     */
+    public static Profile load(Store store, long processId) {
+        return load(store, EnergyModel.load(store), processId);
+    }
+
+    private static Profile load(Store store, EnergyModel energy, Long onlyProcessId) {
         Map<String, long[]> acc = new LinkedHashMap<>();   // display name -> summed fields
         Map<String, NativeCost> nat = new HashMap<>();     // display name -> summed native costs
         Map<String, long[]> hists = new HashMap<>();
@@ -97,6 +109,7 @@ public final class Profile {
         long sumExcl = 0, sumTopIncl = 0, sumNativeExclPj = 0, sumNativeTopPj = 0, sumTopNativeEst = 0, sumNativeExclEst = 0;
         boolean hybrid = false;
         for (ProcessInfo proc : store.processes()) {
+            if (onlyProcessId != null && proc.id() != onlyProcessId) continue;
             Map<Integer, ProbeInfo> byId = new HashMap<>();
             for (ProbeInfo p : store.probes(proc.id())) byId.put(p.id(), p);
             Map<Long, long[]> perThread = new LinkedHashMap<>(); // tid -> methods, calls, time, raw, native ns, native pJ
@@ -182,7 +195,8 @@ public final class Profile {
         Totals totals = new Totals(sumExcl, sumTopIncl, sumNativeExclPj, sumNativeTopPj,
                 energy.microjoules(sumExcl, sumNativeExclEst, sumNativeExclPj),
                 energy.microjoules(sumTopIncl, sumTopNativeEst, sumNativeTopPj));
-        return new Profile(rows, threadRows, processRows, cals, drops, store.notes(), energy, totals, hybrid);
+        List<String> notes = onlyProcessId == null ? store.notes() : store.notes(onlyProcessId);
+        return new Profile(rows, threadRows, processRows, cals, drops, notes, energy, totals, hybrid);
     }
 
     /** How Java energy was estimated. */

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.ProcessInfo;
 
 /**
  * Renders a {@link Profile} as a table (people), CSV or JSON (tools).
@@ -202,7 +203,8 @@ public final class ReportWriter {
 
     private void table(PrintWriter out) {
         for (Profile.ProcessRow p : profile.processes())
-            out.printf(Locale.ROOT, "process %s (pid %d): %s, %d threads%n", p.name(), p.pid(), p.status(), p.threads());
+            out.printf(Locale.ROOT, "process %s (pid %d): %s, %d threads%s%n", p.name(), p.pid(), p.status(), p.threads(),
+                    p.status().equals(ProcessInfo.ENDED) ? "" : " - " + ProcessInfo.meaning(p.status()));
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
             CalibrationRecord c = cals.get(cals.size() - 1);

@@ -17,12 +17,15 @@ import org.hyprof.control.Result;
 import org.hyprof.correlate.MethodRow;
 import org.hyprof.correlate.Profile;
 import org.hyprof.correlate.ReportWriter;
+import org.hyprof.store.ProcessInfo;
 
 /**
  * The commands of {@code hyprof ctl}, run by the collector against its {@link LiveSession}:
  *
  * <pre>
- * processes                          the session's processes
+ * processes                          the session's processes: id, pid, process, status, connected,
+ *                                    threads (that recorded methods, as in reports), probes, zoom
+ *                                    level, and what the status means
  * probes [PATTERN]                   probes with id, kind, resolution, state and counts
  * on PATTERN | off PATTERN           switch probes (report names, glob)
  * zoom-in ID | zoom-out | scope      RMP zoom: process → thread → method → loop and back
@@ -32,7 +35,10 @@ import org.hyprof.correlate.ReportWriter;
  * </pre>
  *
  * Options before the command: {@code --process ID} picks one process (default: every connected
- * process; zoom needs exactly one), {@code --timeout-ms N} bounds waits for agents (default 2000).
+ * process for changes, every process of the session for {@code processes}, {@code probes} and
+ * {@code stats}; zoom needs exactly one), {@code --timeout-ms N} bounds waits for agents (default
+ * 2000). {@code processes}, {@code probes} and {@code stats} first ask the agents concerned for a
+ * fresh snapshot.
  */
 final class CommandInterpreter {
     private final LiveSession live;
@@ -60,7 +66,7 @@ final class CommandInterpreter {
             if (args.isEmpty()) throw new ConfigException("no command (processes, probes, on, off, zoom-in, zoom-out, scope, root, rule, stats)");
             String cmd = args.remove(0);
             switch (cmd) {
-                case "processes" -> processes(out);
+                case "processes" -> processes(out, process, timeout);
                 case "probes" -> probes(out, process, args.isEmpty() ? "*" : args.get(0), timeout);
                 case "on", "off" -> {
                     String pattern = one(cmd, args);
@@ -115,21 +121,23 @@ final class CommandInterpreter {
         }
     }
 
-    private void processes(PrintWriter out) {
-        out.println("id,pid,process,status,connected,threads,probes,level");
-        for (LiveSession.Proc p : live.processes()) {
-            out.printf(Locale.ROOT, "%d,%d,%s,%s,%s,%d,%d,%s%n", p.id, p.hello.pid(), p.hello.process(), p.status(),
-                    p.connected(), p.ingest.threadCount(), p.ingest.probeCount(), p.scope().level().label());
+    private void processes(PrintWriter out, Long process, long timeout) throws InterruptedException {
+        live.refresh(process, timeout);
+        out.println("id,pid,process,status,connected,threads,probes,level,meaning");
+        for (LiveSession.Proc p : process != null ? List.of(live.proc(process)) : live.processes()) {
+            out.printf(Locale.ROOT, "%d,%d,%s,%s,%s,%d,%d,%s,%s%n", p.id, p.hello.pid(), p.hello.process(), p.status(),
+                    p.connected(), p.threadCount(), p.ingest.probeCount(), p.scope().level().label(),
+                    ProcessInfo.meaning(p.status()));
         }
     }
 
     private void probes(PrintWriter out, Long process, String pattern, long timeout) throws InterruptedException {
         live.refresh(process, timeout);
         Glob g = new Glob(pattern);
-        Map<String, MethodRow> rows = new HashMap<>();
-        for (MethodRow r : live.profile().methods()) rows.put(r.method(), r);
         out.println("process,id,kind,resolution,state,calls,iterations,probe");
         for (LiveSession.Proc p : targets(process, false)) {
+            Map<String, MethodRow> rows = new HashMap<>(); // this process's counts only
+            for (MethodRow r : live.profile(p.id).methods()) rows.put(r.method(), r);
             Manifest m = p.manifest();
             ControlState s = p.state();
             for (ProbeInfo i : m.probes()) {
@@ -156,7 +164,7 @@ final class CommandInterpreter {
             }
         }
         live.refresh(process, timeout);
-        Profile p = live.profile();
+        Profile p = process == null ? live.profile() : live.profile(process);
         try {
             new ReportWriter(p, ReportWriter.By.valueOf(by.toUpperCase(Locale.ROOT)), Profile.Sort.EXCL, top, false)
                     .write(ReportWriter.Format.valueOf(format.toUpperCase(Locale.ROOT)), out);

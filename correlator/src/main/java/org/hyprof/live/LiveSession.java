@@ -17,6 +17,7 @@ import org.hyprof.control.Result;
 import org.hyprof.control.SnapshotRequest;
 import org.hyprof.correlate.Profile;
 import org.hyprof.runtime.SessionFormat;
+import org.hyprof.runtime.Wire;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.SessionIngest;
 import org.hyprof.store.Store;
@@ -27,30 +28,41 @@ import org.hyprof.store.Store;
  * statistics, switch probes, zoom, caller filter, rules, snapshots). Every change is computed by
  * the pure functions of {@link Zoom} and sent to the agent as a full CONFIG; the agent answers
  * with the STATE in effect.
+ *
+ * <p>A process is one run of an agent, identified by its HELLO's pid, process name, start wall
+ * time and start {@code nanoTime} (fixed when the runtime starts). An agent that connects again
+ * (after a network break, or to a collector restarted on the same session database) resumes its
+ * process row; what it sends again is stored once (see {@link SessionIngest}).
  */
 public final class LiveSession implements Collector.Agents, Collector.Commands {
 
     /** A process of the session as the collector sees it. */
     public static final class Proc {
         public final long id;
+        /** Who the process is (for a process read from the session, rebuilt from its row). */
         public final Hello hello;
         final SessionIngest ingest;
+        /** Whether it came from an agent connection (imported session files never reconnect). */
+        final boolean resumable;
         volatile Collector.Connection connection;
         volatile ControlState state;
         volatile Zoom.Scope scope = Zoom.start();
         volatile long snapshotsReceived;
-        volatile String status = "running";
+        volatile String status;
 
-        Proc(long id, Hello hello, SessionIngest ingest) {
+        Proc(long id, Hello hello, SessionIngest ingest, boolean resumable, String status) {
             this.id = id;
             this.hello = hello;
             this.ingest = ingest;
+            this.resumable = resumable;
+            this.status = status;
         }
 
         public boolean connected() {
             return connection != null;
         }
 
+        /** One of the {@link ProcessInfo} statuses ({@link ProcessInfo#meaning} says what it means). */
         public String status() {
             return status;
         }
@@ -67,6 +79,16 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
         public Manifest manifest() {
             return ingest.manifest();
         }
+
+        /** Threads that recorded methods (as {@code hyprof report} counts them). */
+        public int threadCount() {
+            return ingest.threadCount();
+        }
+
+        boolean sameRun(Hello h) {
+            return resumable && hello.pid() == h.pid() && hello.startNanos() == h.startNanos()
+                    && hello.startWallMillis() == h.startWallMillis() && hello.process().equals(h.process());
+        }
     }
 
     private final Store store;
@@ -74,12 +96,33 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
     private final CommandInterpreter commands = new CommandInterpreter(this);
     private long snapshotRequests;
 
+    /**
+     * A live session on {@code store}. Processes already in it are listed too; those a collector
+     * left {@code running} (it was killed) are marked {@code disconnected}: their agents resume
+     * them when they connect again.
+     */
     public LiveSession(Store store) {
         this.store = store;
+        for (ProcessInfo pi : store.processes()) {
+            String status = pi.status();
+            if (pi.fromCollector() && status.equals(ProcessInfo.RUNNING)) {
+                status = ProcessInfo.DISCONNECTED;
+                store.updateProcessStatus(pi.id(), status);
+                store.addNote(pi.id(), "warning", describe(pi.id(), pi.name(), pi.pid())
+                        + ": connection lost (its collector stopped without closing the session) before " + now());
+            }
+            Hello h = new Hello(Wire.VERSION, Wire.ROLE_AGENT, "", pi.pid(), pi.name(), pi.vm(), pi.startWallMillis(),
+                    pi.startNanos(), "");
+            procs.put(pi.id(), new Proc(pi.id(), h, SessionIngest.resume(store, pi.id()), pi.fromCollector(), status));
+        }
     }
 
     public Store store() {
         return store;
+    }
+
+    private static String describe(long id, String name, long pid) {
+        return "process " + id + " (" + name + ", pid " + pid + ")";
     }
 
     // ------------------------------------------------------------------ Collector.Agents
@@ -87,17 +130,23 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
     @Override
     public synchronized long connected(Hello h, Collector.Connection c) {
         for (Proc p : procs.values()) {
-            if (p.connection == null && p.hello.pid() == h.pid() && p.hello.startNanos() == h.startNanos()
-                    && p.hello.process().equals(h.process())) {
-                p.connection = c;
-                p.status = "running";
-                store.updateProcessStatus(p.id, "running");
-                return p.id; // the same process, reconnected
-            }
+            if (!p.sameRun(h)) continue;
+            // the same process again: after a break, or to a restarted collector; a connection
+            // it still holds here is dead on its side (it only connects again when it lost it)
+            Collector.Connection old = p.connection;
+            p.connection = c;
+            p.status = ProcessInfo.RUNNING;
+            p.state = null; // it sends its STATE first
+            store.updateProcessStatus(p.id, ProcessInfo.RUNNING);
+            if (old != null) old.close("replaced by a new connection from the same process");
+            store.addNote(p.id, "info", describe(p.id, p.hello.process(), p.hello.pid()) + ": reconnected at " + now()
+                    + " and resumed");
+            notifyAll();
+            return p.id;
         }
         long id = store.addProcess(new ProcessInfo(0, h.pid(), h.process(), h.vm(), "aggregate", 0, h.startWallMillis(),
-                h.startNanos(), null, "running", 0, "collector " + c.remote()));
-        Proc p = new Proc(id, h, new SessionIngest(store, id));
+                h.startNanos(), null, ProcessInfo.RUNNING, 0, ProcessInfo.COLLECTOR_SOURCE + c.remote()));
+        Proc p = new Proc(id, h, new SessionIngest(store, id), true, ProcessInfo.RUNNING);
         p.connection = c;
         procs.put(id, p);
         return id;
@@ -123,14 +172,41 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
     }
 
     @Override
-    public synchronized void disconnected(long processId, String reason, boolean clean) {
+    public synchronized void disconnected(long processId, Collector.Connection connection, String reason, boolean clean) {
         Proc p = procs.get(processId);
-        if (p == null) return;
+        if (p == null || p.connection != connection) return; // a connection already replaced
+        detach(p, reason, clean);
+    }
+
+    private void detach(Proc p, String reason, boolean clean) {
         p.connection = null;
-        p.status = clean || p.ingest.ended() ? "ended" : "disconnected";
-        store.updateProcessStatus(processId, p.status);
-        if (!clean) store.addNote(processId, "warning", "connection lost: " + reason);
+        p.status = clean || p.ingest.ended() ? ProcessInfo.ENDED : ProcessInfo.DISCONNECTED;
+        store.updateProcessStatus(p.id, p.status);
+        if (p.status.equals(ProcessInfo.DISCONNECTED))
+            store.addNote(p.id, "warning", describe(p.id, p.hello.process(), p.hello.pid()) + ": connection lost (" + reason
+                    + ") at " + now());
         notifyAll();
+    }
+
+    /** Wall-clock time for notes, to the second (UTC). */
+    private static String now() {
+        return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    }
+
+    /**
+     * The collector is stopping: every process still connected is marked disconnected (its agent
+     * keeps recording and resumes the row when a collector on this session is back). Call after
+     * {@link Collector#close()}, which does this for the connections it closes; returns how many
+     * were still connected.
+     */
+    public synchronized int detachAll(String reason) {
+        int n = 0;
+        for (Proc p : procs.values()) {
+            if (p.connection == null) continue;
+            detach(p, reason, false);
+            n++;
+        }
+        return n;
     }
 
     @Override
@@ -165,7 +241,8 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
             next = Zoom.normalize(f.apply(cur), p.manifest());
             p.state = null; // the agent confirms with a STATE frame
         }
-        p.connection.send(new ConfigFrame(next));
+        Collector.Connection c = p.connection;
+        if (c != null) c.send(new ConfigFrame(next));
         synchronized (this) {
             long end = System.currentTimeMillis() + timeoutMillis;
             while (p.state == null && p.connection != null && System.currentTimeMillis() < end)
@@ -236,5 +313,11 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
     /** The session's aggregates so far (from the store). */
     public Profile profile() {
         return Profile.load(store);
+    }
+
+    /** One process's aggregates so far (from the store). */
+    public Profile profile(long processId) {
+        proc(processId); // says so if there is no such process
+        return Profile.load(store, processId);
     }
 }

@@ -2,32 +2,90 @@ package org.hyprof.store;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.hyprof.config.Manifest;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.config.SkippedMethod;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Stats;
 
 /**
  * Stores one process's session chunks as they come, from a session file ({@link SessionImporter})
- * or a live agent connection. Aggregates are cumulative, so a later snapshot of a (thread, probe)
- * replaces the earlier row; event chunks are keyed by (thread, sequence), so a chunk sent again
- * after a reconnect is stored once.
+ * or a live agent connection. Storing is idempotent, because an agent that reconnects (to the same
+ * collector or to a restarted one on the same session) sends again its manifest, calibrations,
+ * errors and unacknowledged chunks, and then a full snapshot:
+ * <ul>
+ * <li>aggregates are cumulative, so a later snapshot of a (thread, probe) replaces the earlier row
+ *     (a snapshot older than one already stored, from a connection that has been replaced, is
+ *     ignored);</li>
+ * <li>event chunks are keyed by (thread, sequence), so a chunk sent again is stored once;</li>
+ * <li>probes, skipped methods, calibrations and error notes already stored are not added again.</li>
+ * </ul>
  */
 public final class SessionIngest {
     private final Store store;
     private final long processId;
     private final Manifest manifest = new Manifest();
+    private final Map<Integer, ProbeInfo> probesById = new HashMap<>();
+    private final Set<SkippedMethod> skipped = new HashSet<>();
+    private final Set<Long> calibrationsAtNanos = new HashSet<>();
+    private final Set<String> notes = new HashSet<>();
     private final Map<Long, ThreadInfo> threads = new HashMap<>();
+    /** Threads with at least one method row (what reports count as the process's threads). */
+    private final Set<Long> methodThreads = new HashSet<>();
+    private long lastSnapshotNanos = Long.MIN_VALUE;
     private long eventChunks;
     private boolean ended;
     private Long endWallMillis;
     private long endDrops = -1;
-    private final List<String> errors = new ArrayList<>();
 
+    /** Ingests into a process row that has nothing yet. */
     public SessionIngest(Store store, long processId) {
         this.store = store;
         this.processId = processId;
+    }
+
+    /**
+     * Ingests into a process row that may hold data already (a collector restarted on a session
+     * resumes its agents' rows): what is stored is read first, so resent chunks are recognised.
+     */
+    public static SessionIngest resume(Store store, long processId) {
+        SessionIngest in = new SessionIngest(store, processId);
+        in.load();
+        return in;
+    }
+
+    private synchronized void load() {
+        for (ProbeInfo p : store.probes(processId)) {
+            manifest.add(p);
+            probesById.put(p.id(), p);
+        }
+        for (SkippedMethod m : store.skipped(processId)) {
+            if (skipped.add(m)) manifest.addSkipped(m);
+        }
+        for (CalibrationRecord c : store.calibrations(processId)) calibrationsAtNanos.add(c.measuredAtNanos());
+        notes.addAll(store.notes(processId));
+        for (ThreadInfo t : store.threads(processId)) threads.put(t.tid(), t);
+        for (ProbeStats s : store.stats(processId)) if (isMethod(s.probeId())) methodThreads.add(s.tid());
+        eventChunks = store.eventChunkCount(processId);
+        for (ProcessInfo p : store.processes()) {
+            if (p.id() != processId) continue;
+            ended = p.status().equals(ProcessInfo.ENDED);
+            endWallMillis = p.endWallMillis();
+            if (ended) endDrops = p.eventDrops();
+        }
+    }
+
+    private boolean isMethod(int probeId) {
+        ProbeInfo i = probesById.get(probeId);
+        return i == null || !i.loop(); // an unknown id counts as a method, as in reports
+    }
+
+    private void note(String severity, String message) {
+        if (notes.add(severity + ": " + message)) store.addNote(processId, severity, message);
     }
 
     public long processId() {
@@ -50,26 +108,31 @@ public final class SessionIngest {
         switch (type) {
             case SessionFormat.MANIFEST -> {
                 Manifest m = Manifest.parse(p.string(), "manifest of process " + processId);
-                manifest.addAll(m);
+                List<ProbeInfo> newProbes = new ArrayList<>();
+                for (ProbeInfo i : m.probes()) if (!i.equals(probesById.get(i.id()))) newProbes.add(i);
+                List<SkippedMethod> newSkipped = new ArrayList<>();
+                for (SkippedMethod k : m.skipped()) if (!skipped.contains(k)) newSkipped.add(k);
+                if (newProbes.isEmpty() && newSkipped.isEmpty()) return; // sent again after a reconnect
                 store.inTransaction(() -> {
-                    store.addProbes(processId, m.probes());
-                    store.addSkipped(processId, m.skipped());
+                    store.addProbes(processId, newProbes);
+                    store.addSkipped(processId, newSkipped);
                 });
+                for (ProbeInfo i : newProbes) {
+                    if (probesById.put(i.id(), i) == null) manifest.add(i);
+                }
+                for (SkippedMethod k : newSkipped) if (skipped.add(k)) manifest.addSkipped(k);
             }
-            case SessionFormat.CALIBRATION -> store.addCalibration(processId,
-                    new CalibrationRecord(p.varint(), p.varint(), p.varint(), p.varint(), p.varint()));
+            case SessionFormat.CALIBRATION -> {
+                CalibrationRecord c = new CalibrationRecord(p.varint(), p.varint(), p.varint(), p.varint(), p.varint());
+                if (calibrationsAtNanos.add(c.measuredAtNanos())) store.addCalibration(processId, c);
+            }
             case SessionFormat.SNAPSHOT -> snapshot(p);
             case SessionFormat.EVENTS -> {
                 long tid = p.varint(), seq = p.varint(), base = p.varint();
                 int len = (int) p.varint();
-                store.addEventChunk(processId, tid, seq, base, p.bytes(len));
-                eventChunks++;
+                if (store.addEventChunk(processId, tid, seq, base, p.bytes(len))) eventChunks++;
             }
-            case SessionFormat.ERROR -> {
-                String m = p.string();
-                errors.add(m);
-                store.addNote(processId, "error", "runtime reported: " + m);
-            }
+            case SessionFormat.ERROR -> note("error", "runtime reported: " + p.string());
             case SessionFormat.END -> {
                 endWallMillis = p.varint();
                 p.varint();
@@ -119,14 +182,18 @@ public final class SessionIngest {
         }
         store.inTransaction(() -> {
             for (String k : new java.util.TreeSet<>(props.stringPropertyNames())) {
-                if (k.startsWith("error.")) store.addNote(processId, "error", "native code: " + props.getProperty(k));
+                if (k.startsWith("error.")) note("error", "native code: " + props.getProperty(k));
                 else store.putNativeInfo(processId, k, props.getProperty(k));
             }
         });
     }
 
     private void snapshot(SessionReader.Payload p) {
-        p.varint(); // nanoTime of the snapshot
+        long atNanos = p.varint(); // the agent's nanoTime when it took the snapshot
+        // cumulative: one taken before the latest stored is stale (it came late over a
+        // connection the agent has since replaced, whose successor began with a full snapshot)
+        if (atNanos < lastSnapshotNanos) return;
+        lastSnapshotNanos = atNanos;
         int fields = (int) p.varint();
         if (fields > 256) throw new IllegalStateException("snapshot with " + fields + " fields per probe");
         long nThreads = p.varint();
@@ -168,6 +235,7 @@ public final class SessionIngest {
             store.putStats(processId, rows);
             store.updateProcessDrops(processId, drops());
         });
+        for (ProbeStats r : rows) if (isMethod(r.probeId())) methodThreads.add(r.tid());
     }
 
     /** Events dropped over all threads, as last reported. */
@@ -181,10 +249,15 @@ public final class SessionIngest {
         return ended;
     }
 
+    /**
+     * Threads that recorded at least one method (entered or called), as reports count them; the
+     * runtime's own calibration thread, which only runs the calibration probe, is not one.
+     */
     public synchronized int threadCount() {
-        return threads.size();
+        return methodThreads.size();
     }
 
+    /** Event chunks stored (each thread's chunk once, however often it was sent). */
     public synchronized long eventChunks() {
         return eventChunks;
     }

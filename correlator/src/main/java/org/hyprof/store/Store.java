@@ -406,9 +406,14 @@ public final class Store implements AutoCloseable {
         });
     }
 
-    public void addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
-        update("INSERT OR REPLACE INTO event_chunk(process_id, tid, seq, base_ns, data) VALUES (?,?,?,?,?)",
-                processId, tid, seq, baseNanos, data);
+    /**
+     * Stores one thread's event chunk unless the process already has that thread's chunk
+     * {@code seq} (an agent resends unacknowledged chunks after a reconnect); returns whether it
+     * was new.
+     */
+    public boolean addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
+        return update("INSERT OR IGNORE INTO event_chunk(process_id, tid, seq, base_ns, data) VALUES (?,?,?,?,?)",
+                processId, tid, seq, baseNanos, data) > 0;
     }
 
     public void addNote(Long processId, String severity, String message) {
@@ -479,6 +484,12 @@ public final class Store implements AutoCloseable {
         return query("SELECT severity || ': ' || message FROM import_note ORDER BY rowid", rs -> rs.getString(1));
     }
 
+    /** The notes of one process ({@code severity: message}), oldest first. */
+    public List<String> notes(long processId) {
+        return query("SELECT severity || ': ' || message FROM import_note WHERE process_id = ? ORDER BY rowid",
+                rs -> rs.getString(1), processId);
+    }
+
     @Override
     public void close() {
         closeQuietly(db);
@@ -525,10 +536,10 @@ public final class Store implements AutoCloseable {
         return r.isEmpty() ? 0L : r.get(0);
     }
 
-    private synchronized void update(String sql, Object... args) {
+    private synchronized int update(String sql, Object... args) {
         try (PreparedStatement ps = db.prepareStatement(sql)) {
             set(ps, args);
-            ps.executeUpdate();
+            return ps.executeUpdate();
         } catch (SQLException e) {
             throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
         }

@@ -17,22 +17,41 @@ import java.security.MessageDigest;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.hyprof.runtime.Wire;
 
 /**
  * The collector agents connect to (Netty). Each agent connection is a process of the session;
  * {@code hyprof ctl} connections run commands. A connection that breaks the protocol (no HELLO
- * first, wrong version or token, malformed or oversized frame) is closed with a logged reason;
- * the others go on. Listens on loopback unless told otherwise.
+ * first, wrong version or token, malformed or oversized frame, no HELLO within
+ * {@link #HELLO_TIMEOUT_MILLIS}) is closed with a logged reason; the others go on. After HELLO
+ * there is no idle timeout: an agent whose program is idle may send nothing but its periodic
+ * snapshots, and a ctl connection waits while its command runs. Listens on loopback unless told
+ * otherwise.
  */
 public final class Collector implements AutoCloseable {
 
+    /**
+     * How long a new connection has to complete its HELLO frame before it is closed (a client that
+     * connects and sends nothing, or trickles bytes, would otherwise hold its connection forever).
+     */
+    public static final long HELLO_TIMEOUT_MILLIS = 5_000;
+
+    /** The reason given to agents' connections when the collector itself stops. */
+    public static final String STOPPED = "collector stopped";
+
     /** An open connection, as the owner of agents sees it. */
     public interface Connection {
+        /** Sends a frame if the connection is still open (never blocks). */
         void send(Frame f);
 
+        /** The peer's address, for messages. */
         String remote();
+
+        /** Closes the connection; {@code reason} is logged and passed to {@link Agents#disconnected}. */
+        void close(String reason);
     }
 
     /** What happens to agents and their data (the session store implements it). */
@@ -46,8 +65,11 @@ public final class Collector implements AutoCloseable {
         /** The agent's control state in effect. */
         void state(long processId, ControlState state);
 
-        /** The connection ended; {@code clean} when the agent said BYE. */
-        void disconnected(long processId, String reason, boolean clean);
+        /**
+         * A connection of this process ended; {@code clean} when the agent said BYE. The process
+         * may have connected again already (the new connection is not {@code connection}).
+         */
+        void disconnected(long processId, Connection connection, String reason, boolean clean);
     }
 
     /** Runs ctl commands (off the network threads: a command may wait for an agent). */
@@ -68,6 +90,8 @@ public final class Collector implements AutoCloseable {
         return t;
     });
     private Channel server;
+    private volatile long helloTimeoutMillis = HELLO_TIMEOUT_MILLIS;
+    private volatile boolean closing;
 
     /**
      * @param token required in every HELLO when non-empty
@@ -80,6 +104,13 @@ public final class Collector implements AutoCloseable {
         this.agents = agents;
         this.commands = commands;
         this.log = log;
+    }
+
+    /** Sets how long a new connection has to send its HELLO (default {@link #HELLO_TIMEOUT_MILLIS}); before {@link #start}. */
+    public Collector helloTimeoutMillis(long millis) {
+        if (millis <= 0) throw new IllegalArgumentException("hello timeout " + millis + " ms: must be positive");
+        this.helloTimeoutMillis = millis;
+        return this;
     }
 
     /** Binds and returns the port (useful with port 0). */
@@ -98,8 +129,13 @@ public final class Collector implements AutoCloseable {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
+    /**
+     * Stops listening and closes every connection; each agent's process gets
+     * {@link Agents#disconnected} with reason {@link #STOPPED} before this returns.
+     */
     @Override
     public void close() {
+        closing = true;
         if (server != null) server.close().awaitUninterruptibly();
         if (workers != null) workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly();
         if (boss != null) boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly();
@@ -112,10 +148,15 @@ public final class Collector implements AutoCloseable {
         private long processId = -1;
         private boolean clean;
         private String closeReason = "connection closed";
+        private ScheduledFuture<?> helloTimeout;
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             ch = ctx.channel();
+            long millis = helloTimeoutMillis;
+            helloTimeout = ctx.executor().schedule(() -> {
+                if (hello == null && ch.isActive()) protocolError(ctx, "no HELLO within " + millis + " ms");
+            }, millis, TimeUnit.MILLISECONDS);
         }
 
         @Override
@@ -127,6 +168,7 @@ public final class Collector implements AutoCloseable {
                     return;
                 }
                 hello = h;
+                helloTimeout.cancel(false);
                 if (h.role().equals(Wire.ROLE_CTL)) {
                     ctx.writeAndFlush(new Welcome(0, "hyprof collector"));
                 } else if (h.role().equals(Wire.ROLE_AGENT)) {
@@ -196,15 +238,28 @@ public final class Collector implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            if (helloTimeout != null) helloTimeout.cancel(false);
             if (processId >= 0) {
+                if (closing && !clean && closeReason.equals("connection closed")) closeReason = STOPPED;
                 if (!clean) log.accept(remote() + ": process " + processId + " disconnected: " + closeReason);
-                agents.disconnected(processId, closeReason, clean);
+                agents.disconnected(processId, this, closeReason, clean);
             }
         }
 
         @Override
         public void send(Frame f) {
             if (ch != null && ch.isActive()) ch.writeAndFlush(f);
+        }
+
+        @Override
+        public void close(String reason) {
+            if (ch == null) return;
+            ch.eventLoop().execute(() -> {
+                if (!ch.isActive()) return;
+                log.accept(remote() + ": closed: " + reason);
+                closeReason = reason;
+                ch.close();
+            });
         }
 
         @Override

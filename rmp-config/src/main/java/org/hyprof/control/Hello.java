@@ -3,7 +3,12 @@ package org.hyprof.control;
 import org.hyprof.runtime.Wire;
 import org.hyprof.runtime.WireCodec;
 
-/** First frame of every connection: who is connecting (an agent's process, or hyprof ctl). */
+/**
+ * First frame of every connection: who is connecting (an agent's process, or hyprof ctl). For an
+ * agent, {@code pid}, {@code process}, {@code startWallMillis} and {@code startNanos} are fixed when
+ * its runtime starts, so together they identify that run: the collector resumes the run's process
+ * when it connects again.
+ */
 public record Hello(int version, String role, String token, long pid, String process, String vm,
                     long startWallMillis, long startNanos, String kind) implements Frame {
     public static Hello ctl(String token) {

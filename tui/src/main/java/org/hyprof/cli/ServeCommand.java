@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.hyprof.control.Collector;
 import org.hyprof.live.LiveSession;
 import org.hyprof.store.Store;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Run a collector that profiled programs stream into while they run.",
             "Agents started with 'hyprof profile --connect HOST:PORT' stream into the",
             "session database as they run; 'hyprof ctl' switches probes, zooms and sets rules live.",
-            "Listens on loopback unless told otherwise. Stop it with Ctrl-C."})
+            "Listens on loopback unless told otherwise. Stop it with Ctrl-C (or SIGTERM): connected processes",
+            "are marked disconnected, and resume their rows when a collector on the same database is back."})
 public final class ServeCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -64,20 +66,43 @@ public final class ServeCommand implements Callable<Integer> {
         err.println("hyprof serve: listening on " + hp[0] + ":" + port + ", writing " + out);
         err.flush();
         CountDownLatch done = stop != null ? stop : new CountDownLatch(1);
-        Thread hook = new Thread(done::countDown, "hyprof-serve-stop");
+        CountDownLatch stopped = new CountDownLatch(1);
+        // Ctrl-C and SIGTERM run shutdown hooks, and the JVM halts as soon as they return: the
+        // hook waits until the session is closed below, or the database would keep processes
+        // 'running' that no collector serves
+        Thread hook = new Thread(() -> {
+            done.countDown();
+            try {
+                stopped.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "hyprof-serve-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         if (onListening != null) onListening.accept(port);
         try {
             done.await();
         } finally {
-            c.close();
-            store.close();
             try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is what woke us
+                long connected = live.processes().stream().filter(LiveSession.Proc::connected).count();
+                c.close(); // each connection's process becomes 'disconnected'
+                live.detachAll(Collector.STOPPED);
+                store.close();
+                err.println("hyprof serve: stopped; " + connected + " connected process" + (connected == 1 ? "" : "es")
+                        + " marked disconnected in " + out + " (an agent that reconnects resumes its row)");
+                err.flush();
+            } finally {
+                stopped.countDown();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is what woke us
+                }
             }
         }
         return 0;
     }
+
+    /** How long Ctrl-C or SIGTERM waits for the session to be closed cleanly. */
+    private static final long STOP_WAIT_SECONDS = 10;
 }
