@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.hyprof.correlate.Comparison;
+import org.hyprof.correlate.NativeRunComparison;
 import org.hyprof.correlate.Profile;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
@@ -26,7 +27,9 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Parameters(index = "1", paramLabel = "B.db", description = "The second session.") Path b;
 
-    @Option(names = "--by", defaultValue = "method", paramLabel = "WHAT", description = "method (the only grouping so far).")
+    @Option(names = "--by", paramLabel = "WHAT",
+            description = "method, or native (runs stored by 'hyprof native -o', paired by call). Default: method; native for "
+                    + "sessions holding only native runs.")
     String by;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table or csv. Default: ${DEFAULT-VALUE}.")
@@ -37,18 +40,31 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!by.equals("method")) throw new UserError("--by: only 'method' is supported, not '" + by + "'", 2);
+        if (by != null && !by.equals("method") && !by.equals("native"))
+            throw new UserError("--by: method or native, not '" + by + "'", 2);
         if (!format.equals("table") && !format.equals("csv")) throw new UserError("--format: table or csv, not '" + format + "'", 2);
+        PrintWriter out = spec.commandLine().getOut();
         Profile pa, pb;
         try (Store sa = Store.openReadOnly(a); Store sb = Store.openReadOnly(b)) {
-            if (sa.processes().isEmpty()) throw new UserError(a + ": empty session (no process recorded)");
-            if (sb.processes().isEmpty()) throw new UserError(b + ": empty session (no process recorded)");
+            boolean nativeRuns = "native".equals(by) || by == null && sa.processes().isEmpty() && sb.processes().isEmpty()
+                    && !sa.nativeRuns().isEmpty() && !sb.nativeRuns().isEmpty();
+            if (nativeRuns) {
+                if (sa.nativeRuns().isEmpty()) throw new UserError(a + ": no native runs (store some with 'hyprof native ... -o " + a + "')");
+                if (sb.nativeRuns().isEmpty()) throw new UserError(b + ": no native runs (store some with 'hyprof native ... -o " + b + "')");
+                NativeRunComparison c = new NativeRunComparison(sa.nativeRuns(), sb.nativeRuns());
+                if (format.equals("csv")) c.csv(out);
+                else c.table(out);
+                return 0;
+            }
+            for (Store st : new Store[] {sa, sb})
+                if (st.processes().isEmpty())
+                    throw new UserError(st.file() + ": empty session (no process recorded"
+                            + (st.nativeRuns().isEmpty() ? ")" : "; it holds native runs: compare them with --by native)"));
             pa = Profile.load(sa);
             pb = Profile.load(sb);
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }
-        PrintWriter out = spec.commandLine().getOut();
         Comparison c = new Comparison(pa, pb);
         if (format.equals("csv")) c.csv(out, top);
         else c.table(out, top);

@@ -78,6 +78,43 @@ class NativeIT {
         assertEquals("", bad.out, "nothing ran");
     }
 
+    /**
+     * The thesis' comparison of CPU organizations, end to end: the same kernel stored under the
+     * Cortex-A8 and Cortex-A9 profiles, compared. Same instructions; the ratios are those of the
+     * estimates each run printed.
+     */
+    @Test
+    void compareTwoCpuProfilesOfTheSameKernel(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        JsonNode[] printed = new JsonNode[2];
+        String[] cpus = {"cortex-a8", "cortex-a9"};
+        for (int i = 0; i < 2; i++) {
+            Cli c = Cli.run("native", LIBS + "armeabi-v7a/libkernels.so", "--call", "kernel_fft", "--arg", "64", "--arg", "2",
+                    "--cpu", cpus[i], "--format", "json", "-o", dir.resolve(cpus[i] + ".db").toString());
+            assertEquals(0, c.exit, c.err);
+            printed[i] = new ObjectMapper().readTree(c.out);
+        }
+        Cli c = Cli.run("compare", dir.resolve("cortex-a8.db").toString(), dir.resolve("cortex-a9.db").toString(), "--format", "csv");
+        assertEquals(0, c.exit, c.err);
+        java.util.List<String> lines = Cli.lines(c.out);
+        assertEquals(org.hyprof.correlate.NativeRunComparison.COLUMNS, lines.get(0));
+        assertEquals(2, lines.size(), c.out);
+        String[] f = lines.get(1).replace("\"libkernels.so kernel_fft(64, 2)\"", "call").split(",", -1);
+        assertEquals("cortex-a8", f[1]);
+        assertEquals("cortex-a9", f[2]);
+        assertEquals(f[5], f[6], "the same instructions on both");
+        assertEquals("1.0000", f[7]);
+        double cycles = printed[1].get("cycles").asDouble() / printed[0].get("cycles").asDouble();
+        assertEquals(cycles, Double.parseDouble(f[10]), 1e-4);
+        double energy = printed[1].get("energy_uj").asDouble() / printed[0].get("energy_uj").asDouble();
+        assertEquals(energy, Double.parseDouble(f[16]), 1e-4);
+        assertTrue(cycles < 1 && energy < 1, "the A9 needs fewer cycles and less energy for the same code");
+        Cli table = Cli.run("compare", dir.resolve("cortex-a8.db").toString(), dir.resolve("cortex-a9.db").toString());
+        assertTrue(table.out.contains("libkernels.so kernel_fft(64, 2)") && table.out.contains("cortex-a8"), table.out);
+        Cli wrong = Cli.run("compare", dir.resolve("cortex-a8.db").toString(), dir.resolve("cortex-a9.db").toString(), "--by", "method");
+        assertEquals(1, wrong.exit);
+        assertTrue(wrong.err.contains("empty session"), wrong.err);
+    }
+
     @Test
     void errorsAreOneLine() {
         for (String[] args : new String[][] {
