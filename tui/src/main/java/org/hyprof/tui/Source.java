@@ -8,6 +8,7 @@ import org.hyprof.control.Collector;
 import org.hyprof.control.ControlState;
 import org.hyprof.live.LiveSession;
 import org.hyprof.store.Store;
+import org.hyprof.store.StoreException;
 
 /** Where the UI's data comes from: a stored session, or a live one with a collector inside. */
 interface Source extends AutoCloseable {
@@ -35,19 +36,34 @@ interface Source extends AutoCloseable {
     @Override
     void close();
 
-    /** A session database on disk. */
+    /**
+     * A session database on disk, read when opened: a file that opens but cannot be read (a
+     * damaged page, a missing table) fails here, as one that does not open at all, with a
+     * StoreException saying {@code FILE: not a readable hyprof session (why)}.
+     */
     final class Stored implements Source {
         private final Store store;
         private final Path file;
+        private final SessionView view;
 
         Stored(Path file) {
             this.file = file;
             this.store = Store.open(file);
+            try {
+                this.view = SessionView.load(store, null);
+            } catch (RuntimeException e) {
+                store.close();
+                String why = e.getMessage() == null ? e.toString() : e.getMessage();
+                String prefix = store.file() + ": ";
+                if (why.startsWith(prefix)) why = why.substring(prefix.length());
+                throw new StoreException(file + ": not a readable hyprof session (" + why + ")", e);
+            }
         }
 
         @Override public String describe() { return "stored " + file.getFileName(); }
         @Override public boolean live() { return false; }
-        @Override public SessionView load() { return SessionView.load(store, null); }
+        /** The view read when opened (a stored session does not change). */
+        @Override public SessionView load() { return view; }
         @Override public void close() { store.close(); }
     }
 

@@ -61,6 +61,7 @@ final class TuiApp {
     private Consumer<String> promptAction;
     private boolean running = true;
     private long lastLoadMillis;
+    private boolean everLoaded;
     private List<Row> rows = List.of();
     /** The row selected before a live refresh, to select again once the rows are rebuilt. */
     private Row keep;
@@ -70,8 +71,11 @@ final class TuiApp {
         this.source = source;
     }
 
-    /** Runs until q. The screen is started and stopped by the caller. */
-    void run() throws IOException {
+    /**
+     * Runs until q. The screen is started and stopped by the caller. Returns the exit code: 0, or
+     * 1 when the session could never be read (the message was on screen).
+     */
+    int run() throws IOException {
         reload();
         render();
         while (running) {
@@ -90,6 +94,7 @@ final class TuiApp {
             if (dirty) render();
             else sleep();
         }
+        return everLoaded ? 0 : 1;
     }
 
     boolean running() {
@@ -108,6 +113,7 @@ final class TuiApp {
     void reload() {
         try {
             data = source.load();
+            everLoaded = true;
             lastLoadMillis = System.currentTimeMillis();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -423,7 +429,7 @@ final class TuiApp {
         }
         if (data == null) {
             g.putString(0, 0, fit("hyprof: " + message, w));
-            g.putString(0, h - 1, fit("q quit", w));
+            g.putString(0, 2, fit("press q to quit", w));
             screen.refresh();
             return;
         }

@@ -190,10 +190,39 @@ class TuiScreenTest {
         assertTrue(text().contains("app.Main"), text());
     }
 
+    /**
+     * Corrupt files of every kind: one SQLite cannot open, one that opens but has a damaged page,
+     * one whose tables are gone. Each gives the same message on screen and exit code 1 after q.
+     */
     @Test
     void corruptDatabaseShowsAMessageNotAStackTrace() throws Exception {
-        Path bad = dir.resolve("bad.db");
-        Files.write(bad, new byte[8192]);
+        Path zeros = dir.resolve("zeros.db");
+        Files.write(zeros, new byte[8192]);
+        corrupt(zeros);
+
+        Path damaged = Files.move(session(Files.createDirectory(dir.resolve("d"))), dir.resolve("damaged.db"));
+        long page;
+        try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + damaged);
+             var rs = c.createStatement().executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'probe_stats'")) {
+            page = rs.getLong(1);
+        }
+        try (var f = java.nio.channels.FileChannel.open(damaged, java.nio.file.StandardOpenOption.WRITE)) {
+            byte[] junk = new byte[4096];
+            java.util.Arrays.fill(junk, (byte) 0x5a);
+            f.write(java.nio.ByteBuffer.wrap(junk), (page - 1) * 4096);
+        }
+        Store.open(damaged).close(); // it opens: the damage shows only when read
+        corrupt(damaged);
+
+        Path gone = Files.move(session(Files.createDirectory(dir.resolve("g"))), dir.resolve("gone.db"));
+        try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + gone)) {
+            c.createStatement().execute("DROP TABLE probe_stats");
+        }
+        Store.open(gone).close();
+        corrupt(gone);
+    }
+
+    void corrupt(Path bad) throws Exception {
         DefaultVirtualTerminal t = new DefaultVirtualTerminal(new TerminalSize(100, 10));
         List<String> frames = new ArrayList<>();
         t.addVirtualTerminalListener(new VirtualTerminalListener() {
@@ -208,8 +237,8 @@ class TuiScreenTest {
         });
         t.addInput(new KeyStroke('q', false, false));
         int code = TuiMain.run(new TerminalScreen(t), new String[] {bad.toString()});
-        assertEquals(1, code);
-        assertTrue(frames.stream().anyMatch(f -> f.startsWith("hyprof: " + bad) && f.contains("not a readable hyprof session")), frames.toString());
+        assertEquals(1, code, bad.toString());
+        assertTrue(frames.stream().anyMatch(f -> f.startsWith("hyprof: " + bad + ": not a readable hyprof session (")), frames.toString());
         assertTrue(frames.stream().noneMatch(f -> f.contains("Exception")), frames.toString());
     }
 }
