@@ -20,7 +20,10 @@ interface Source extends AutoCloseable {
     /** The data to draw now (live: after asking agents for fresh snapshots). */
     SessionView load() throws InterruptedException;
 
-    /** Live controls; a stored session says why it cannot. Each returns a message for the status line. */
+    /**
+     * Live controls; a stored session says why it cannot (ConfigException with the message for
+     * the status line). {@code change} returns the control state sent to the agent.
+     */
     default String zoomIn(long process, int target) throws InterruptedException {
         throw new ConfigException("stored session: zoom only navigates (probes cannot change)");
     }
@@ -29,7 +32,7 @@ interface Source extends AutoCloseable {
         throw new ConfigException("stored session: zoom only navigates");
     }
 
-    default String change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
+    default ControlState change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
         throw new ConfigException("stored session: read-only (start 'hyprof tui --listen' and connect agents to change probes)");
     }
 
@@ -112,9 +115,8 @@ interface Source extends AutoCloseable {
         }
 
         @Override
-        public String change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
-            ControlState s = session.change(process, f, 2000);
-            return s.on().cardinality() + " probes on, " + s.roots().length + " roots";
+        public ControlState change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
+            return session.change(process, f, 2000);
         }
 
         LiveSession session() {

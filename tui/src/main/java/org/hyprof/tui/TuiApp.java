@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hyprof.config.ConfigException;
+import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.config.Zoom;
@@ -227,8 +228,7 @@ final class TuiApp {
             message = source.zoomIn(process, target);
             reload();
         } else {
-            org.hyprof.config.Manifest m = new org.hyprof.config.Manifest();
-            if (p != null) p.probes().forEach(m::add);
+            Manifest m = p == null ? new Manifest() : manifest(p);
             storedScopes.put(process, Zoom.zoomIn(scope(p), m, target));
             message = scope(p).level().label() + " level" + (source.live() ? " (not connected: navigation only)" : "");
         }
@@ -255,15 +255,47 @@ final class TuiApp {
 
     private void toggle() throws InterruptedException {
         Row r = selected();
-        if (r == null || r.probeId() < 0) { message = "select a probe to switch it on or off"; return; }
-        long pid = r.processId();
-        int id = r.probeId();
-        message = source.change(pid, cur -> {
-            BitSet on = cur.on();
-            on.set(id, !on.get(id));
-            return cur.withOn(on, Math.max(cur.idCount(), id + 1));
+        SessionView.Proc p = r == null ? null : proc(r.processId());
+        ProbeInfo probe = p == null || r.probeId() < 0 ? null : p.probe(r.probeId());
+        if (probe == null) { message = "select a probe to switch it on or off"; return; }
+        Manifest m = manifest(p);
+        ControlState[] before = new ControlState[1];
+        ControlState after = source.change(p.info().id(), cur -> {
+            before[0] = cur;
+            return Zoom.setProbe(cur, m, probe.id(), !cur.isOn(probe.id()));
         });
+        message = toggleMessage(probe, p.probes(), before[0], after);
         reload();
+    }
+
+    /**
+     * What a toggle did, for the message line: the probe's new state and what changed with it
+     * ("m1 off, and its 1 loop": a loop records only inside its method's frame, so switching a
+     * method off switches its loops off, and switching a loop on switches its method on).
+     */
+    static String toggleMessage(ProbeInfo probe, List<ProbeInfo> probes, ControlState before, ControlState after) {
+        StringBuilder b = new StringBuilder(probe.displayName()).append(after.isOn(probe.id()) ? " on" : " off");
+        if (before == null) return b.toString();
+        int loops = 0;
+        boolean method = false;
+        for (ProbeInfo q : probes) {
+            if (q.id() == probe.id() || before.isOn(q.id()) == after.isOn(q.id())) continue;
+            if (q.loop() && q.ownerId() == probe.id()) loops++;
+            if (!q.loop() && q.id() == probe.ownerId()) method = true;
+        }
+        if (loops > 0) b.append(", and its ").append(loops).append(loops == 1 ? " loop" : " loops");
+        if (method) b.append(", and its method (a loop records only inside its method)");
+        return b.toString();
+    }
+
+    private static Manifest manifest(SessionView.Proc p) {
+        Manifest m = new Manifest();
+        p.probes().forEach(m::add);
+        return m;
+    }
+
+    private static String summary(ControlState s) {
+        return s.on().cardinality() + " probes on, " + s.roots().length + " roots";
     }
 
     private void root() throws InterruptedException {
@@ -273,19 +305,19 @@ final class TuiApp {
         ProbeInfo probe = p == null ? null : p.probe(r.probeId());
         if (probe == null || probe.loop()) { message = "the caller-filter root must be a method"; return; }
         int id = probe.id();
-        message = source.change(r.processId(), cur -> {
+        message = summary(source.change(r.processId(), cur -> {
             boolean already = cur.roots().length == 1 && cur.roots()[0] == id;
             BitSet on = cur.on();
             on.set(id);
             return cur.withOn(on, Math.max(cur.idCount(), id + 1)).withRoots(already ? new int[0] : new int[] {id});
-        }) + " (root " + probe.displayName() + ")";
+        })) + " (root " + probe.displayName() + ")";
         reload();
     }
 
     private void rule(String text) {
         long target = currentProcess != null ? currentProcess : data.processes.isEmpty() ? -1 : data.processes.get(0).info().id();
         try {
-            message = source.change(target, cur -> Zoom.setRule(cur, text));
+            message = summary(source.change(target, cur -> Zoom.setRule(cur, text)));
             reload();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -13,9 +13,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
+import org.hyprof.config.Zoom;
+import org.hyprof.control.Chunk;
+import org.hyprof.control.Collector;
+import org.hyprof.control.ConfigFrame;
+import org.hyprof.control.ControlState;
+import org.hyprof.control.Frame;
+import org.hyprof.control.Hello;
+import org.hyprof.control.SnapshotRequest;
+import org.hyprof.live.LiveSession;
+import org.hyprof.runtime.Wire;
+import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Stats;
+import org.hyprof.runtime.Varint;
 import org.hyprof.store.CalibrationRecord;
 import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeCost;
@@ -98,6 +111,15 @@ class TuiScreenTest {
         screen.stopScreen();
     }
 
+    /** Opens another session on the same terminal. */
+    void reopen(Source s) throws Exception {
+        source.close();
+        source = s;
+        app = new TuiApp(screen, source);
+        app.reload();
+        app.render();
+    }
+
     String text() {
         StringBuilder b = new StringBuilder();
         TerminalSize size = term.getTerminalSize();
@@ -168,6 +190,82 @@ class TuiScreenTest {
         golden("tui-native-detail.txt", text());
         assertTrue(text().contains("kernel_fft: 5,000 executions"), text());
         assertTrue(text().contains("bne"), text());
+    }
+
+    /**
+     * A live session with the real LiveSession behind the UI; the agent's end of the connection
+     * (the one narrow interface here) confirms every CONFIG with its STATE, as the runtime does,
+     * and answers snapshot requests with empty snapshots.
+     */
+    Source.Live liveSession(Manifest m) {
+        Store store = Store.create(dir.resolve("live.db"));
+        LiveSession live = new LiveSession(store);
+        long[] id = {-1};
+        Collector.Connection agent = new Collector.Connection() {
+            @Override
+            public void send(Frame f) {
+                if (f instanceof ConfigFrame c) live.state(id[0], c.state());
+                if (f instanceof SnapshotRequest) {
+                    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+                    Varint.write(b, 0); // nanoTime
+                    Varint.write(b, 0); // fields per probe
+                    Varint.write(b, 0); // threads
+                    live.chunk(id[0], new Chunk(0, SessionFormat.SNAPSHOT, b.toByteArray()));
+                }
+            }
+
+            @Override
+            public String remote() {
+                return "test";
+            }
+        };
+        id[0] = live.connected(new Hello(Wire.VERSION, Wire.ROLE_AGENT, "", 4242, "app.Main", "test-vm", 0, 0, "jvm"), agent);
+        byte[] text = m.toText().getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        Varint.write(b, text.length);
+        b.writeBytes(text);
+        live.chunk(id[0], new Chunk(0, SessionFormat.MANIFEST, b.toByteArray()));
+        live.state(id[0], Zoom.apply(Zoom.start(), m, new ControlState(m.idLimit(), new java.util.BitSet(), new int[0], 0, 0, 0, false, 0)));
+        return new Source.Live(store, live, new Collector("127.0.0.1", 0, null, live, live, l -> { }), "127.0.0.1:7811");
+    }
+
+    @Test
+    void spaceOnAMethodSwitchesItsLoopsOffTooAndSaysSo() throws Exception {
+        Manifest m = new Manifest();
+        m.add(new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"));
+        m.add(new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "m1", "()V", -1, -1, 9, "Main.java"));
+        m.add(new ProbeInfo(3, true, Resolution.LOOP, "app.Main", "m1", "()V", 2, 0, 10, "Main.java"));
+        m.add(new ProbeInfo(4, false, Resolution.METHOD, "app.Main", "m2", "()V", -1, -1, 12, "Main.java"));
+        reopen(liveSession(m));
+        keys(KeyType.Enter);                       // process -> thread level
+        keys(KeyType.Enter);                       // main -> method level
+        assertTrue(text().contains("method level"), text());
+        keys(KeyType.ArrowDown);                        // m1 (rows in id order: nothing recorded yet)
+        keys(KeyType.Enter);                       // m1 -> loop level: m1 (root) and its loop, both on
+        assertEquals("on*", cells("app.Main.m1()V")[0], text());
+        assertEquals("on", cells("app.Main.m1()V#loop0")[0], text());
+
+        keys(' ');                                 // m1 off: its loop goes off with it
+        golden("tui-live-method-off.txt", text());
+        assertTrue(text().contains("app.Main.m1()V off, and its 1 loop"), text());
+        assertEquals("off*", cells("app.Main.m1()V")[0], text());
+        assertEquals("off", cells("app.Main.m1()V#loop0")[0], text());
+
+        keys(' ');                                 // m1 on again: its loop stays off
+        assertTrue(text().contains("app.Main.m1()V on\n") || text().contains("app.Main.m1()V on "), text());
+        assertEquals("off", cells("app.Main.m1()V#loop0")[0], text());
+
+        keys(KeyType.ArrowDown, ' ');                   // the loop on
+        assertTrue(text().contains("app.Main.m1()V#loop0 on"), text());
+        keys(KeyType.ArrowUp, ' ', KeyType.ArrowDown, ' ');  // m1 off (and its loop), then the loop on: m1 comes back on
+        assertTrue(text().contains("app.Main.m1()V#loop0 on, and its method (a loop records only inside its method)"), text());
+        assertEquals("on*", cells("app.Main.m1()V")[0], text());
+    }
+
+    /** The cells of the table row ending with {@code name}. */
+    String[] cells(String name) {
+        for (String l : text().split("\n")) if (l.endsWith(name)) return l.trim().split("\\s+");
+        throw new AssertionError(name + " not on screen:\n" + text());
     }
 
     @Test
