@@ -20,6 +20,9 @@ interface Source extends AutoCloseable {
     /** The data to draw now (live: after asking agents for fresh snapshots). */
     SessionView load() throws InterruptedException;
 
+    /** The session's store (read through its API only; method detail replays event logs from it). */
+    Store store();
+
     /**
      * Live controls; a stored session says why it cannot (ConfigException with the message for
      * the status line). {@code change} returns the control state sent to the agent.
@@ -67,6 +70,7 @@ interface Source extends AutoCloseable {
         @Override public boolean live() { return false; }
         /** The view read when opened (a stored session does not change). */
         @Override public SessionView load() { return view; }
+        @Override public Store store() { return store; }
         @Override public void close() { store.close(); }
     }
 
@@ -117,6 +121,11 @@ interface Source extends AutoCloseable {
         @Override
         public ControlState change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
             return session.change(process, f, 2000);
+        }
+
+        @Override
+        public Store store() {
+            return store;
         }
 
         LiveSession session() {

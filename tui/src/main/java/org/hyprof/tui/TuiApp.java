@@ -22,6 +22,7 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.config.Zoom;
 import org.hyprof.control.ControlState;
+import org.hyprof.export.CallGraph;
 import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeCost;
 import org.hyprof.store.ThreadInfo;
@@ -64,12 +65,16 @@ final class TuiApp {
     private long lastLoadMillis;
     private boolean everLoaded;
     private List<Row> rows = List.of();
+    /** First line shown of a text view (detail, energy), and how many lines it has. */
+    private int textScroll, textLines;
+    private final CallGraphs graphs;
     /** The row selected before a live refresh, to select again once the rows are rebuilt. */
     private Row keep;
 
     TuiApp(Screen screen, Source source) {
         this.screen = screen;
         this.source = source;
+        this.graphs = new CallGraphs(source.store());
     }
 
     /**
@@ -77,25 +82,40 @@ final class TuiApp {
      * 1 when the session could never be read (the message was on screen).
      */
     int run() throws IOException {
-        reload();
-        render();
-        while (running) {
-            KeyStroke k = screen.pollInput();
-            boolean dirty = false;
-            if (k != null) {
-                if (k.getKeyType() == KeyType.EOF) break;
-                handle(k);
-                dirty = true;
-            } else if (source.live() && System.currentTimeMillis() - lastLoadMillis > 1000) {
-                keep = selected();
-                reload();
-                dirty = true;
+        try {
+            reload();
+            render();
+            while (running) {
+                KeyStroke k = screen.pollInput();
+                boolean dirty = false;
+                if (k != null) {
+                    if (k.getKeyType() == KeyType.EOF) break;
+                    handle(k);
+                    dirty = true;
+                } else if (source.live() && System.currentTimeMillis() - lastLoadMillis > 1000) {
+                    keep = selected();
+                    reload();
+                    dirty = true;
+                }
+                if (graphs.takeChanged()) dirty = true;
+                if (screen.doResizeIfNecessary() != null) dirty = true;
+                if (dirty) render();
+                else sleep();
             }
-            if (screen.doResizeIfNecessary() != null) dirty = true;
-            if (dirty) render();
-            else sleep();
+            return everLoaded ? 0 : 1;
+        } finally {
+            close();
         }
-        return everLoaded ? 0 : 1;
+    }
+
+    /** Stops the call-graph worker (run does it on the way out). */
+    void close() {
+        graphs.close();
+    }
+
+    /** Waits for call graphs being built for method detail (tests). */
+    void awaitCallGraphs() throws InterruptedException {
+        graphs.awaitIdle(30_000);
     }
 
     boolean running() {
@@ -129,16 +149,22 @@ final class TuiApp {
     void handle(KeyStroke k) {
         try {
             if (promptText != null) { prompt(k); return; }
-            if (view == View.HELP) { view = back; return; }
             KeyType t = k.getKeyType();
+            if (view == View.HELP) { // the arrows scroll a long help; any other key closes it
+                switch (t) {
+                    case ArrowUp, ArrowDown, PageUp, PageDown, Home, End -> { }
+                    default -> { view = back; return; }
+                }
+            }
             Character c = t == KeyType.Character ? k.getCharacter() : null;
+            boolean text = view == View.DETAIL || view == View.ENERGY || view == View.HELP; // the arrows scroll text
             switch (t) {
-                case ArrowUp -> move(-1);
-                case ArrowDown -> move(1);
-                case PageUp -> move(-pageRows());
-                case PageDown -> move(pageRows());
-                case Home -> move(-cursor);
-                case End -> move(rows.size());
+                case ArrowUp -> { if (text) scrollText(-1); else move(-1); }
+                case ArrowDown -> { if (text) scrollText(1); else move(1); }
+                case PageUp -> { if (text) scrollText(-pageRows()); else move(-pageRows()); }
+                case PageDown -> { if (text) scrollText(pageRows()); else move(pageRows()); }
+                case Home -> { if (text) scrollText(-textLines); else move(-cursor); }
+                case End -> { if (text) scrollText(textLines); else move(rows.size()); }
                 case Enter -> enter();
                 case Backspace -> zoomOut();
                 case Escape -> { filter = ""; message = ""; if (view == View.DETAIL || view == View.ENERGY) view = back; }
@@ -158,8 +184,8 @@ final class TuiApp {
                 }
                 case 'h' -> switchView(view == View.TREE ? View.HOTSPOTS : View.TREE);
                 case 'd' -> detail();
-                case 'e' -> { back = view == View.ENERGY ? back : view; view = View.ENERGY; }
-                case '?' -> { back = view; view = View.HELP; }
+                case 'e' -> { back = view == View.ENERGY ? back : view; view = View.ENERGY; textScroll = 0; }
+                case '?' -> { back = view; view = View.HELP; textScroll = 0; }
                 default -> { }
             }
         } catch (ConfigException | IllegalStateException e) {
@@ -179,6 +205,11 @@ final class TuiApp {
 
     private void move(int d) {
         cursor = Math.max(0, Math.min(rows.size() - 1, cursor + d));
+    }
+
+    private void scrollText(int d) {
+        int body = Math.max(1, screen.getTerminalSize().getRows() - 3);
+        textScroll = Math.max(0, Math.min(Math.max(0, textLines - body), textScroll + d));
     }
 
     private int pageRows() {
@@ -331,6 +362,7 @@ final class TuiApp {
         detailProcess = r.processId();
         back = view;
         view = View.DETAIL;
+        textScroll = 0;
     }
 
     private void startPrompt(String label, Consumer<String> action) {
@@ -514,7 +546,14 @@ final class TuiApp {
             }
             if (rows.isEmpty()) g.putString(0, 2, fit(filter.isEmpty() ? "(nothing recorded here yet)" : "(no match for '" + filter + "')", w));
         } else {
-            for (int i = 0; i < body + 1 && i < text.size(); i++) g.putString(0, 1 + i, fit(text.get(i), w));
+            textLines = text.size();
+            textScroll = Math.max(0, Math.min(textScroll, text.size() - (body + 1)));
+            boolean cut = text.size() - textScroll > body + 1; // the last row then says what is below
+            for (int i = 0; i < body + 1 && textScroll + i < text.size(); i++) {
+                int more = text.size() - textScroll - body;
+                String l = cut && i == body ? "-- " + more + " more lines: Down, PgDn --" : text.get(textScroll + i);
+                g.putString(0, 1 + i, fit(l, w));
+            }
         }
         String msg = promptText != null ? promptLabel + promptText : message;
         if (promptText == null && !filter.isEmpty() && msg.isEmpty()) msg = "search: " + filter + "  (Esc clears)";
@@ -560,6 +599,7 @@ final class TuiApp {
         out.add(String.format(Locale.ROOT, "calls %d   incl %s ms   excl %s ms   min %s us   p50 %s us   p99 %s us   max %s us%s",
                 a.calls(), ms(a.inclNanos()), ms(a.exclNanos()), us(a.minNanos()), us(a.p50()), us(a.p99()), us(a.maxNanos()),
                 i.loop() ? "   iterations " + a.iterations() : "   exceptions " + a.throwsCount()));
+        if (!i.loop()) callLines(out, p, i);
         out.add("per-call time (deducted inclusive), log2 buckets:");
         long max = 0;
         for (long c : a.hist()) max = Math.max(max, c);
@@ -602,10 +642,62 @@ final class TuiApp {
             }
             if (mine.isEmpty()) out.add("  (block list not recorded yet: it is written when the program ends)");
         }
-        out.add("callers/callees: from events-mode sessions (hyprof export)");
         out.add("");
         out.add("Backspace or Esc: back");
         return out;
+    }
+
+    /** Max callers (and callees) listed in method detail; the rest are counted. */
+    private static final int MAX_EDGES = 8;
+
+    /**
+     * Callers and callees of a method, from the process's event log (events mode): calls and
+     * raw inclusive time per edge. Aggregate-mode sessions have no log, and the lines say so and
+     * how to record one.
+     */
+    private void callLines(List<String> out, SessionView.Proc p, ProbeInfo i) {
+        CallGraphs.State st;
+        try {
+            st = graphs.get(p.info().id());
+        } catch (RuntimeException e) {
+            out.add("callers/callees: cannot read the event log: " + oneLine(e));
+            return;
+        }
+        if (st.noEventLog()) {
+            boolean events = "events".equals(p.info().mode()) || (p.state() != null && p.state().events());
+            if (events) {
+                out.add("callers/callees: no calls in the event log yet");
+            } else {
+                out.add("callers/callees: not recorded: aggregate mode (the default) keeps totals per method, not who called whom.");
+                out.add("  Record with --mode events to see them: hyprof profile --mode events -o S.db -- java ...");
+            }
+            return;
+        }
+        CallGraph g = st.graph();
+        if (g == null) {
+            out.add(st.error() != null ? "callers/callees: cannot read the event log: " + st.error()
+                    : "callers/callees: replaying the event log...");
+            return;
+        }
+        long drops = p.eventDrops();
+        out.add(String.format(Locale.ROOT, "callers and callees: %,d calls in the event log%s; raw times (probe cost not deducted)%s",
+                g.calls(), drops > 0 ? String.format(Locale.ROOT, " (the first part of the run: %,d events dropped)", drops) : "",
+                st.busy() ? "; updating" : ""));
+        edgeLines(out, "callers", g.callers(i.id()), p, true);
+        edgeLines(out, "callees", g.callees(i.id()), p, false);
+    }
+
+    private static void edgeLines(List<String> out, String title, List<CallGraph.Edge> edges, SessionView.Proc p, boolean callers) {
+        out.add(String.format(Locale.ROOT, "  %-8s %12s %12s", title, "calls", "incl ms"));
+        if (edges.isEmpty()) out.add("    (none)");
+        for (CallGraph.Edge e : edges.subList(0, Math.min(MAX_EDGES, edges.size()))) {
+            int other = callers ? e.callerId() : e.calleeId();
+            ProbeInfo o = other == CallGraph.ROOT ? null : p.probe(other);
+            String name = other == CallGraph.ROOT ? "(none recorded: the thread's first method)" : o == null ? "probe#" + other : o.displayName();
+            out.add(String.format(Locale.ROOT, "  %-8s %,12d %12s  %s%s", "", e.calls(), ms(e.inclRawNanos()), name,
+                    e.recursiveCalls() > 0 ? String.format(Locale.ROOT, " (%,d recursive: no time of their own)", e.recursiveCalls()) : ""));
+        }
+        if (edges.size() > MAX_EDGES) out.add("    ... and " + (edges.size() - MAX_EDGES) + " more");
     }
 
     private List<String> energyLines() {
@@ -643,7 +735,7 @@ final class TuiApp {
 
     private static List<String> helpLines() {
         return List.of("keys",
-                "  Up/Down, PgUp/PgDn, Home/End   move",
+                "  Up/Down, PgUp/PgDn, Home/End   move (in detail and energy: scroll)",
                 "  Enter                          zoom in: process -> thread -> method -> loop (live: switches probes)",
                 "  Backspace                      zoom out / back",
                 "  Space                          switch the selected probe on or off (live)",
@@ -656,7 +748,7 @@ final class TuiApp {
                 "  e                              energy: Java vs native per process and thread",
                 "  q                              quit",
                 "",
-                "any key closes this help");
+                "Up/Down scroll, any other key closes this help");
     }
 
     // ------------------------------------------------------------------ text helpers

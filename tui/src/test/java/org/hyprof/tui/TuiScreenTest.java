@@ -63,10 +63,17 @@ class TuiScreenTest {
      * as a hybrid run records it (native costs on the method, one native block).
      */
     static Path session(Path dir) {
-        Path db = dir.resolve("tui.db");
+        return session(dir.resolve("tui.db"), false);
+    }
+
+    /**
+     * The same session; with {@code events}, recorded in events mode: the process's event log
+     * too (main: main → loop → fib → fib (recursive), fib, fft; worker: run → step, step).
+     */
+    static Path session(Path db, boolean events) {
         try (Store s = Store.create(db)) {
-            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L, 1000,
-                    1_700_000_001_000L, "ended", 0, "golden"));
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", events ? "events" : "aggregate", events ? 1 << 20 : 0,
+                    1_700_000_000_000L, 1000, 1_700_000_001_000L, "ended", 0, "golden"));
             s.addProbes(p, List.of(
                     new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
                     new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "fib", "(I)I", -1, -1, 9, "Main.java"),
@@ -90,8 +97,47 @@ class TuiScreenTest {
             s.putNativeBlocks(p, List.of(new NativeBlock("libdemo.so", 0, 0x5a0, "kernel_fft", 16, 4, "alu=2,load=1,branch=1",
                     "000005a0  ldr      r0, [r1]\n000005a4  add      r0, r0, #1\n000005a8  subs     r2, r2, #1\n000005ac  bne      #0x5a0\n",
                     java.util.Map.of(7, 5000L))));
+            if (events) {
+                long t = 1_000_000;
+                s.addEventChunk(p, 1, 0, t, new Events(t).at(1, SessionFormat.EV_ENTER, t + 1_000).at(3, SessionFormat.EV_LOOP_ENTER, t + 2_000)
+                        .at(2, SessionFormat.EV_ENTER, t + 3_000).at(2, SessionFormat.EV_ENTER, t + 4_000).at(2, SessionFormat.EV_EXIT, t + 9_000)
+                        .at(2, SessionFormat.EV_EXIT, t + 12_000).at(2, SessionFormat.EV_ENTER, t + 13_000).at(2, SessionFormat.EV_EXIT, t + 15_000)
+                        .at(7, SessionFormat.EV_ENTER, t + 16_000).at(7, SessionFormat.EV_EXIT, t + 17_000)
+                        .loopExit(3, t + 20_000, 2).at(1, SessionFormat.EV_EXIT, t + 30_000).bytes());
+                s.addEventChunk(p, 12, 0, t, new Events(t).at(4, SessionFormat.EV_ENTER, t + 5_000).at(5, SessionFormat.EV_ENTER, t + 6_000)
+                        .at(5, SessionFormat.EV_EXIT, t + 8_000).at(5, SessionFormat.EV_ENTER, t + 9_000).at(5, SessionFormat.EV_EXIT, t + 11_000)
+                        .at(4, SessionFormat.EV_EXIT, t + 12_000).bytes());
+            }
         }
         return db;
+    }
+
+    /** Event records as the runtime's EventLog writes them: varint (id << 3 | kind), zigzag time delta. */
+    static final class Events {
+        final java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        long last;
+
+        Events(long base) {
+            last = base;
+        }
+
+        Events at(int id, int kind, long nanos) {
+            Varint.write(b, ((long) id << 3) | kind);
+            long d = nanos - last;
+            Varint.write(b, (d << 1) ^ (d >> 63));
+            last = nanos;
+            return this;
+        }
+
+        Events loopExit(int id, long nanos, long iterations) {
+            at(id, SessionFormat.EV_LOOP_EXIT, nanos);
+            Varint.write(b, iterations);
+            return this;
+        }
+
+        byte[] bytes() {
+            return b.toByteArray();
+        }
     }
 
     @BeforeEach
@@ -107,12 +153,14 @@ class TuiScreenTest {
 
     @AfterEach
     void close() throws Exception {
+        app.close();
         source.close();
         screen.stopScreen();
     }
 
     /** Opens another session on the same terminal. */
     void reopen(Source s) throws Exception {
+        app.close();
         source.close();
         source = s;
         app = new TuiApp(screen, source);
@@ -189,7 +237,60 @@ class TuiScreenTest {
         keys(KeyType.Enter, KeyType.Enter);       // detail of app.Native.fft
         golden("tui-native-detail.txt", text());
         assertTrue(text().contains("kernel_fft: 5,000 executions"), text());
-        assertTrue(text().contains("bne"), text());
+        keys(KeyType.End);                         // the rest of the disassembly, below the screen
+        assertTrue(text().contains("bne      #0x5a0"), text());
+    }
+
+    @Test
+    void aggregateModeDetailSaysWhyThereAreNoCallersAndHowToGetThem() throws Exception {
+        keys('h', '/');
+        type("fib");
+        keys(KeyType.Enter, KeyType.Enter);
+        app.awaitCallGraphs();
+        app.render();
+        assertTrue(text().contains("callers/callees: not recorded: aggregate mode"), text());
+        assertTrue(text().contains("Record with --mode events to see them"), text());
+    }
+
+    @Test
+    void eventsModeDetailShowsCallersAndCallees() throws Exception {
+        reopen(new Source.Stored(session(dir.resolve("events.db"), true)));
+        keys('h', '/');
+        type("fib");
+        keys(KeyType.Enter, KeyType.Enter);        // detail of fib: callers and callees from the event log
+        app.awaitCallGraphs();
+        app.render();
+        golden("tui-detail-events.txt", text());
+        String t = text();
+        // fib: 2 calls from main (9 us + 2 us, through main's loop), 1 recursive call from itself
+        assertTrue(t.contains("           2        0.011  app.Main.main([Ljava/lang/String;)V"), t);
+        assertTrue(t.contains("           1        0.000  app.Main.fib(I)I (1 recursive: no time of their own)"), t);
+        keys(KeyType.Backspace, KeyType.Escape, '/');
+        type("Worker.run");
+        keys(KeyType.Enter, KeyType.Enter);
+        app.awaitCallGraphs();
+        app.render();
+        t = text();
+        assertTrue(t.contains("(none recorded: the thread's first method)"), t);
+        assertTrue(t.contains("           2        0.004  app.Worker.step()V"), t);
+    }
+
+    @Test
+    void detailScrollsWhenLongerThanTheScreen() throws Exception {
+        term.setTerminalSize(new TerminalSize(110, 12));
+        screen.doResizeIfNecessary();
+        keys('h', '/');
+        type("Native");
+        keys(KeyType.Enter, KeyType.Enter);
+        assertTrue(text().contains("more lines: Down, PgDn --"), text());
+        assertFalse(text().contains("Backspace or Esc: back"), text());
+        keys(KeyType.End);
+        assertTrue(text().contains("Backspace or Esc: back"), text());
+        assertFalse(text().contains("more lines"), text());
+        keys(KeyType.Home);
+        assertTrue(text().contains("app.Native.fft(I)D   [method"), text());
+        keys(KeyType.Backspace);
+        assertTrue(text().contains("hyprof  hotspots"), text());
     }
 
     /**
@@ -298,7 +399,7 @@ class TuiScreenTest {
         Files.write(zeros, new byte[8192]);
         corrupt(zeros);
 
-        Path damaged = Files.move(session(Files.createDirectory(dir.resolve("d"))), dir.resolve("damaged.db"));
+        Path damaged = session(dir.resolve("damaged.db"), false);
         long page;
         try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + damaged);
              var rs = c.createStatement().executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'probe_stats'")) {
@@ -312,7 +413,7 @@ class TuiScreenTest {
         Store.open(damaged).close(); // it opens: the damage shows only when read
         corrupt(damaged);
 
-        Path gone = Files.move(session(Files.createDirectory(dir.resolve("g"))), dir.resolve("gone.db"));
+        Path gone = session(dir.resolve("gone.db"), false);
         try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + gone)) {
             c.createStatement().execute("DROP TABLE probe_stats");
         }
