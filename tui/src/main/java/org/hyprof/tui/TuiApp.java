@@ -599,7 +599,8 @@ final class TuiApp {
         out.add(String.format(Locale.ROOT, "calls %d   incl %s ms   excl %s ms   min %s us   p50 %s us   p99 %s us   max %s us%s",
                 a.calls(), ms(a.inclNanos()), ms(a.exclNanos()), us(a.minNanos()), us(a.p50()), us(a.p99()), us(a.maxNanos()),
                 i.loop() ? "   iterations " + a.iterations() : "   exceptions " + a.throwsCount()));
-        if (!i.loop()) callLines(out, p, i);
+        if (i.loop()) out.add("(a loop's excl is its time less the methods called inside it: its inner loops are part of it)");
+        else callLines(out, p, i);
         out.add("per-call time (deducted inclusive), log2 buckets:");
         long max = 0;
         for (long c : a.hist()) max = Math.max(max, c);
@@ -747,6 +748,12 @@ final class TuiApp {
                 "  d                              detail of the selected method or loop",
                 "  e                              energy: Java vs native per process and thread",
                 "  q                              quit",
+                "",
+                "columns",
+                "  incl ms, excl ms   time with and without the methods it called (the probes' own cost deducted)",
+                "  a loop's excl      its time less the methods called inside it; its inner loops are part of it",
+                "                     (they are its method's own code), as in hyprof report --by loop",
+                "  p50/p99 us         per call;  uJ: exclusive energy;  iter: loop iterations",
                 "",
                 "Up/Down scroll, any other key closes this help");
     }

@@ -207,6 +207,10 @@ class TuiScreenTest {
         keys(KeyType.Enter);                       // hottest method: Worker.step -> loop level
         golden("tui-loop-level.txt", text());
         assertTrue(text().contains("app.Worker.step()V#loop0"));
+        keys(KeyType.ArrowDown, KeyType.Enter);    // the loop's detail says what its excl is
+        assertTrue(text().contains("app.Worker.step()V#loop0   [loop, loop, Worker.java:26]"), text());
+        assertTrue(text().contains("(a loop's excl is its time less the methods called inside it: its inner loops are part of it)"), text());
+        keys(KeyType.Backspace);                   // back to loop level
         keys(KeyType.Backspace, KeyType.Backspace, KeyType.Backspace);
         assertTrue(text().contains("hyprof  tree: processes"), text());
     }
@@ -225,6 +229,8 @@ class TuiScreenTest {
         golden("tui-detail.txt", text());
         keys(KeyType.Backspace, '?');
         assertTrue(text().contains("switch the selected probe on or off"), text());
+        keys(KeyType.End);                         // the help scrolls to what the columns mean
+        assertTrue(text().contains("a loop's excl      its time less the methods called inside it; its inner loops are part of it"), text());
         keys('x', 'e');
         golden("tui-energy.txt", text());
         assertTrue(text().contains("native cycles"), text());
