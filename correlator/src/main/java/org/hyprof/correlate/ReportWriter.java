@@ -17,7 +17,9 @@ import org.hyprof.store.ProcessInfo;
  * <p>CSV contract for {@code --by method} (and {@code --by loop}, same columns): a header row,
  * then one row per method (loop) with columns {@value #METHOD_COLUMNS}. Times are nanoseconds,
  * deducted unless the column ends in {@code _raw_ns}; loops are named
- * {@code pkg.Class.name(desc)#loopK} with kind {@code loop}. The last four are exclusive: native
+ * {@code pkg.Class.name(desc)#loopK} with kind {@code loop}, and a loop's exclusive time is its
+ * time less the methods called inside it (its inner loops are part of it, as a method's exclusive
+ * time includes its loops). The last four are exclusive: native
  * instructions, cycles and estimated device time of native code the method called directly (a
  * hybrid run; 0 otherwise), and its energy in µJ (Java part + native part); with
  * {@code inclusive} they are the inclusive variants, named with an {@code _incl} suffix.

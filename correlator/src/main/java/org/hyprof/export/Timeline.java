@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.correlate.EnergyModel;
-import org.hyprof.runtime.SessionFormat;
-import org.hyprof.store.EventChunk;
 import org.hyprof.store.NativeEpoch;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
@@ -15,10 +13,11 @@ import org.hyprof.store.ThreadInfo;
 
 /**
  * The calls of an events-mode session, per thread, rebuilt from the runtime's event records
- * (see the runtime's EventLog): each enter matched with its exit. A record cut at the end of a
- * chunk ends that chunk; exits without an enter (events dropped by the budget, probes toggled)
- * are skipped; activations still open at the end are closed at the thread's last timestamp and
- * marked {@link Call#closedAtEnd}, so every export nests correctly and says what it completed.
+ * (see the runtime's EventLog) by {@link EventReplay}: each enter matched with its exit. A record
+ * cut at the end of a chunk ends that chunk; exits without an enter (events dropped by the budget,
+ * probes toggled) are skipped; activations still open at the end are closed at the thread's last
+ * timestamp and marked {@link Call#closedAtEnd}, so every export nests correctly and says what it
+ * completed. Holds every call in memory: for aggregates over long logs see {@link CallGraph}.
  */
 public final class Timeline {
     /** One activation: a method call or a loop. Times are System.nanoTime() values of the recording VM. */
@@ -64,7 +63,7 @@ public final class Timeline {
         store.eventChunks(process.id(), chunk -> {
             String name = names.getOrDefault(chunk.tid(), "thread-" + chunk.tid());
             if (threadName != null && !threadName.equals(name)) return;
-            builders.computeIfAbsent(chunk.tid(), t -> new Builder(t, name, probes)).add(chunk);
+            builders.computeIfAbsent(chunk.tid(), t -> new Builder(t, name)).add(chunk);
         });
         List<ThreadCalls> threads = new ArrayList<>();
         for (Builder b : builders.values()) threads.add(b.finish());
@@ -123,80 +122,33 @@ public final class Timeline {
         return true;
     }
 
-    private static final class Builder {
+    /** Collects one thread's calls in start order (a slot is reserved when a call opens). */
+    private static final class Builder extends EventReplay {
         final long tid;
         final String name;
-        final Map<Integer, ProbeInfo> probes;
         final List<Call> calls = new ArrayList<>();
-        // open activations: index into calls (placeholder) and probe id
-        final List<int[]> stack = new ArrayList<>();
-        final List<long[]> open = new ArrayList<>(); // start nanos, loop?
-        long last;
 
-        Builder(long tid, String name, Map<Integer, ProbeInfo> probes) {
+        Builder(long tid, String name) {
             this.tid = tid;
             this.name = name;
-            this.probes = probes;
         }
 
-        void add(EventChunk c) {
-            byte[] b = c.data();
-            int[] pos = {0};
-            long t = c.baseNanos();
-            while (pos[0] < b.length) {
-                long tag, delta, iter = 0;
-                try {
-                    tag = varint(b, pos);
-                    long z = varint(b, pos);
-                    delta = (z >>> 1) ^ -(z & 1);
-                    if ((tag & 7) == SessionFormat.EV_LOOP_EXIT) iter = varint(b, pos);
-                } catch (ArrayIndexOutOfBoundsException cut) {
-                    return; // a record cut by the end of the chunk (thread mid-write at shutdown)
-                }
-                t += delta;
-                last = Math.max(last, t);
-                int kind = (int) (tag & 7);
-                int id = (int) (tag >>> 3);
-                switch (kind) {
-                    case SessionFormat.EV_ENTER, SessionFormat.EV_LOOP_ENTER -> {
-                        stack.add(new int[] {calls.size(), id, kind == SessionFormat.EV_LOOP_ENTER ? 1 : 0});
-                        open.add(new long[] {t});
-                        calls.add(null); // placeholder keeps start order
-                    }
-                    case SessionFormat.EV_EXIT, SessionFormat.EV_THROW, SessionFormat.EV_LOOP_EXIT -> {
-                        boolean loop = kind == SessionFormat.EV_LOOP_EXIT;
-                        int i = stack.size() - 1;
-                        while (i >= 0 && (stack.get(i)[1] != id || (stack.get(i)[2] == 1) != loop)) i--;
-                        if (i < 0) break; // exit without enter
-                        for (int j = stack.size() - 1; j > i; j--) close(j, t, true, false, 0); // left open inside it
-                        close(i, t, kind == SessionFormat.EV_THROW, false, iter);
-                    }
-                    default -> { }
-                }
-            }
+        @Override
+        protected int opened(int probeId, boolean loop, long startNanos) {
+            calls.add(null); // placeholder keeps start order
+            return calls.size() - 1;
         }
 
-        private void close(int i, long end, boolean thrown, boolean atEnd, long iterations) {
-            int[] s = stack.remove(i);
-            long[] o = open.remove(i);
-            calls.set(s[0], new Call(s[1], s[2] == 1, o[0], end, i, thrown, atEnd, iterations));
+        @Override
+        protected void closed(Call call, int slot) {
+            calls.set(slot, call);
         }
 
         ThreadCalls finish() {
-            for (int j = stack.size() - 1; j >= 0; j--) close(j, last, false, true, 0);
+            closeAll();
             List<Call> done = new ArrayList<>(calls.size());
             for (Call c : calls) if (c != null) done.add(c);
             return new ThreadCalls(tid, name, done);
-        }
-
-        private static long varint(byte[] b, int[] pos) {
-            long v = 0;
-            for (int shift = 0; ; shift += 7) {
-                int x = b[pos[0]++] & 0xff;
-                v |= (long) (x & 0x7f) << shift;
-                if ((x & 0x80) == 0) return v;
-                if (shift > 63) throw new ArrayIndexOutOfBoundsException("varint too long");
-            }
         }
     }
 }

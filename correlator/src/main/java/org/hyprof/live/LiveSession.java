@@ -238,7 +238,7 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
         synchronized (this) {
             if (p.connection == null) throw new ConfigException("process " + processId + " is not connected");
             ControlState cur = awaitState(p, timeoutMillis);
-            next = Zoom.normalize(f.apply(cur), p.manifest());
+            next = Zoom.normalize(cur, f.apply(cur), p.manifest());
             p.state = null; // the agent confirms with a STATE frame
         }
         Collector.Connection c = p.connection;

@@ -110,7 +110,19 @@ public final class Zoom {
             }
         }
         if (matched == 0) throw new ConfigException("no probe matches '" + pattern + "'");
-        return normalize(s.withOn(on, n), m);
+        return normalize(s, s.withOn(on, n), m);
+    }
+
+    /**
+     * One probe switched on or off, as the terminal UI's Space key does: switching a method off
+     * also switches its loops off, switching a loop on also switches its method on (see
+     * {@link #normalize(ControlState, ControlState, Manifest)}).
+     */
+    public static ControlState setProbe(ControlState s, Manifest m, int id, boolean value) {
+        find(m, id);
+        BitSet on = s.on();
+        on.set(id, value);
+        return normalize(s, s.withOn(on, Math.max(s.idCount(), m.idLimit())), m);
     }
 
     /** Caller-filter roots: the method probes matching {@code pattern} (empty pattern: none). */
@@ -148,17 +160,33 @@ public final class Zoom {
         }
     }
 
-    /** A loop probe records only inside its method's frame: switching a loop on switches its method on. */
+    /**
+     * {@link #normalize(ControlState, ControlState, Manifest)} without a previous state: every loop
+     * that is on gets its method switched on.
+     */
     public static ControlState normalize(ControlState s, Manifest m) {
-        BitSet on = s.on();
+        return normalize(null, s, m);
+    }
+
+    /**
+     * A loop probe records only inside its method's frame, so a loop that is on needs its method
+     * on. Where {@code next} has a loop on and its method off, this decides from what changed since
+     * {@code before} (nullable: nothing known): if the method was switched off while the loop was
+     * already on, the user switched the method off, and its loop goes off with it; otherwise (the
+     * loop was switched on, or nothing is known) the method goes back on. Without the first rule a
+     * method with a loop on could never be switched off.
+     */
+    public static ControlState normalize(ControlState before, ControlState next, Manifest m) {
+        BitSet on = next.on();
         boolean changed = false;
         for (ProbeInfo p : m.probes()) {
-            if (p.loop() && on.get(p.id()) && p.ownerId() >= 0 && !on.get(p.ownerId())) {
-                on.set(p.ownerId());
-                changed = true;
-            }
+            int owner = p.ownerId();
+            if (!p.loop() || owner < 0 || !on.get(p.id()) || on.get(owner)) continue;
+            boolean methodSwitchedOff = before != null && before.isOn(owner) && before.isOn(p.id());
+            on.set(methodSwitchedOff ? p.id() : owner, !methodSwitchedOff);
+            changed = true;
         }
-        return changed ? s.withOn(on, s.idCount()) : s;
+        return changed ? next.withOn(on, next.idCount()) : next;
     }
 
     private static int nonNegative(String k, String v) {

@@ -83,6 +83,11 @@ class ZoomTest {
         assertTrue(s.isOn(2), "a loop switched on switches its method on");
         assertThrows(ConfigException.class, () -> Zoom.setFlags(base(), m, "nothing.*", true));
 
+        ControlState atLoopLevel = Zoom.apply(Zoom.zoomIn(Zoom.zoomIn(Zoom.zoomIn(Zoom.start(), m, -1), m, 2), m, 3), m, base());
+        assertTrue(atLoopLevel.isOn(3) && atLoopLevel.isOn(4));
+        assertEquals(bits(1, 2, 5), Zoom.setFlags(atLoopLevel, m, "a.Main.m1()V", false).on(),
+                "ctl off on a method switches its loop off too (it could not be switched off otherwise)");
+
         ControlState r = Zoom.setRoots(base(), m, "a.Worker.run");
         assertArrayEquals(new int[] {2}, r.roots());
         assertTrue(r.isOn(2), "a root records");
@@ -97,5 +102,33 @@ class ZoomTest {
         assertThrows(ConfigException.class, () -> Zoom.setRule(base(), "colour=blue"));
         assertThrows(ConfigException.class, () -> Zoom.setRule(base(), "min-calls=-1"));
         assertThrows(ConfigException.class, () -> Zoom.setRule(base(), "min-duration=soon"));
+    }
+
+    @Test
+    void switchingAMethodOffSwitchesItsLoopsOffAndALoopOnSwitchesItsMethodOn() {
+        Manifest m = manifest();
+        ControlState loopLevel = Zoom.apply(Zoom.zoomIn(Zoom.zoomIn(Zoom.zoomIn(Zoom.start(), m, -1), m, 2), m, 3), m, base());
+        assertEquals(bits(1, 2, 3, 4, 5), loopLevel.on());
+
+        ControlState off = Zoom.setProbe(loopLevel, m, 3, false);
+        assertEquals(bits(1, 2, 5), off.on(), "m1 off, and its loop");
+        assertArrayEquals(loopLevel.roots(), off.roots(), "roots are left alone");
+
+        ControlState loopOn = Zoom.setProbe(off, m, 4, true);
+        assertEquals(bits(1, 2, 3, 4, 5), loopOn.on(), "the loop on, and its method (a loop records only in its method's frame)");
+
+        ControlState loopOff = Zoom.setProbe(loopLevel, m, 4, false);
+        assertEquals(bits(1, 2, 3, 5), loopOff.on(), "a loop off leaves its method on");
+        ControlState bothOff = Zoom.setProbe(loopOff, m, 3, false);
+        assertEquals(bits(1, 2, 5), bothOff.on());
+        assertEquals(bits(1, 2, 3, 5), Zoom.setProbe(bothOff, m, 3, true).on(), "switching a method on leaves its loops as they are");
+
+        // what LiveSession.change applies after any change: the same rule, from the state before
+        BitSet methodOff = loopLevel.on();
+        methodOff.clear(3);
+        assertEquals(bits(1, 2, 5), Zoom.normalize(loopLevel, loopLevel.withOn(methodOff, 7), m).on());
+        assertEquals(bits(1, 2, 3, 4, 5), Zoom.normalize(loopLevel.withOn(methodOff, 7), m).on(),
+                "without a previous state, a loop that is on switches its method on");
+        assertThrows(ConfigException.class, () -> Zoom.setProbe(loopLevel, m, 99, false));
     }
 }

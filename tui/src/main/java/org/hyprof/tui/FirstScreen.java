@@ -19,7 +19,9 @@ public final class FirstScreen {
             TuiApp app = new TuiApp(screen, s);
             app.reload();
             app.render();
-            return System.nanoTime() - t0;
+            long nanos = System.nanoTime() - t0;
+            app.close();
+            return nanos;
         } finally {
             screen.stopScreen();
         }

@@ -8,6 +8,7 @@ import org.hyprof.control.Collector;
 import org.hyprof.control.ControlState;
 import org.hyprof.live.LiveSession;
 import org.hyprof.store.Store;
+import org.hyprof.store.StoreException;
 
 /** Where the UI's data comes from: a stored session, or a live one with a collector inside. */
 interface Source extends AutoCloseable {
@@ -19,7 +20,13 @@ interface Source extends AutoCloseable {
     /** The data to draw now (live: after asking agents for fresh snapshots). */
     SessionView load() throws InterruptedException;
 
-    /** Live controls; a stored session says why it cannot. Each returns a message for the status line. */
+    /** The session's store (read through its API only; method detail replays event logs from it). */
+    Store store();
+
+    /**
+     * Live controls; a stored session says why it cannot (ConfigException with the message for
+     * the status line). {@code change} returns the control state sent to the agent.
+     */
     default String zoomIn(long process, int target) throws InterruptedException {
         throw new ConfigException("stored session: zoom only navigates (probes cannot change)");
     }
@@ -28,26 +35,42 @@ interface Source extends AutoCloseable {
         throw new ConfigException("stored session: zoom only navigates");
     }
 
-    default String change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
+    default ControlState change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
         throw new ConfigException("stored session: read-only (start 'hyprof tui --listen' and connect agents to change probes)");
     }
 
     @Override
     void close();
 
-    /** A session database on disk. */
+    /**
+     * A session database on disk, read when opened: a file that opens but cannot be read (a
+     * damaged page, a missing table) fails here, as one that does not open at all, with a
+     * StoreException saying {@code FILE: not a readable hyprof session (why)}.
+     */
     final class Stored implements Source {
         private final Store store;
         private final Path file;
+        private final SessionView view;
 
         Stored(Path file) {
             this.file = file;
             this.store = Store.openReadOnly(file);
+            try {
+                this.view = SessionView.load(store, null);
+            } catch (RuntimeException e) {
+                store.close();
+                String why = e.getMessage() == null ? e.toString() : e.getMessage();
+                String prefix = store.file() + ": ";
+                if (why.startsWith(prefix)) why = why.substring(prefix.length());
+                throw new StoreException(file + ": not a readable hyprof session (" + why + ")", e);
+            }
         }
 
         @Override public String describe() { return "stored " + file.getFileName(); }
         @Override public boolean live() { return false; }
-        @Override public SessionView load() { return SessionView.load(store, null); }
+        /** The view read when opened (a stored session does not change). */
+        @Override public SessionView load() { return view; }
+        @Override public Store store() { return store; }
         @Override public void close() { store.close(); }
     }
 
@@ -96,9 +119,13 @@ interface Source extends AutoCloseable {
         }
 
         @Override
-        public String change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
-            ControlState s = session.change(process, f, 2000);
-            return s.on().cardinality() + " probes on, " + s.roots().length + " roots";
+        public ControlState change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
+            return session.change(process, f, 2000);
+        }
+
+        @Override
+        public Store store() {
+            return store;
         }
 
         LiveSession session() {

@@ -17,10 +17,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hyprof.config.ConfigException;
+import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.config.Zoom;
 import org.hyprof.control.ControlState;
+import org.hyprof.export.CallGraph;
 import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeCost;
 import org.hyprof.store.ThreadInfo;
@@ -61,35 +63,59 @@ final class TuiApp {
     private Consumer<String> promptAction;
     private boolean running = true;
     private long lastLoadMillis;
+    private boolean everLoaded;
     private List<Row> rows = List.of();
+    /** First line shown of a text view (detail, energy), and how many lines it has. */
+    private int textScroll, textLines;
+    private final CallGraphs graphs;
     /** The row selected before a live refresh, to select again once the rows are rebuilt. */
     private Row keep;
 
     TuiApp(Screen screen, Source source) {
         this.screen = screen;
         this.source = source;
+        this.graphs = new CallGraphs(source.store());
     }
 
-    /** Runs until q. The screen is started and stopped by the caller. */
-    void run() throws IOException {
-        reload();
-        render();
-        while (running) {
-            KeyStroke k = screen.pollInput();
-            boolean dirty = false;
-            if (k != null) {
-                if (k.getKeyType() == KeyType.EOF) break;
-                handle(k);
-                dirty = true;
-            } else if (source.live() && System.currentTimeMillis() - lastLoadMillis > 1000) {
-                keep = selected();
-                reload();
-                dirty = true;
+    /**
+     * Runs until q. The screen is started and stopped by the caller. Returns the exit code: 0, or
+     * 1 when the session could never be read (the message was on screen).
+     */
+    int run() throws IOException {
+        try {
+            reload();
+            render();
+            while (running) {
+                KeyStroke k = screen.pollInput();
+                boolean dirty = false;
+                if (k != null) {
+                    if (k.getKeyType() == KeyType.EOF) break;
+                    handle(k);
+                    dirty = true;
+                } else if (source.live() && System.currentTimeMillis() - lastLoadMillis > 1000) {
+                    keep = selected();
+                    reload();
+                    dirty = true;
+                }
+                if (graphs.takeChanged()) dirty = true;
+                if (screen.doResizeIfNecessary() != null) dirty = true;
+                if (dirty) render();
+                else sleep();
             }
-            if (screen.doResizeIfNecessary() != null) dirty = true;
-            if (dirty) render();
-            else sleep();
+            return everLoaded ? 0 : 1;
+        } finally {
+            close();
         }
+    }
+
+    /** Stops the call-graph worker (run does it on the way out). */
+    void close() {
+        graphs.close();
+    }
+
+    /** Waits for call graphs being built for method detail (tests). */
+    void awaitCallGraphs() throws InterruptedException {
+        graphs.awaitIdle(30_000);
     }
 
     boolean running() {
@@ -108,6 +134,7 @@ final class TuiApp {
     void reload() {
         try {
             data = source.load();
+            everLoaded = true;
             lastLoadMillis = System.currentTimeMillis();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -122,16 +149,22 @@ final class TuiApp {
     void handle(KeyStroke k) {
         try {
             if (promptText != null) { prompt(k); return; }
-            if (view == View.HELP) { view = back; return; }
             KeyType t = k.getKeyType();
+            if (view == View.HELP) { // the arrows scroll a long help; any other key closes it
+                switch (t) {
+                    case ArrowUp, ArrowDown, PageUp, PageDown, Home, End -> { }
+                    default -> { view = back; return; }
+                }
+            }
             Character c = t == KeyType.Character ? k.getCharacter() : null;
+            boolean text = view == View.DETAIL || view == View.ENERGY || view == View.HELP; // the arrows scroll text
             switch (t) {
-                case ArrowUp -> move(-1);
-                case ArrowDown -> move(1);
-                case PageUp -> move(-pageRows());
-                case PageDown -> move(pageRows());
-                case Home -> move(-cursor);
-                case End -> move(rows.size());
+                case ArrowUp -> { if (text) scrollText(-1); else move(-1); }
+                case ArrowDown -> { if (text) scrollText(1); else move(1); }
+                case PageUp -> { if (text) scrollText(-pageRows()); else move(-pageRows()); }
+                case PageDown -> { if (text) scrollText(pageRows()); else move(pageRows()); }
+                case Home -> { if (text) scrollText(-textLines); else move(-cursor); }
+                case End -> { if (text) scrollText(textLines); else move(rows.size()); }
                 case Enter -> enter();
                 case Backspace -> zoomOut();
                 case Escape -> { filter = ""; message = ""; if (view == View.DETAIL || view == View.ENERGY) view = back; }
@@ -151,8 +184,8 @@ final class TuiApp {
                 }
                 case 'h' -> switchView(view == View.TREE ? View.HOTSPOTS : View.TREE);
                 case 'd' -> detail();
-                case 'e' -> { back = view == View.ENERGY ? back : view; view = View.ENERGY; }
-                case '?' -> { back = view; view = View.HELP; }
+                case 'e' -> { back = view == View.ENERGY ? back : view; view = View.ENERGY; textScroll = 0; }
+                case '?' -> { back = view; view = View.HELP; textScroll = 0; }
                 default -> { }
             }
         } catch (ConfigException | IllegalStateException e) {
@@ -172,6 +205,11 @@ final class TuiApp {
 
     private void move(int d) {
         cursor = Math.max(0, Math.min(rows.size() - 1, cursor + d));
+    }
+
+    private void scrollText(int d) {
+        int body = Math.max(1, screen.getTerminalSize().getRows() - 3);
+        textScroll = Math.max(0, Math.min(Math.max(0, textLines - body), textScroll + d));
     }
 
     private int pageRows() {
@@ -221,8 +259,7 @@ final class TuiApp {
             message = source.zoomIn(process, target);
             reload();
         } else {
-            org.hyprof.config.Manifest m = new org.hyprof.config.Manifest();
-            if (p != null) p.probes().forEach(m::add);
+            Manifest m = p == null ? new Manifest() : manifest(p);
             storedScopes.put(process, Zoom.zoomIn(scope(p), m, target));
             message = scope(p).level().label() + " level" + (source.live() ? " (not connected: navigation only)" : "");
         }
@@ -249,15 +286,47 @@ final class TuiApp {
 
     private void toggle() throws InterruptedException {
         Row r = selected();
-        if (r == null || r.probeId() < 0) { message = "select a probe to switch it on or off"; return; }
-        long pid = r.processId();
-        int id = r.probeId();
-        message = source.change(pid, cur -> {
-            BitSet on = cur.on();
-            on.set(id, !on.get(id));
-            return cur.withOn(on, Math.max(cur.idCount(), id + 1));
+        SessionView.Proc p = r == null ? null : proc(r.processId());
+        ProbeInfo probe = p == null || r.probeId() < 0 ? null : p.probe(r.probeId());
+        if (probe == null) { message = "select a probe to switch it on or off"; return; }
+        Manifest m = manifest(p);
+        ControlState[] before = new ControlState[1];
+        ControlState after = source.change(p.info().id(), cur -> {
+            before[0] = cur;
+            return Zoom.setProbe(cur, m, probe.id(), !cur.isOn(probe.id()));
         });
+        message = toggleMessage(probe, p.probes(), before[0], after);
         reload();
+    }
+
+    /**
+     * What a toggle did, for the message line: the probe's new state and what changed with it
+     * ("m1 off, and its 1 loop": a loop records only inside its method's frame, so switching a
+     * method off switches its loops off, and switching a loop on switches its method on).
+     */
+    static String toggleMessage(ProbeInfo probe, List<ProbeInfo> probes, ControlState before, ControlState after) {
+        StringBuilder b = new StringBuilder(probe.displayName()).append(after.isOn(probe.id()) ? " on" : " off");
+        if (before == null) return b.toString();
+        int loops = 0;
+        boolean method = false;
+        for (ProbeInfo q : probes) {
+            if (q.id() == probe.id() || before.isOn(q.id()) == after.isOn(q.id())) continue;
+            if (q.loop() && q.ownerId() == probe.id()) loops++;
+            if (!q.loop() && q.id() == probe.ownerId()) method = true;
+        }
+        if (loops > 0) b.append(", and its ").append(loops).append(loops == 1 ? " loop" : " loops");
+        if (method) b.append(", and its method (a loop records only inside its method)");
+        return b.toString();
+    }
+
+    private static Manifest manifest(SessionView.Proc p) {
+        Manifest m = new Manifest();
+        p.probes().forEach(m::add);
+        return m;
+    }
+
+    private static String summary(ControlState s) {
+        return s.on().cardinality() + " probes on, " + s.roots().length + " roots";
     }
 
     private void root() throws InterruptedException {
@@ -267,19 +336,19 @@ final class TuiApp {
         ProbeInfo probe = p == null ? null : p.probe(r.probeId());
         if (probe == null || probe.loop()) { message = "the caller-filter root must be a method"; return; }
         int id = probe.id();
-        message = source.change(r.processId(), cur -> {
+        message = summary(source.change(r.processId(), cur -> {
             boolean already = cur.roots().length == 1 && cur.roots()[0] == id;
             BitSet on = cur.on();
             on.set(id);
             return cur.withOn(on, Math.max(cur.idCount(), id + 1)).withRoots(already ? new int[0] : new int[] {id});
-        }) + " (root " + probe.displayName() + ")";
+        })) + " (root " + probe.displayName() + ")";
         reload();
     }
 
     private void rule(String text) {
         long target = currentProcess != null ? currentProcess : data.processes.isEmpty() ? -1 : data.processes.get(0).info().id();
         try {
-            message = source.change(target, cur -> Zoom.setRule(cur, text));
+            message = summary(source.change(target, cur -> Zoom.setRule(cur, text)));
             reload();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -293,6 +362,7 @@ final class TuiApp {
         detailProcess = r.processId();
         back = view;
         view = View.DETAIL;
+        textScroll = 0;
     }
 
     private void startPrompt(String label, Consumer<String> action) {
@@ -423,7 +493,7 @@ final class TuiApp {
         }
         if (data == null) {
             g.putString(0, 0, fit("hyprof: " + message, w));
-            g.putString(0, h - 1, fit("q quit", w));
+            g.putString(0, 2, fit("press q to quit", w));
             screen.refresh();
             return;
         }
@@ -476,7 +546,14 @@ final class TuiApp {
             }
             if (rows.isEmpty()) g.putString(0, 2, fit(filter.isEmpty() ? "(nothing recorded here yet)" : "(no match for '" + filter + "')", w));
         } else {
-            for (int i = 0; i < body + 1 && i < text.size(); i++) g.putString(0, 1 + i, fit(text.get(i), w));
+            textLines = text.size();
+            textScroll = Math.max(0, Math.min(textScroll, text.size() - (body + 1)));
+            boolean cut = text.size() - textScroll > body + 1; // the last row then says what is below
+            for (int i = 0; i < body + 1 && textScroll + i < text.size(); i++) {
+                int more = text.size() - textScroll - body;
+                String l = cut && i == body ? "-- " + more + " more lines: Down, PgDn --" : text.get(textScroll + i);
+                g.putString(0, 1 + i, fit(l, w));
+            }
         }
         String msg = promptText != null ? promptLabel + promptText : message;
         if (promptText == null && !filter.isEmpty() && msg.isEmpty()) msg = "search: " + filter + "  (Esc clears)";
@@ -522,6 +599,8 @@ final class TuiApp {
         out.add(String.format(Locale.ROOT, "calls %d   incl %s ms   excl %s ms   min %s us   p50 %s us   p99 %s us   max %s us%s",
                 a.calls(), ms(a.inclNanos()), ms(a.exclNanos()), us(a.minNanos()), us(a.p50()), us(a.p99()), us(a.maxNanos()),
                 i.loop() ? "   iterations " + a.iterations() : "   exceptions " + a.throwsCount()));
+        if (i.loop()) out.add("(a loop's excl is its time less the methods called inside it: its inner loops are part of it)");
+        else callLines(out, p, i);
         out.add("per-call time (deducted inclusive), log2 buckets:");
         long max = 0;
         for (long c : a.hist()) max = Math.max(max, c);
@@ -564,10 +643,62 @@ final class TuiApp {
             }
             if (mine.isEmpty()) out.add("  (block list not recorded yet: it is written when the program ends)");
         }
-        out.add("callers/callees: from events-mode sessions (hyprof export)");
         out.add("");
         out.add("Backspace or Esc: back");
         return out;
+    }
+
+    /** Max callers (and callees) listed in method detail; the rest are counted. */
+    private static final int MAX_EDGES = 8;
+
+    /**
+     * Callers and callees of a method, from the process's event log (events mode): calls and
+     * raw inclusive time per edge. Aggregate-mode sessions have no log, and the lines say so and
+     * how to record one.
+     */
+    private void callLines(List<String> out, SessionView.Proc p, ProbeInfo i) {
+        CallGraphs.State st;
+        try {
+            st = graphs.get(p.info().id());
+        } catch (RuntimeException e) {
+            out.add("callers/callees: cannot read the event log: " + oneLine(e));
+            return;
+        }
+        if (st.noEventLog()) {
+            boolean events = "events".equals(p.info().mode()) || (p.state() != null && p.state().events());
+            if (events) {
+                out.add("callers/callees: no calls in the event log yet");
+            } else {
+                out.add("callers/callees: not recorded: aggregate mode (the default) keeps totals per method, not who called whom.");
+                out.add("  Record with --mode events to see them: hyprof profile --mode events -o S.db -- java ...");
+            }
+            return;
+        }
+        CallGraph g = st.graph();
+        if (g == null) {
+            out.add(st.error() != null ? "callers/callees: cannot read the event log: " + st.error()
+                    : "callers/callees: replaying the event log...");
+            return;
+        }
+        long drops = p.eventDrops();
+        out.add(String.format(Locale.ROOT, "callers and callees: %,d calls in the event log%s; raw times (probe cost not deducted)%s",
+                g.calls(), drops > 0 ? String.format(Locale.ROOT, " (the first part of the run: %,d events dropped)", drops) : "",
+                st.busy() ? "; updating" : ""));
+        edgeLines(out, "callers", g.callers(i.id()), p, true);
+        edgeLines(out, "callees", g.callees(i.id()), p, false);
+    }
+
+    private static void edgeLines(List<String> out, String title, List<CallGraph.Edge> edges, SessionView.Proc p, boolean callers) {
+        out.add(String.format(Locale.ROOT, "  %-8s %12s %12s", title, "calls", "incl ms"));
+        if (edges.isEmpty()) out.add("    (none)");
+        for (CallGraph.Edge e : edges.subList(0, Math.min(MAX_EDGES, edges.size()))) {
+            int other = callers ? e.callerId() : e.calleeId();
+            ProbeInfo o = other == CallGraph.ROOT ? null : p.probe(other);
+            String name = other == CallGraph.ROOT ? "(none recorded: the thread's first method)" : o == null ? "probe#" + other : o.displayName();
+            out.add(String.format(Locale.ROOT, "  %-8s %,12d %12s  %s%s", "", e.calls(), ms(e.inclRawNanos()), name,
+                    e.recursiveCalls() > 0 ? String.format(Locale.ROOT, " (%,d recursive: no time of their own)", e.recursiveCalls()) : ""));
+        }
+        if (edges.size() > MAX_EDGES) out.add("    ... and " + (edges.size() - MAX_EDGES) + " more");
     }
 
     private List<String> energyLines() {
@@ -605,7 +736,7 @@ final class TuiApp {
 
     private static List<String> helpLines() {
         return List.of("keys",
-                "  Up/Down, PgUp/PgDn, Home/End   move",
+                "  Up/Down, PgUp/PgDn, Home/End   move (in detail and energy: scroll)",
                 "  Enter                          zoom in: process -> thread -> method -> loop (live: switches probes)",
                 "  Backspace                      zoom out / back",
                 "  Space                          switch the selected probe on or off (live)",
@@ -618,7 +749,13 @@ final class TuiApp {
                 "  e                              energy: Java vs native per process and thread",
                 "  q                              quit",
                 "",
-                "any key closes this help");
+                "columns",
+                "  incl ms, excl ms   time with and without the methods it called (the probes' own cost deducted)",
+                "  a loop's excl      its time less the methods called inside it; its inner loops are part of it",
+                "                     (they are its method's own code), as in hyprof report --by loop",
+                "  p50/p99 us         per call;  uJ: exclusive energy;  iter: loop iterations",
+                "",
+                "Up/Down scroll, any other key closes this help");
     }
 
     // ------------------------------------------------------------------ text helpers

@@ -34,7 +34,11 @@ public final class TuiMain {
         System.exit(code);
     }
 
-    /** Runs the UI on a screen (tests pass a virtual terminal); the terminal is restored on every path. */
+    /**
+     * Runs the UI on a screen (tests pass a virtual terminal); the terminal is restored on every
+     * path. Returns the exit code: 0 after q, 1 when the session could not be opened or read (the
+     * reason was on screen until q).
+     */
     static int run(Screen screen, String[] args) throws IOException {
         screen.startScreen();
         screen.setCursorPosition(null);
@@ -46,8 +50,7 @@ public final class TuiMain {
                 showError(screen, e.getMessage() == null ? e.toString() : e.getMessage());
                 return 1;
             }
-            new TuiApp(screen, source).run();
-            return 0;
+            return new TuiApp(screen, source).run();
         } finally {
             if (source != null) source.close();
             screen.stopScreen();

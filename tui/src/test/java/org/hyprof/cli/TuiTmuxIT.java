@@ -3,7 +3,6 @@ package org.hyprof.cli;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 import workload.Live;
 
 /**
- * The real terminal UI in tmux (send-keys, capture-pane) against a live agent: zoom from process
- * level to a loop in at most 6 key presses and read its iteration count; switch a probe off and
- * see its count stop; q exits.
+ * The real {@code hyprof tui --listen} (the command {@code ./hyprof tui} runs: {@code java -jar
+ * hyprof.jar tui}, which starts the UI in a JVM of its own with lib/lanterna.jar) in a shell in
+ * tmux (send-keys, capture-pane), against a live agent: zoom from process level to a loop in at
+ * most 6 key presses and read its iteration count; switch a probe off and see its count stop; q
+ * exits with status 0 and gives the shell back its terminal (main screen, cursor, line mode).
  */
 class TuiTmuxIT {
     @TempDir Path dir;
@@ -79,10 +80,15 @@ class TuiTmuxIT {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Path lib = Home.lib();
-        String cp = lib.getParent().resolve("hyprof.jar") + File.pathSeparator + lib.resolve("lanterna.jar");
-        String tui = Cli.java() + " -cp " + cp + " org.hyprof.tui.TuiMain --listen 127.0.0.1:" + port + " -o " + dir.resolve("tui.db");
-        run("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", tui);
+        Path jar = Home.lib().getParent().resolve("hyprof.jar");
+        assertTrue(Files.isRegularFile(jar), jar + " (built by mvn package)");
+        run("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", "env", "PS1=$ ", "bash", "--norc", "--noprofile");
+        waitFor(s -> s.contains("$"), "the shell");
+        // the terminal settings before and after, compared by the shell once the UI has exited
+        String cmd = "S=$(stty -g); " + Cli.java() + " -jar " + jar + " tui --listen 127.0.0.1:" + port + " -o " + dir.resolve("tui.db")
+                + "; echo \"tui-exit=$? stty-restored=$([ \"$(stty -g)\" = \"$S\" ] && echo yes || echo no)\"";
+        run("tmux", "send-keys", "-t", session, "-l", cmd);
+        run("tmux", "send-keys", "-t", session, "Enter");
         waitFor(s -> s.contains("0 agents connected"), "the UI");
         agent = new ProcessBuilder(Cli.java(), "-javaagent:" + Home.agentJar() + "=connect=127.0.0.1:" + port
                 + ",snapshotMillis=200", "-cp", Cli.classpathOf(Live.class), "workload.Live", "120")
@@ -115,9 +121,15 @@ class TuiTmuxIT {
         assertTrue(m1a > 0);
 
         key("q");
-        long end = System.currentTimeMillis() + 10_000;
-        while (System.currentTimeMillis() < end && run("tmux", "has-session", "-t", session).isBlank()) Thread.sleep(200);
-        assertFalse(run("tmux", "has-session", "-t", session).isBlank(), "q exits the UI (its tmux session ends)");
+        s = waitFor(x -> x.contains("stty-restored=yes") || x.contains("stty-restored=no"), "the UI to exit"); // not the command line's "=$("
+        assertTrue(s.contains("tui-exit=0 stty-restored=yes"), "q exits with 0 and restores the terminal's settings:\n" + s);
+        assertFalse(s.contains("agents connected"), "the UI's screen is gone (back on the main screen):\n" + s);
+        assertEquals("0 1", run("tmux", "display-message", "-p", "-t", session, "#{alternate_on} #{cursor_flag}").strip(),
+                "main screen (not the alternate one), cursor visible");
+        run("tmux", "send-keys", "-t", session, "-l", "echo typed-$((40+2))");
+        run("tmux", "send-keys", "-t", session, "Enter");
+        s = waitFor(x -> x.contains("typed-42\n"), "the shell to answer");
+        assertTrue(s.contains("echo typed-$((40+2))"), "what is typed is echoed again:\n" + s);
     }
 
     static long iterations(String screen) {

@@ -13,9 +13,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
+import org.hyprof.config.Zoom;
+import org.hyprof.control.Chunk;
+import org.hyprof.control.Collector;
+import org.hyprof.control.ConfigFrame;
+import org.hyprof.control.ControlState;
+import org.hyprof.control.Frame;
+import org.hyprof.control.Hello;
+import org.hyprof.control.SnapshotRequest;
+import org.hyprof.live.LiveSession;
+import org.hyprof.runtime.Wire;
+import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Stats;
+import org.hyprof.runtime.Varint;
 import org.hyprof.store.CalibrationRecord;
 import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeCost;
@@ -50,10 +63,17 @@ class TuiScreenTest {
      * as a hybrid run records it (native costs on the method, one native block).
      */
     static Path session(Path dir) {
-        Path db = dir.resolve("tui.db");
+        return session(dir.resolve("tui.db"), false);
+    }
+
+    /**
+     * The same session; with {@code events}, recorded in events mode: the process's event log
+     * too (main: main → loop → fib → fib (recursive), fib, fft; worker: run → step, step).
+     */
+    static Path session(Path db, boolean events) {
         try (Store s = Store.create(db)) {
-            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L, 1000,
-                    1_700_000_001_000L, "ended", 0, "golden"));
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", events ? "events" : "aggregate", events ? 1 << 20 : 0,
+                    1_700_000_000_000L, 1000, 1_700_000_001_000L, "ended", 0, "golden"));
             s.addProbes(p, List.of(
                     new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
                     new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "fib", "(I)I", -1, -1, 9, "Main.java"),
@@ -77,8 +97,47 @@ class TuiScreenTest {
             s.putNativeBlocks(p, List.of(new NativeBlock("libdemo.so", 0, 0x5a0, "kernel_fft", 16, 4, "alu=2,load=1,branch=1",
                     "000005a0  ldr      r0, [r1]\n000005a4  add      r0, r0, #1\n000005a8  subs     r2, r2, #1\n000005ac  bne      #0x5a0\n",
                     java.util.Map.of(7, 5000L))));
+            if (events) {
+                long t = 1_000_000;
+                s.addEventChunk(p, 1, 0, t, new Events(t).at(1, SessionFormat.EV_ENTER, t + 1_000).at(3, SessionFormat.EV_LOOP_ENTER, t + 2_000)
+                        .at(2, SessionFormat.EV_ENTER, t + 3_000).at(2, SessionFormat.EV_ENTER, t + 4_000).at(2, SessionFormat.EV_EXIT, t + 9_000)
+                        .at(2, SessionFormat.EV_EXIT, t + 12_000).at(2, SessionFormat.EV_ENTER, t + 13_000).at(2, SessionFormat.EV_EXIT, t + 15_000)
+                        .at(7, SessionFormat.EV_ENTER, t + 16_000).at(7, SessionFormat.EV_EXIT, t + 17_000)
+                        .loopExit(3, t + 20_000, 2).at(1, SessionFormat.EV_EXIT, t + 30_000).bytes());
+                s.addEventChunk(p, 12, 0, t, new Events(t).at(4, SessionFormat.EV_ENTER, t + 5_000).at(5, SessionFormat.EV_ENTER, t + 6_000)
+                        .at(5, SessionFormat.EV_EXIT, t + 8_000).at(5, SessionFormat.EV_ENTER, t + 9_000).at(5, SessionFormat.EV_EXIT, t + 11_000)
+                        .at(4, SessionFormat.EV_EXIT, t + 12_000).bytes());
+            }
         }
         return db;
+    }
+
+    /** Event records as the runtime's EventLog writes them: varint (id << 3 | kind), zigzag time delta. */
+    static final class Events {
+        final java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        long last;
+
+        Events(long base) {
+            last = base;
+        }
+
+        Events at(int id, int kind, long nanos) {
+            Varint.write(b, ((long) id << 3) | kind);
+            long d = nanos - last;
+            Varint.write(b, (d << 1) ^ (d >> 63));
+            last = nanos;
+            return this;
+        }
+
+        Events loopExit(int id, long nanos, long iterations) {
+            at(id, SessionFormat.EV_LOOP_EXIT, nanos);
+            Varint.write(b, iterations);
+            return this;
+        }
+
+        byte[] bytes() {
+            return b.toByteArray();
+        }
     }
 
     @BeforeEach
@@ -94,8 +153,19 @@ class TuiScreenTest {
 
     @AfterEach
     void close() throws Exception {
+        app.close();
         source.close();
         screen.stopScreen();
+    }
+
+    /** Opens another session on the same terminal. */
+    void reopen(Source s) throws Exception {
+        app.close();
+        source.close();
+        source = s;
+        app = new TuiApp(screen, source);
+        app.reload();
+        app.render();
     }
 
     String text() {
@@ -137,6 +207,10 @@ class TuiScreenTest {
         keys(KeyType.Enter);                       // hottest method: Worker.step -> loop level
         golden("tui-loop-level.txt", text());
         assertTrue(text().contains("app.Worker.step()V#loop0"));
+        keys(KeyType.ArrowDown, KeyType.Enter);    // the loop's detail says what its excl is
+        assertTrue(text().contains("app.Worker.step()V#loop0   [loop, loop, Worker.java:26]"), text());
+        assertTrue(text().contains("(a loop's excl is its time less the methods called inside it: its inner loops are part of it)"), text());
+        keys(KeyType.Backspace);                   // back to loop level
         keys(KeyType.Backspace, KeyType.Backspace, KeyType.Backspace);
         assertTrue(text().contains("hyprof  tree: processes"), text());
     }
@@ -155,6 +229,8 @@ class TuiScreenTest {
         golden("tui-detail.txt", text());
         keys(KeyType.Backspace, '?');
         assertTrue(text().contains("switch the selected probe on or off"), text());
+        keys(KeyType.End);                         // the help scrolls to what the columns mean
+        assertTrue(text().contains("a loop's excl      its time less the methods called inside it; its inner loops are part of it"), text());
         keys('x', 'e');
         golden("tui-energy.txt", text());
         assertTrue(text().contains("native cycles"), text());
@@ -167,7 +243,141 @@ class TuiScreenTest {
         keys(KeyType.Enter, KeyType.Enter);       // detail of app.Native.fft
         golden("tui-native-detail.txt", text());
         assertTrue(text().contains("kernel_fft: 5,000 executions"), text());
-        assertTrue(text().contains("bne"), text());
+        keys(KeyType.End);                         // the rest of the disassembly, below the screen
+        assertTrue(text().contains("bne      #0x5a0"), text());
+    }
+
+    @Test
+    void aggregateModeDetailSaysWhyThereAreNoCallersAndHowToGetThem() throws Exception {
+        keys('h', '/');
+        type("fib");
+        keys(KeyType.Enter, KeyType.Enter);
+        app.awaitCallGraphs();
+        app.render();
+        assertTrue(text().contains("callers/callees: not recorded: aggregate mode"), text());
+        assertTrue(text().contains("Record with --mode events to see them"), text());
+    }
+
+    @Test
+    void eventsModeDetailShowsCallersAndCallees() throws Exception {
+        reopen(new Source.Stored(session(dir.resolve("events.db"), true)));
+        keys('h', '/');
+        type("fib");
+        keys(KeyType.Enter, KeyType.Enter);        // detail of fib: callers and callees from the event log
+        app.awaitCallGraphs();
+        app.render();
+        golden("tui-detail-events.txt", text());
+        String t = text();
+        // fib: 2 calls from main (9 us + 2 us, through main's loop), 1 recursive call from itself
+        assertTrue(t.contains("           2        0.011  app.Main.main([Ljava/lang/String;)V"), t);
+        assertTrue(t.contains("           1        0.000  app.Main.fib(I)I (1 recursive: no time of their own)"), t);
+        keys(KeyType.Backspace, KeyType.Escape, '/');
+        type("Worker.run");
+        keys(KeyType.Enter, KeyType.Enter);
+        app.awaitCallGraphs();
+        app.render();
+        t = text();
+        assertTrue(t.contains("(none recorded: the thread's first method)"), t);
+        assertTrue(t.contains("           2        0.004  app.Worker.step()V"), t);
+    }
+
+    @Test
+    void detailScrollsWhenLongerThanTheScreen() throws Exception {
+        term.setTerminalSize(new TerminalSize(110, 12));
+        screen.doResizeIfNecessary();
+        keys('h', '/');
+        type("Native");
+        keys(KeyType.Enter, KeyType.Enter);
+        assertTrue(text().contains("more lines: Down, PgDn --"), text());
+        assertFalse(text().contains("Backspace or Esc: back"), text());
+        keys(KeyType.End);
+        assertTrue(text().contains("Backspace or Esc: back"), text());
+        assertFalse(text().contains("more lines"), text());
+        keys(KeyType.Home);
+        assertTrue(text().contains("app.Native.fft(I)D   [method"), text());
+        keys(KeyType.Backspace);
+        assertTrue(text().contains("hyprof  hotspots"), text());
+    }
+
+    /**
+     * A live session with the real LiveSession behind the UI; the agent's end of the connection
+     * (the one narrow interface here) confirms every CONFIG with its STATE, as the runtime does,
+     * and answers snapshot requests with empty snapshots.
+     */
+    Source.Live liveSession(Manifest m) {
+        Store store = Store.create(dir.resolve("live.db"));
+        LiveSession live = new LiveSession(store);
+        long[] id = {-1};
+        Collector.Connection agent = new Collector.Connection() {
+            @Override
+            public void send(Frame f) {
+                if (f instanceof ConfigFrame c) live.state(id[0], c.state());
+                if (f instanceof SnapshotRequest) {
+                    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+                    Varint.write(b, 0); // nanoTime
+                    Varint.write(b, 0); // fields per probe
+                    Varint.write(b, 0); // threads
+                    live.chunk(id[0], new Chunk(0, SessionFormat.SNAPSHOT, b.toByteArray()));
+                }
+            }
+
+            @Override
+            public String remote() {
+                return "test";
+            }
+
+            @Override
+            public void close(String reason) {
+                // the test's agent end has nothing to close
+            }
+        };
+        id[0] = live.connected(new Hello(Wire.VERSION, Wire.ROLE_AGENT, "", 4242, "app.Main", "test-vm", 0, 0, "jvm"), agent);
+        byte[] text = m.toText().getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        Varint.write(b, text.length);
+        b.writeBytes(text);
+        live.chunk(id[0], new Chunk(0, SessionFormat.MANIFEST, b.toByteArray()));
+        live.state(id[0], Zoom.apply(Zoom.start(), m, new ControlState(m.idLimit(), new java.util.BitSet(), new int[0], 0, 0, 0, false, 0)));
+        return new Source.Live(store, live, new Collector("127.0.0.1", 0, null, live, live, l -> { }), "127.0.0.1:7811");
+    }
+
+    @Test
+    void spaceOnAMethodSwitchesItsLoopsOffTooAndSaysSo() throws Exception {
+        Manifest m = new Manifest();
+        m.add(new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"));
+        m.add(new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "m1", "()V", -1, -1, 9, "Main.java"));
+        m.add(new ProbeInfo(3, true, Resolution.LOOP, "app.Main", "m1", "()V", 2, 0, 10, "Main.java"));
+        m.add(new ProbeInfo(4, false, Resolution.METHOD, "app.Main", "m2", "()V", -1, -1, 12, "Main.java"));
+        reopen(liveSession(m));
+        keys(KeyType.Enter);                       // process -> thread level
+        keys(KeyType.Enter);                       // main -> method level
+        assertTrue(text().contains("method level"), text());
+        keys(KeyType.ArrowDown);                        // m1 (rows in id order: nothing recorded yet)
+        keys(KeyType.Enter);                       // m1 -> loop level: m1 (root) and its loop, both on
+        assertEquals("on*", cells("app.Main.m1()V")[0], text());
+        assertEquals("on", cells("app.Main.m1()V#loop0")[0], text());
+
+        keys(' ');                                 // m1 off: its loop goes off with it
+        golden("tui-live-method-off.txt", text());
+        assertTrue(text().contains("app.Main.m1()V off, and its 1 loop"), text());
+        assertEquals("off*", cells("app.Main.m1()V")[0], text());
+        assertEquals("off", cells("app.Main.m1()V#loop0")[0], text());
+
+        keys(' ');                                 // m1 on again: its loop stays off
+        assertTrue(text().contains("app.Main.m1()V on\n") || text().contains("app.Main.m1()V on "), text());
+        assertEquals("off", cells("app.Main.m1()V#loop0")[0], text());
+
+        keys(KeyType.ArrowDown, ' ');                   // the loop on
+        assertTrue(text().contains("app.Main.m1()V#loop0 on"), text());
+        keys(KeyType.ArrowUp, ' ', KeyType.ArrowDown, ' ');  // m1 off (and its loop), then the loop on: m1 comes back on
+        assertTrue(text().contains("app.Main.m1()V#loop0 on, and its method (a loop records only inside its method)"), text());
+        assertEquals("on*", cells("app.Main.m1()V")[0], text());
+    }
+
+    /** The cells of the table row ending with {@code name}. */
+    String[] cells(String name) {
+        for (String l : text().split("\n")) if (l.endsWith(name)) return l.trim().split("\\s+");
+        throw new AssertionError(name + " not on screen:\n" + text());
     }
 
     @Test
@@ -190,10 +400,39 @@ class TuiScreenTest {
         assertTrue(text().contains("app.Main"), text());
     }
 
+    /**
+     * Corrupt files of every kind: one SQLite cannot open, one that opens but has a damaged page,
+     * one whose tables are gone. Each gives the same message on screen and exit code 1 after q.
+     */
     @Test
     void corruptDatabaseShowsAMessageNotAStackTrace() throws Exception {
-        Path bad = dir.resolve("bad.db");
-        Files.write(bad, new byte[8192]);
+        Path zeros = dir.resolve("zeros.db");
+        Files.write(zeros, new byte[8192]);
+        corrupt(zeros);
+
+        Path damaged = session(dir.resolve("damaged.db"), false);
+        long page;
+        try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + damaged);
+             var rs = c.createStatement().executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'probe_stats'")) {
+            page = rs.getLong(1);
+        }
+        try (var f = java.nio.channels.FileChannel.open(damaged, java.nio.file.StandardOpenOption.WRITE)) {
+            byte[] junk = new byte[4096];
+            java.util.Arrays.fill(junk, (byte) 0x5a);
+            f.write(java.nio.ByteBuffer.wrap(junk), (page - 1) * 4096);
+        }
+        Store.open(damaged).close(); // it opens: the damage shows only when read
+        corrupt(damaged);
+
+        Path gone = session(dir.resolve("gone.db"), false);
+        try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + gone)) {
+            c.createStatement().execute("DROP TABLE probe_stats");
+        }
+        Store.open(gone).close();
+        corrupt(gone);
+    }
+
+    void corrupt(Path bad) throws Exception {
         DefaultVirtualTerminal t = new DefaultVirtualTerminal(new TerminalSize(100, 10));
         List<String> frames = new ArrayList<>();
         t.addVirtualTerminalListener(new VirtualTerminalListener() {
@@ -208,8 +447,8 @@ class TuiScreenTest {
         });
         t.addInput(new KeyStroke('q', false, false));
         int code = TuiMain.run(new TerminalScreen(t), new String[] {bad.toString()});
-        assertEquals(1, code);
-        assertTrue(frames.stream().anyMatch(f -> f.startsWith("hyprof: " + bad) && f.contains("not a readable hyprof session")), frames.toString());
+        assertEquals(1, code, bad.toString());
+        assertTrue(frames.stream().anyMatch(f -> f.startsWith("hyprof: " + bad + ": not a readable hyprof session (")), frames.toString());
         assertTrue(frames.stream().noneMatch(f -> f.contains("Exception")), frames.toString());
     }
 }
