@@ -94,13 +94,7 @@ public final class NativeRunComparison {
             c.add(r.call());
             cells.add(c.toArray(new String[0]));
         }
-        int[] w = new int[cells.get(0).length];
-        for (String[] c : cells) for (int i = 0; i < c.length; i++) w[i] = Math.max(w[i], c[i].length());
-        for (String[] c : cells) {
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < c.length - 1; i++) b.append(" ".repeat(w[i] - c[i].length())).append(c[i]).append("  ");
-            out.println(b.append(c[c.length - 1]));
-        }
+        ReportWriter.aligned(out, cells);
         out.println("(native runs stored by 'hyprof native -o': estimated cycles, device time and energy under each run's CPU"
                 + " profile; runs of the same call are paired in order; exact figures: --format csv)");
         out.flush();

@@ -46,13 +46,7 @@ public final class NativeRunReport {
                 String.format(Locale.ROOT, "%,d", r.blocks()), String.format(Locale.ROOT, "%,d", r.instructions()),
                 String.format(Locale.ROOT, "%,d", r.cycles()), String.format(Locale.ROOT, "%.3f", r.estNanos() / 1e3),
                 String.format(Locale.ROOT, "%.3f", r.energyPicojoules() / 1e6), r.label()});
-        int[] w = new int[cells.get(0).length];
-        for (String[] c : cells) for (int i = 0; i < c.length; i++) w[i] = Math.max(w[i], c[i].length());
-        for (String[] c : cells) {
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < c.length - 1; i++) b.append(" ".repeat(w[i] - c[i].length())).append(c[i]).append("  ");
-            out.println(b.append(c[c.length - 1]));
-        }
+        ReportWriter.aligned(out, cells);
     }
 
     private void csv(PrintWriter out) {

@@ -270,7 +270,7 @@ public final class ReportWriter {
     }
 
     /** Right-aligns every column but the last. */
-    private static void aligned(PrintWriter out, List<String[]> cells) {
+    static void aligned(PrintWriter out, List<String[]> cells) {
         int cols = cells.get(0).length;
         int[] w = new int[cols];
         for (String[] r : cells) for (int i = 0; i < cols; i++) w[i] = Math.max(w[i], r[i].length());

@@ -65,24 +65,17 @@ public final class Store implements AutoCloseable {
     public static Store openReadOnly(Path file) {
         if (!Files.exists(file)) throw new StoreException(file + ": no such session");
         if (Files.isDirectory(file)) throw new StoreException(file + ": is a directory, not a session");
-        Connection c = null;
-        int version;
-        try {
-            org.sqlite.SQLiteConfig cfg = new org.sqlite.SQLiteConfig();
-            cfg.setReadOnly(true);
-            cfg.setBusyTimeout(5000);
-            c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), cfg.toProperties());
-            Store st = new Store(file, c);
-            version = st.version(false);
-            if (version == SCHEMA_VERSION) return st;
-        } catch (SQLException e) {
-            closeQuietly(c);
-            throw new StoreException(file + ": not a readable hyprof session (" + firstLine(e.getMessage()) + ")", e);
-        } catch (StoreException e) {
-            closeQuietly(c);
-            throw e;
-        }
-        closeQuietly(c);
+        org.sqlite.SQLiteConfig cfg = new org.sqlite.SQLiteConfig();
+        cfg.setReadOnly(true);
+        cfg.setBusyTimeout(5000);
+        int[] version = new int[1];
+        Store st = connect(file, cfg.toProperties(), c -> {
+            Store s = new Store(file, c);
+            version[0] = s.version(false);
+            return s;
+        });
+        if (version[0] == SCHEMA_VERSION) return st;
+        st.close();
         try {
             Path tmp = Files.createTempFile("hyprof-upgraded-", ".db");
             tmp.toFile().deleteOnExit();
@@ -90,11 +83,11 @@ public final class Store implements AutoCloseable {
             Path wal = Path.of(file + "-wal");
             if (Files.exists(wal)) Files.copy(wal, Path.of(tmp + "-wal"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Store migrated = open(tmp, false);
-            Store st = new Store(file, migrated.db); // messages name the user's file
-            st.temporaryCopy = tmp;
-            return st;
+            Store upgraded = new Store(file, migrated.db); // messages name the user's file
+            upgraded.temporaryCopy = tmp;
+            return upgraded;
         } catch (IOException e) {
-            throw new StoreException(file + ": schema " + version + " needs updating, and a temporary copy failed: " + e.getMessage(), e);
+            throw new StoreException(file + ": schema " + version[0] + " needs updating, and a temporary copy failed: " + e.getMessage(), e);
         }
     }
 
@@ -102,9 +95,7 @@ public final class Store implements AutoCloseable {
     private Path temporaryCopy;
 
     private static Store open(Path file, boolean create) {
-        Connection c = null;
-        try {
-            c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        return connect(file, new java.util.Properties(), c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA busy_timeout = 5000");
                 s.execute("PRAGMA journal_mode = WAL");
@@ -113,6 +104,19 @@ public final class Store implements AutoCloseable {
             Store st = new Store(file, c);
             st.migrate(create);
             return st;
+        });
+    }
+
+    /** What is done with a new connection before it is a store (any failure closes it). */
+    private interface Opening {
+        Store open(Connection c) throws SQLException;
+    }
+
+    private static Store connect(Path file, java.util.Properties settings, Opening then) {
+        Connection c = null;
+        try {
+            c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), settings);
+            return then.open(c);
         } catch (SQLException e) {
             closeQuietly(c);
             throw new StoreException(file + ": not a readable hyprof session (" + firstLine(e.getMessage()) + ")", e);
