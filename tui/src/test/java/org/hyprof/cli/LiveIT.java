@@ -268,6 +268,35 @@ class LiveIT {
         assertTrue(stats.out.contains("workload.Live.m1()V,method,"), stats.out);
     }
 
+    /**
+     * A program that ends with millions of events still queued: its final snapshot overtakes them
+     * (and the periodic snapshots queued among them), so it must carry every count, or the
+     * collector, which keeps the newest snapshot, loses what the overtaken ones held.
+     */
+    @Test
+    void aProgramEndingWithAFullQueueKeepsEveryCount() throws Exception {
+        Server s = serve("queue", 0, null);
+        Process p = new ProcessBuilder(Cli.java(), "-javaagent:" + Home.agentJar() + "=connect=127.0.0.1:" + s.port()
+                + ",snapshotMillis=200,mode=events,budget=4g,resolutions=process;thread;method", "-cp",
+                Cli.classpathOf(workload.CallHeavy.class), "workload.CallHeavy", "recursion", "10")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("queue.log").toFile()).start();
+        children.add(p);
+        assertEquals(0, p.waitFor(), Files.readString(dir.resolve("queue.log")));
+        long end = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < end && (s.live().processes().isEmpty() || s.live().processes().get(0).connected()))
+            Thread.sleep(50);
+        long pid = s.live().processes().get(0).id;
+        assertEquals("ended", s.store().processes().get(0).status());
+        long calls = 0;
+        for (ProbeStats st : s.store().stats(pid)) calls += st.calls();
+        long[] records = new long[1];
+        s.store().eventChunks(pid, ch -> records[0] += eventRecords(ch.data()));
+        assertTrue(calls > 1_000_000, "calls " + calls);
+        assertEquals(records[0], 2 * calls, "every call's enter and exit was received, and every call is counted");
+        assertEquals(1, storedCalls(s.store(), pid, id(s.store().probes(pid), "workload.CallHeavy.main([Ljava/lang/String;)V"))
+                .values().stream().mapToLong(Long::longValue).sum(), "main, which ends last, is in the final counts");
+    }
+
     @Test
     void twoAgentsInOneSessionAndAKilledAgent() throws Exception {
         Server s = serve("two", 0, null);

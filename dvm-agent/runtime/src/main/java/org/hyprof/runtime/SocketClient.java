@@ -108,7 +108,14 @@ final class SocketClient extends ChunkSink {
     @Override
     public synchronized void snapshot(boolean changedOnly) {
         if (!connected) { drainEvents(); return; } // cumulative: a fresh one goes out on reconnect
-        super.snapshot(changedOnly);
+        boolean overtakes;
+        synchronized (outbox) {
+            overtakes = urgent;
+        }
+        // The final snapshot goes out ahead of what is still queued (urgent), periodic snapshots
+        // among them: were it only the changes since the last one, the collector, which keeps the
+        // newest snapshot and drops older ones arriving after it, would drop what those carried.
+        super.snapshot(changedOnly && !overtakes);
     }
 
     @Override
