@@ -1,5 +1,7 @@
 package org.hyprof.runtime;
 
+import java.util.Arrays;
+
 /**
  * Measures probe costs on the running VM through the same code path instrumented code takes.
  *
@@ -9,12 +11,6 @@ package org.hyprof.runtime;
  * most) runs with and without probes, and the difference per event is the cost charged. The
  * inner part (what falls inside an activation's own interval) is the raw time of an empty
  * activation. Loop iterations are measured the same way on a loop with and without its probe.
- *
- * <p>Each figure is the fastest of several rounds (the probed and the plain tree each at their
- * fastest): another process taking the CPU only ever adds time, so on a busy machine the minimum
- * is the cost a probe has when it runs, where a median or a mean of differences picks up the
- * interference and over-deducts (a method with millions of tiny callees then shows negative
- * exclusive time).
  *
  * <p>Runs on a thread of its own with a private config (probe id 0 on, no rules, no events) whose
  * state is dropped afterwards, so it never shows in the session's statistics. Instrumenters
@@ -61,8 +57,10 @@ final class Calibrator {
                 iters(c, n, false);
                 clock(n);
             }
-            long inner = Long.MAX_VALUE, probed = Long.MAX_VALUE, plain = Long.MAX_VALUE;
-            long iterProbed = Long.MAX_VALUE, iterPlain = Long.MAX_VALUE, clk = Long.MAX_VALUE;
+            long[] tree = new long[ROUNDS];
+            long[] inner = new long[ROUNDS];
+            long[] iter = new long[ROUNDS];
+            long[] clk = new long[ROUNDS];
             int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
             for (int r = 0; r < ROUNDS; r++) {
                 long[] page = st.pages[0];
@@ -71,17 +69,18 @@ final class Calibrator {
                 pairs(c, n);
                 page = st.pages[0];
                 long done = page[Stats.OUTER_CALLS] - callsBefore;
-                if (done > 0) inner = Math.min(inner, (page[Stats.INCL_RAW] - rawBefore) * 1000 / done);
-                probed = Math.min(probed, trees(c, trees, true));
-                plain = Math.min(plain, trees(c, trees, false));
-                iterProbed = Math.min(iterProbed, iters(c, n, true));
-                iterPlain = Math.min(iterPlain, iters(c, n, false));
-                clk = Math.min(clk, clock(n));
+                inner[r] = done > 0 ? (page[Stats.INCL_RAW] - rawBefore) * 1000 / done : 0;
+                long probed = trees(c, trees, true);
+                long plain = trees(c, trees, false);
+                tree[r] = Math.max(0, probed - plain) * 1000 / calls; // one enter+exit pair
+                long ip = iters(c, n, true);
+                long i0 = iters(c, n, false);
+                iter[r] = Math.max(0, ip - i0) * 1000 / n;
+                clk[r] = clock(n) * 1000 / n;
             }
-            long pairPicos = Math.max(0, probed - plain) * 1000 / calls; // one enter+exit pair
-            long innerPicos = Math.min(inner == Long.MAX_VALUE ? 0 : inner, pairPicos);
-            long iterPicos = Math.max(0, iterProbed - iterPlain) * 1000 / n;
-            return new Calibration(innerPicos, pairPicos / 2, iterPicos, clk * 1000 / n, System.nanoTime());
+            long pairPicos = median(tree);
+            long innerPicos = Math.min(median(inner), pairPicos);
+            return new Calibration(innerPicos, pairPicos / 2, median(iter), median(clk), System.nanoTime());
         } finally {
             Recorder.unregister(st);
         }
@@ -170,4 +169,9 @@ final class Calibrator {
         if (id >= 0 && id < on.length && on[id]) Recorder.loopIter(c, id);
     }
 
+    private static long median(long[] v) {
+        long[] s = v.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
 }
