@@ -47,6 +47,11 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
         volatile Collector.Connection connection;
         volatile ControlState state;
         volatile Zoom.Scope scope = Zoom.start();
+        /**
+         * Ids the scope was applied to, or -1 before the first zoom step (until then the agent's
+         * own start-up settings decide): probes the agent defines later get the scope's flags.
+         */
+        volatile int scopedIds = -1;
         volatile long snapshotsReceived;
         volatile String status;
 
@@ -168,7 +173,47 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
     public synchronized void state(long processId, ControlState state) {
         Proc p = proc(processId);
         p.state = state;
+        extendScope(p);
         notifyAll();
+    }
+
+    /**
+     * The agent defined probes since the last zoom step (classes loaded later, or its manifest
+     * arrived after the step): they get the scope's flags, the others keep theirs.
+     */
+    private synchronized void extendScope(Proc p) {
+        ControlState cur = p.state;
+        if (p.scopedIds < 0 || cur == null || cur.idCount() <= p.scopedIds || p.connection == null) return;
+        ControlState next = Zoom.extend(p.scope, p.manifest(), cur, p.scopedIds);
+        p.scopedIds = next.idCount();
+        p.state = null; // the agent confirms with a STATE frame
+        p.connection.send(new ConfigFrame(next));
+    }
+
+    /** A zoom step: the scope's flags now, and for the probes the agent defines later. */
+    private ControlState zoomTo(long processId, Zoom.Scope next, long timeoutMillis) throws InterruptedException {
+        Proc p = proc(processId);
+        Zoom.Scope before = p.scope;
+        int beforeIds = p.scopedIds;
+        synchronized (this) {
+            p.scope = next;
+            p.scopedIds = Integer.MAX_VALUE; // no extension while the step itself is on its way
+        }
+        ControlState s;
+        try {
+            s = change(processId, cur -> Zoom.apply(next, p.manifest(), cur), timeoutMillis);
+        } catch (RuntimeException | InterruptedException e) {
+            synchronized (this) {
+                p.scope = before;
+                p.scopedIds = beforeIds;
+            }
+            throw e;
+        }
+        synchronized (this) {
+            p.scopedIds = s.idCount();
+        }
+        extendScope(p); // probes the agent defined while the step was on its way
+        return s;
     }
 
     @Override
@@ -262,18 +307,12 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
     /** Zooms one step in (see {@link Zoom}) and applies it. */
     public ControlState zoomIn(long processId, int target, long timeoutMillis) throws InterruptedException {
         Proc p = proc(processId);
-        Zoom.Scope next = Zoom.zoomIn(p.scope, p.manifest(), target);
-        ControlState s = change(processId, cur -> Zoom.apply(next, p.manifest(), cur), timeoutMillis);
-        p.scope = next;
-        return s;
+        return zoomTo(processId, Zoom.zoomIn(p.scope, p.manifest(), target), timeoutMillis);
     }
 
     public ControlState zoomOut(long processId, long timeoutMillis) throws InterruptedException {
         Proc p = proc(processId);
-        Zoom.Scope next = Zoom.zoomOut(p.scope);
-        ControlState s = change(processId, cur -> Zoom.apply(next, p.manifest(), cur), timeoutMillis);
-        p.scope = next;
-        return s;
+        return zoomTo(processId, Zoom.zoomOut(p.scope), timeoutMillis);
     }
 
     /**

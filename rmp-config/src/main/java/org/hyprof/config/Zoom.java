@@ -97,6 +97,21 @@ public final class Zoom {
                 base.events(), base.budgetBytes());
     }
 
+    /**
+     * Probes that became known after a zoom step (classes loaded later, their manifest lines
+     * arriving later) get the flags the scope gives them; the probes known before keep theirs
+     * (the user may have switched some since). {@code knownIds}: how many ids the scope was
+     * applied to.
+     */
+    public static ControlState extend(Scope s, Manifest m, ControlState cur, int knownIds) {
+        ControlState scoped = apply(s, m, cur);
+        BitSet on = scoped.on();
+        BitSet before = cur.on();
+        for (int id = 0; id < knownIds; id++) on.set(id, before.get(id));
+        return new ControlState(scoped.idCount(), on, cur.roots(), cur.minDurationNanos(), cur.minCalls(), cur.maxDepth(),
+                cur.events(), cur.budgetBytes());
+    }
+
     /** Flags with every probe whose report name matches {@code pattern} switched on or off. */
     public static ControlState setFlags(ControlState s, Manifest m, String pattern, boolean value) {
         Glob g = new Glob(pattern);

@@ -30,6 +30,19 @@ class ZoomTest {
     }
 
     @Test
+    void probesKnownAfterAZoomStepGetTheScopesFlagsAndTheOthersKeepTheirs() {
+        Manifest early = new Manifest();
+        early.add(manifest().probes().get(0));                              // only main is known yet
+        Zoom.Scope thread = Zoom.zoomIn(Zoom.start(), early, -1);           // thread level
+        ControlState cur = Zoom.apply(thread, early, new ControlState(2, new BitSet(), new int[0], 0, 0, 0, false, 0));
+        cur = cur.withOn(bits(), 2);                                         // the user switched main off since
+        Manifest later = manifest();                                         // the other classes loaded
+        ControlState next = Zoom.extend(thread, later, new ControlState(7, cur.on(), new int[0], 0, 0, 0, false, 0), 2);
+        assertEquals(bits(2), next.on(), "Worker.run (thread) on as the scope says; main stays off as the user left it");
+        assertEquals(7, next.idCount());
+    }
+
+    @Test
     void zoomsInStepByStepAndBackOut() {
         Manifest m = manifest();
         Zoom.Scope s = Zoom.start();
