@@ -68,17 +68,23 @@ public final class Abi {
         private final Backend cpu;
         private final boolean arm64;
         private int ngrn, nsrn;
-        private final ByteBuffer stack = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+        /** Stack arguments, made when the registers run out (most calls never need it: one per call cost a 1 KiB allocation). */
+        private ByteBuffer stack;
 
         public Writer(Backend cpu) {
             this.cpu = cpu;
             this.arm64 = cpu.arch() == Backend.Arch.ARM64;
         }
 
+        private ByteBuffer stack() {
+            if (stack == null) stack = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+            return stack;
+        }
+
         public Writer addInt(long v) {
-            if (arm64) { if (ngrn < 8) cpu.gpr(ngrn++, v); else stack.putLong(v); return this; }
+            if (arm64) { if (ngrn < 8) cpu.gpr(ngrn++, v); else stack().putLong(v); return this; }
             if (ngrn < 4) cpu.gpr(ngrn++, v & 0xffffffffL);
-            else stack.putInt((int) v);
+            else stack().putInt((int) v);
             return this;
         }
 
@@ -91,27 +97,27 @@ public final class Abi {
                 return this;
             }
             ngrn = 4;
-            if (stack.position() % 8 != 0) stack.putInt(0);
+            if (stack().position() % 8 != 0) stack.putInt(0);
             stack.putLong(v);
             return this;
         }
 
         public Writer addDouble(double d) {
             long bits = Double.doubleToRawLongBits(d);
-            if (arm64) { if (nsrn < 8) cpu.fpr(nsrn++, bits); else stack.putLong(bits); return this; }
+            if (arm64) { if (nsrn < 8) cpu.fpr(nsrn++, bits); else stack().putLong(bits); return this; }
             return addLong(bits);
         }
 
         public Writer addFloat(float f) {
             int bits = Float.floatToRawIntBits(f);
-            if (arm64) { if (nsrn < 8) cpu.fpr(nsrn++, bits & 0xffffffffL); else stack.putLong(bits & 0xffffffffL); return this; }
+            if (arm64) { if (nsrn < 8) cpu.fpr(nsrn++, bits & 0xffffffffL); else stack().putLong(bits & 0xffffffffL); return this; }
             return addInt(bits & 0xffffffffL);
         }
 
         /** Writes stack arguments at SP (which must already leave room) and keeps SP aligned. */
         public void finish() {
+            if (stack == null || stack.position() == 0) return;
             int n = stack.position();
-            if (n == 0) return;
             long sp = (cpu.sp() - n) & ~15L;
             byte[] b = new byte[n];
             stack.flip();
