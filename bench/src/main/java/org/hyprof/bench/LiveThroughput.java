@@ -45,7 +45,7 @@ public final class LiveThroughput {
             long pid = live.processes().get(0).id;
             long[] received = new long[2]; // records, bytes
             store.eventChunks(pid, ch -> {
-                received[0] += records(ch.data());
+                received[0] += org.hyprof.export.EventReplay.records(ch.data());
                 received[1] += ch.data().length + 5 + 4 + 3 * 5; // chunk payload + frame header, seq, type, chunk header
             });
             long calls = 0, loops = 0;
@@ -57,20 +57,5 @@ public final class LiveThroughput {
             System.out.printf(Locale.ROOT, "agent run %.2f s: %,.0f events/s sustained to the collector; %.2f bytes/event on the wire%n",
                     runNanos / 1e9, received[0] / (runNanos / 1e9), received[1] / (double) received[0]);
         }
-    }
-
-    /** Counts event records in a chunk (format: the runtime's EventLog). */
-    public static long records(byte[] b) {
-        long n = 0;
-        int p = 0;
-        while (p < b.length) {
-            long tag = 0;
-            int shift = 0;
-            while (true) { int x = b[p++] & 0xff; tag |= (long) (x & 0x7f) << shift; shift += 7; if ((x & 0x80) == 0) break; }
-            while ((b[p++] & 0x80) != 0) { /* delta */ }
-            if ((tag & 7) == SessionFormat.EV_LOOP_EXIT) while ((b[p++] & 0x80) != 0) { /* iterations */ }
-            n++;
-        }
-        return n;
     }
 }

@@ -17,7 +17,7 @@ import org.hyprof.store.EventChunk;
  * {@link #closed} is called the activations around the closed one are exactly those on the stack
  * ({@link #openCount}, {@link #openProbe}, {@link #openLoop}).
  */
-abstract class EventReplay {
+public abstract class EventReplay {
     private int size;
     private int[] ids = new int[64];
     private boolean[] loops = new boolean[64];
@@ -117,6 +117,26 @@ abstract class EventReplay {
     private void closeTop(long end, boolean thrown, boolean atEnd, long iterations) {
         int i = --size;
         closed(new Timeline.Call(ids[i], loops[i], starts[i], end, i, thrown, atEnd, iterations), slots[i]);
+    }
+
+    /**
+     * Complete records in one chunk of a thread's event log (what the runtime recorded; a record
+     * cut by the end of the chunk does not count).
+     */
+    public static long records(byte[] chunk) {
+        int[] pos = {0};
+        long n = 0;
+        try {
+            while (pos[0] < chunk.length) {
+                long tag = varint(chunk, pos);
+                varint(chunk, pos); // time delta
+                if ((tag & 7) == SessionFormat.EV_LOOP_EXIT) varint(chunk, pos); // iterations
+                n++;
+            }
+        } catch (ArrayIndexOutOfBoundsException cut) {
+            // the last record was cut (thread mid-write at shutdown)
+        }
+        return n;
     }
 
     private static long varint(byte[] b, int[] pos) {

@@ -26,7 +26,6 @@ import org.hyprof.control.Hello;
 import org.hyprof.control.Result;
 import org.hyprof.control.Welcome;
 import org.hyprof.live.LiveSession;
-import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Wire;
 import org.hyprof.runtime.WireCodec;
 import org.hyprof.store.CalibrationRecord;
@@ -148,21 +147,6 @@ class LiveIT {
     static int id(List<ProbeInfo> probes, String displayName) {
         for (ProbeInfo i : probes) if (i.displayName().equals(displayName)) return i.id();
         throw new AssertionError("no probe " + displayName + " in " + probes);
-    }
-
-    /** Event records in a chunk (format: the runtime's EventLog): tag varint, delta varint, iterations after a loop exit. */
-    static long eventRecords(byte[] b) {
-        long n = 0;
-        int p = 0;
-        while (p < b.length) {
-            long tag = 0;
-            int shift = 0;
-            while (true) { int x = b[p++] & 0xff; tag |= (long) (x & 0x7f) << shift; shift += 7; if ((x & 0x80) == 0) break; }
-            while ((b[p++] & 0x80) != 0) { /* delta */ }
-            if ((tag & 7) == SessionFormat.EV_LOOP_EXIT) while ((b[p++] & 0x80) != 0) { /* iterations */ }
-            n++;
-        }
-        return n;
     }
 
     LiveSession.Proc waitForProcess(LiveSession live, int n, int probes) throws InterruptedException {
@@ -290,7 +274,7 @@ class LiveIT {
         long calls = 0;
         for (ProbeStats st : s.store().stats(pid)) calls += st.calls();
         long[] records = new long[1];
-        s.store().eventChunks(pid, ch -> records[0] += eventRecords(ch.data()));
+        s.store().eventChunks(pid, ch -> records[0] += org.hyprof.export.EventReplay.records(ch.data()));
         assertTrue(calls > 1_000_000, "calls " + calls);
         assertEquals(records[0], 2 * calls, "every call's enter and exit was received, and every call is counted");
         assertEquals(1, storedCalls(s.store(), pid, id(s.store().probes(pid), "workload.CallHeavy.main([Ljava/lang/String;)V"))
@@ -452,7 +436,7 @@ class LiveIT {
                     // every enter and exit exactly once: chunks sent again after the restart are not stored twice
                     long calls = store.stats(pi.id()).stream().mapToLong(ProbeStats::calls).sum();
                     long[] records = new long[1];
-                    store.eventChunks(pi.id(), ch -> records[0] += eventRecords(ch.data()));
+                    store.eventChunks(pi.id(), ch -> records[0] += org.hyprof.export.EventReplay.records(ch.data()));
                     assertTrue(calls > 0);
                     assertEquals(2 * calls, records[0], "event records = 2 x calls, no duplicates, no loss");
                 }
