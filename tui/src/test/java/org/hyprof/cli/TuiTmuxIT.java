@@ -96,7 +96,8 @@ class TuiTmuxIT {
         waitFor(s -> s.contains("1 agent connected") && s.contains("workload.Live"), "the agent");
 
         key("Enter");                                   // process -> thread level
-        waitFor(x -> x.contains("thread level"), "thread level");
+        // the agent's manifest may still be on its way: its thread entries get the level's flags when it comes
+        waitFor(x -> x.contains("thread level") && x.contains("workload.Live$TaskA.run()V"), "thread level");
         select("TaskA.run()V", 4);
         key("Enter");                                   // TaskA.run -> method level
         waitFor(x -> x.contains("method level") && x.contains("workload.Live.m1()V"), "method level");
