@@ -87,60 +87,66 @@ public final class LibUnicornBackend implements Backend {
 
     @Override public Arch arch() { return arch; }
 
+    /** The engine's handle; using a closed engine is an error here, never a crash in C. */
+    private long h() {
+        if (handle == 0) throw new NativeException("engine libunicorn: used after it was closed");
+        return handle;
+    }
+
     @Override public Engine engine() { return Engine.LIBUNICORN; }
 
     @Override
     public void map(long address, long size, boolean read, boolean write, boolean exec) {
-        map(handle, address, size, (read ? PROT_READ : 0) | (write ? PROT_WRITE : 0) | (exec ? PROT_EXEC : 0));
+        map(h(), address, size, (read ? PROT_READ : 0) | (write ? PROT_WRITE : 0) | (exec ? PROT_EXEC : 0));
     }
 
-    @Override public void write(long address, byte[] data) { write(handle, address, data); }
+    @Override public void write(long address, byte[] data) { write(h(), address, data); }
 
-    @Override public byte[] read(long address, int size) { return read(handle, address, size); }
+    @Override public byte[] read(long address, int size) { return read(h(), address, size); }
 
-    @Override public long gpr(int n) { return reg(handle, n); }
+    @Override public long gpr(int n) { return reg(h(), n); }
 
-    @Override public void gpr(int n, long value) { setReg(handle, n, value); }
+    @Override public void gpr(int n, long value) { setReg(h(), n, value); }
 
-    @Override public long sp() { return reg(handle, REG_SP); }
+    @Override public long sp() { return reg(h(), REG_SP); }
 
-    @Override public void sp(long value) { setReg(handle, REG_SP, value); }
+    @Override public void sp(long value) { setReg(h(), REG_SP, value); }
 
-    @Override public long lr() { return reg(handle, REG_LR); }
+    @Override public long lr() { return reg(h(), REG_LR); }
 
-    @Override public void lr(long value) { setReg(handle, REG_LR, value); }
+    @Override public void lr(long value) { setReg(h(), REG_LR, value); }
 
-    @Override public long pc() { return reg(handle, REG_PC); }
+    @Override public long pc() { return reg(h(), REG_PC); }
 
     @Override
     public boolean thumb() {
-        return arch == Arch.ARM && (reg(handle, REG_CPSR) & 0x20) != 0;
+        return arch == Arch.ARM && (reg(h(), REG_CPSR) & 0x20) != 0;
     }
 
-    @Override public long fpr(int n) { return reg(handle, REG_FPR + n); }
+    @Override public long fpr(int n) { return reg(h(), REG_FPR + n); }
 
-    @Override public void fpr(int n, long bits) { setReg(handle, REG_FPR + n, bits); }
+    @Override public void fpr(int n, long bits) { setReg(h(), REG_FPR + n, bits); }
 
     @Override
     public void run(long begin, long until) {
-        int err = run(handle, begin, until);
+        int err = run(h(), begin, until);
         if (err != 0) throw new NativeException("emulation stopped at 0x" + Long.toHexString(pc()) + ": " + errorText(err));
     }
 
-    @Override public void stop() { stop(handle); }
+    @Override public void stop() { stop(h()); }
 
-    @Override public long save() { return save(handle); }
+    @Override public long save() { return save(h()); }
 
-    @Override public void restore(long context) { restore(handle, context); }
+    @Override public void restore(long context) { restore(h(), context); }
 
-    @Override public void onBlock(long begin, long end, BlockListener l) { hookBlock(handle, begin, end, l); }
+    @Override public void onBlock(long begin, long end, BlockListener l) { hookBlock(h(), begin, end, l); }
 
-    @Override public void onCode(long begin, long end, CodeListener l) { hookCode(handle, begin, end, l); }
+    @Override public void onCode(long begin, long end, CodeListener l) { hookCode(h(), begin, end, l); }
 
     @Override
     public void countBlocks(long begin, long end, BlockCounter counter) {
-        countBlocks(handle, begin, end, counter, counter.totals());
-        counter.retargetTo(b -> countInto(handle, b));
+        countBlocks(h(), begin, end, counter, counter.totals());
+        counter.retargetTo(b -> { if (handle != 0) countInto(handle, b); });
     }
 
     @Override
