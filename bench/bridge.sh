@@ -15,7 +15,7 @@ ABI=${ABI:-armeabi-v7a}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$ROOT/hyprof" --version >/dev/null
-SAMPLES="$ROOT/tui/target/lib/hyprof-samples-java.jar"
+SAMPLES="$ROOT/cli/target/lib/hyprof-samples-java.jar"
 for engine in ${ENGINES:-libunicorn unidbg}; do
   for res in process,thread,method,loop process; do
     echo "== engine $engine, probes on: $res ($ABI, $CALLS calls)"

@@ -9,7 +9,7 @@ GUAVA=com.google.guava:guava:33.4.0-jre
 R8=com.android.tools:r8:8.5.35
 DIR="$HERE/target/dex"
 mkdir -p "$DIR"
-[ -f "$HERE/target/benchmarks.jar" ] && [ -f "$ROOT/tui/target/hyprof.jar" ] \
+[ -f "$HERE/target/benchmarks.jar" ] && [ -f "$ROOT/cli/target/hyprof.jar" ] \
   || (cd "$ROOT" && mvn -B -q -DskipTests package -pl bench,tui -am)
 if [ ! -f "$DIR/guava/classes.dex" ]; then
   (cd "$ROOT" && mvn -B -q dependency:copy -Dartifact=$GUAVA -DoutputDirectory="$DIR" -Dmdep.stripVersion=true \
@@ -23,7 +23,7 @@ java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.DexThroughput "$DIR/guav
 echo "== one 'hyprof instrument' command, wall clock"
 rm -rf "$DIR/out"
 start=$(date +%s.%N)
-java -jar "$ROOT/tui/target/hyprof.jar" instrument "$DIR/guava" -o "$DIR/out" --quiet
+java -jar "$ROOT/cli/target/hyprof.jar" instrument "$DIR/guava" -o "$DIR/out" --quiet
 end=$(date +%s.%N)
 methods=$(grep -c $'^probe\t[0-9]*\tmethod' "$DIR/out.manifest.tsv")
 python3 -c "import sys; s=float(sys.argv[2])-float(sys.argv[1]); print(f'{int(sys.argv[3]):,} methods in {s:.2f} s = {int(sys.argv[3])/s:,.0f} methods/s')" "$start" "$end" "$methods"

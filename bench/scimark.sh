@@ -11,7 +11,7 @@ SCI="$HERE/target/scimark.jar"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$ROOT/hyprof" instrument "$SCI" -o "$WORK/scimark-hyprof.jar" --quiet
-RT="$ROOT/tui/target/lib/hyprof-runtime.jar"
+RT="$ROOT/cli/target/lib/hyprof-runtime.jar"
 composite() { grep -o 'Composite Score: [0-9.]*' | awk '{print $3}'; }
 declare -A RES
 for r in $(seq "$ROUNDS"); do

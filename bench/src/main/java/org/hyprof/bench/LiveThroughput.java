@@ -3,7 +3,7 @@ package org.hyprof.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.hyprof.control.Collector;
+import org.hyprof.collector.Collector;
 import org.hyprof.live.LiveSession;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.store.ProbeStats;
@@ -45,7 +45,7 @@ public final class LiveThroughput {
             long pid = live.processes().get(0).id;
             long[] received = new long[2]; // records, bytes
             store.eventChunks(pid, ch -> {
-                received[0] += org.hyprof.export.EventReplay.records(ch.data());
+                received[0] += org.hyprof.analysis.EventReplay.records(ch.data());
                 received[1] += ch.data().length + 5 + 4 + 3 * 5; // chunk payload + frame header, seq, type, chunk header
             });
             long calls = 0, loops = 0;

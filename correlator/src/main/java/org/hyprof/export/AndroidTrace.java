@@ -11,6 +11,8 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hyprof.analysis.Sweep;
+import org.hyprof.analysis.Timeline;
 import org.hyprof.config.ProbeInfo;
 
 /**

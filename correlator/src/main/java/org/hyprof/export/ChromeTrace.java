@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.Deque;
 import java.util.List;
+import org.hyprof.analysis.Sweep;
+import org.hyprof.analysis.Timeline;
 import org.hyprof.config.ProbeInfo;
 
 /**

@@ -7,6 +7,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.hyprof.analysis.Sweep;
+import org.hyprof.analysis.Timeline;
 
 /**
  * Folded stacks ({@code frame;frame;leaf weight}, one line per distinct stack), what

@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.hyprof.analysis.Timeline;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.correlate.EnergyModel;
@@ -27,19 +28,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every export format from a small deterministic events-mode session, against golden files. */
-class ExportGoldenTest {
+public class ExportGoldenTest {
     @TempDir Path dir;
 
     /** Event records as the runtime's EventLog writes them. */
-    static final class Events {
-        final ByteArrayOutputStream b = new ByteArrayOutputStream();
+    public static final class Events {
+        public final ByteArrayOutputStream b = new ByteArrayOutputStream();
         long last;
 
-        Events(long base) {
+        public Events(long base) {
             last = base;
         }
 
-        Events add(int id, int kind, long at) {
+        public Events add(int id, int kind, long at) {
             Varint.write(b, ((long) id << 3) | kind);
             long d = at - last;
             Varint.write(b, (d << 1) ^ (d >> 63));
@@ -47,14 +48,14 @@ class ExportGoldenTest {
             return this;
         }
 
-        Events loopExit(int id, long at, long iterations) {
+        public Events loopExit(int id, long at, long iterations) {
             add(id, SessionFormat.EV_LOOP_EXIT, at);
             Varint.write(b, iterations);
             return this;
         }
     }
 
-    static Timeline timeline(Path dir) {
+    public static Timeline timeline(Path dir) {
         Path db = dir.resolve("e.db");
         try (Store s = Store.create(db)) {
             long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "events", 1 << 20, 1_700_000_000_000L,

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.hyprof.export.CallGraph;
+import org.hyprof.analysis.CallGraph;
 import org.hyprof.store.Store;
 
 /**

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.function.Function;
 import org.hyprof.config.ConfigException;
 import org.hyprof.config.Zoom;
-import org.hyprof.control.Collector;
+import org.hyprof.collector.Collector;
 import org.hyprof.control.ControlState;
 import org.hyprof.live.LiveSession;
 import org.hyprof.store.Store;

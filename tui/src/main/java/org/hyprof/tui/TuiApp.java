@@ -22,7 +22,7 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.config.Zoom;
 import org.hyprof.control.ControlState;
-import org.hyprof.export.CallGraph;
+import org.hyprof.analysis.CallGraph;
 import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeCost;
 import org.hyprof.store.ThreadInfo;

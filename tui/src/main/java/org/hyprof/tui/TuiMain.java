@@ -9,7 +9,7 @@ import com.googlecode.lanterna.terminal.Terminal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.hyprof.control.Collector;
+import org.hyprof.collector.Collector;
 import org.hyprof.live.LiveSession;
 import org.hyprof.store.Store;
 

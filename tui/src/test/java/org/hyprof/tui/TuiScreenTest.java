@@ -18,7 +18,7 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.config.Zoom;
 import org.hyprof.control.Chunk;
-import org.hyprof.control.Collector;
+import org.hyprof.collector.Collector;
 import org.hyprof.control.ConfigFrame;
 import org.hyprof.control.ControlState;
 import org.hyprof.control.Frame;

@@ -68,4 +68,26 @@ public final class ProbeSet {
         }
         if (newRoots) Hyprof.setRoots(roots());
     }
+
+    /** Start-up settings an offline-instrumented program runs with (see the runtime's Options). */
+    public String runtimeProperties() {
+        StringBuilder b = new StringBuilder("# hyprof runtime settings; -Dhyprof.options=k=v,... overrides\n");
+        var o = config.runtime;
+        if (o.out != null) b.append("out=").append(o.out).append('\n');
+        b.append("mode=").append(o.events ? "events" : "aggregate").append('\n');
+        b.append("budget=").append(o.budgetBytes).append('\n');
+        b.append("resolutions=").append(String.join(":", config.resolutions.stream().map(r -> r.label()).toList())).append('\n');
+        int[] rootIds = roots();
+        if (rootIds.length > 0) {
+            b.append("roots=");
+            for (int i = 0; i < rootIds.length; i++) b.append(i > 0 ? ":" : "").append(rootIds[i]);
+            b.append('\n');
+        }
+        if (o.minDurationNanos > 0) b.append("minDuration=").append(o.minDurationNanos).append('\n');
+        if (o.minCalls > 0) b.append("minCalls=").append(o.minCalls).append('\n');
+        if (o.maxDepth > 0) b.append("maxDepth=").append(o.maxDepth).append('\n');
+        if (o.connect != null) b.append("connect=").append(o.connect).append('\n');
+        if (o.token != null) b.append("token=").append(o.token).append('\n');
+        return b.toString();
+    }
 }

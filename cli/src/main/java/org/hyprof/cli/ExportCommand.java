@@ -1,0 +1,137 @@
+package org.hyprof.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.hyprof.export.AndroidTrace;
+import org.hyprof.export.ChromeTrace;
+import org.hyprof.export.Folded;
+import org.hyprof.export.Speedscope;
+import org.hyprof.analysis.Timeline;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.hyprof.store.StoreException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code hyprof export S.db --format trace|chrome|folded|speedscope -o FILE}. */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = {"Write a session (recorded with --mode events) in a format other tools open.",
+            "  trace       Android method trace v3 (Android Studio, dmtracedump, Perfetto)",
+            "  chrome      Chrome Trace Event JSON (Perfetto UI, chrome://tracing)",
+            "  folded      folded stacks (flamegraph.pl, speedscope, Perfetto)",
+            "  speedscope  speedscope's JSON (evented profiles)"})
+public final class ExportCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "S.db", description = "Session database recorded with --mode events.") Path session;
+
+    @Option(names = "--format", required = true, paramLabel = "F", description = "trace, chrome, folded or speedscope.")
+    String format;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "File to write.")
+    Path out;
+
+    @Option(names = "--thread", paramLabel = "NAME", description = "Only threads with this name.")
+    String thread;
+
+    @Option(names = "--process", paramLabel = "ID", description = "Only this process of the session ('trace' takes one; default: the first).")
+    Long process;
+
+    @Option(names = "--weight", paramLabel = "W",
+            description = "folded only: time (µs, the default) or energy (µJ). The other formats are timelines; chrome has energy as counter tracks.")
+    String weight;
+
+    /** The session's processes as --process takes them: "its processes: 1 app.Main (pid 42, events mode), …". */
+    static String describe(List<ProcessInfo> ps) {
+        StringBuilder b = new StringBuilder(ps.size() == 1 ? "its process: " : "its processes: ");
+        int shown = 0;
+        for (ProcessInfo p : ps) {
+            if (shown++ == 10) {
+                b.append(", … (").append(ps.size() - 10).append(" more)");
+                break;
+            }
+            if (shown > 1) b.append(", ");
+            b.append(p.id()).append(' ').append(p.name()).append(" (pid ").append(p.pid()).append(", ").append(p.mode()).append(" mode)");
+        }
+        return b.toString();
+    }
+
+    @Override
+    public Integer call() {
+        String f = format.toLowerCase(Locale.ROOT);
+        if (!List.of("trace", "chrome", "folded", "speedscope").contains(f))
+            throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope", 2);
+        if (weight != null) {
+            if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
+            if (!f.equals("folded"))
+                throw new UserError("--weight: only with --format folded (" + f + " is a timeline: it has no weights"
+                        + (f.equals("chrome") ? "; its energy is in counter tracks)" : ")"), 2);
+        }
+        if (!Files.exists(session)) throw new UserError(session + ": no such session");
+        OutputFile.check(out, session);
+        List<Timeline> timelines = new ArrayList<>();
+        try (Store store = Store.openReadOnly(session)) {
+            List<ProcessInfo> ps = store.processes();
+            if (ps.isEmpty()) throw new UserError(session + ": empty session (no process recorded)");
+            List<ProcessInfo> chosen = ps;
+            if (process != null) {
+                chosen = ps.stream().filter(p -> p.id() == process).toList();
+                if (chosen.isEmpty()) throw new UserError(session + ": no process " + process + "; " + describe(ps));
+            }
+            for (ProcessInfo p : chosen) {
+                if (!p.mode().equals("events") && store.eventChunkCount(p.id()) == 0) continue;
+                timelines.add(Timeline.load(store, p, thread));
+                if (f.equals("trace")) break;
+            }
+            if (timelines.isEmpty())
+                throw new UserError(session + (process != null ? ": process " + process : "") + ": recorded in aggregate mode: " + f
+                        + " needs the calls themselves (profile again with --mode events)");
+            if (timelines.stream().allMatch(Timeline::isEmpty))
+                throw new UserError(session + ": no calls recorded" + (thread != null ? " on thread '" + thread + "'" : ""));
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage());
+        }
+        OutputFile.write(out, tmp -> {
+            switch (f) {
+                case "trace" -> {
+                    try (OutputStream o = Files.newOutputStream(tmp)) {
+                        AndroidTrace.write(timelines.get(0), o);
+                    }
+                }
+                case "chrome" -> {
+                    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                        ChromeTrace.write(timelines, w);
+                    }
+                }
+                case "folded" -> {
+                    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
+                        Folded.write(timelines, w, "energy".equals(weight));
+                        if (w.checkError()) throw new IOException("write failed");
+                    }
+                }
+                default -> {
+                    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                        Speedscope.write(timelines, session.getFileName().toString(), w);
+                    }
+                }
+            }
+        });
+        long drops = timelines.stream().mapToLong(t -> t.eventDrops).sum();
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("hyprof: wrote " + out + (drops > 0 ? " (" + drops + " events had been dropped by the budget: calls still open at the end are closed there)" : ""));
+        err.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,332 @@
+package org.hyprof.it;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.instrument.dex.DexTools;
+import org.hyprof.instrument.dex.Fixtures;
+import org.hyprof.instrument.dex.TestApk;
+import org.hyprof.runtime.SessionFormat;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hyprof instrument} on DEX files and APKs, end to end with real tools: the CLI rewrites
+ * the fixtures (Java compiled by D8, hand-written smali), dexdump checks the output, dex2jar
+ * converts it (the injected runtime DEX included) and the JVM runs it; the session the runtime
+ * writes is imported and reported. Counts are exact: the fixtures print their own call and
+ * back-edge counters, and in events mode every enter has its exit or exceptional exit.
+ */
+class DexIT {
+    @TempDir Path dir;
+
+    /** A converted program: its jar (with the runtime's resources) and the plain one to compare with. */
+    record Converted(Path probed, Path plain) {}
+
+    /** dex2jar of the original and of the instrumented code; {@code resources} go into the instrumented jar. */
+    Converted convert(String name, byte[] original, byte[] instrumented, Map<String, byte[]> resources) throws Exception {
+        Path plain = dir.resolve(name + "-plain.jar"), raw = dir.resolve(name + "-d2j.jar"), probed = dir.resolve(name + "-probed.jar");
+        DexTools.dex2jar(original, plain);
+        DexTools.dex2jar(instrumented, raw);
+        DexTools.addToJar(raw, resources, probed);
+        return new Converted(probed, plain);
+    }
+
+    /** Runs MAIN both ways; the outputs must be equal; returns the report of the recorded session. */
+    Map<String, Map<String, String>> runAndReport(Converted c, String main, String name) throws Exception {
+        DexTools.Run plain = DexTools.java(List.of(), c.plain().toString(), main);
+        assertEquals(0, plain.exit(), plain.err());
+        Path session = dir.resolve(name + ".hyprof");
+        DexTools.Run probed = DexTools.java(List.of("-Dhyprof.options=out=" + session + ",mode=events"), c.probed().toString(), main);
+        assertEquals(0, probed.exit(), probed.err());
+        assertEquals(plain.out(), probed.out(), "program output unchanged");
+        Path db = dir.resolve(name + ".db");
+        Cli imp = Cli.run("import", session.toString(), "-o", db.toString());
+        assertEquals(0, imp.exit, imp.err);
+        assertEveryEnterMatched(db);
+        Map<String, Map<String, String>> all = new HashMap<>(Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out));
+        all.putAll(Cli.csv(Cli.run("report", db.toString(), "--format", "csv", "--by", "loop").out));
+        all.put("$out", Map.of("out", probed.out()));
+        return all;
+    }
+
+    /** Every method enter in the event log is matched by an exit or an exceptional exit. */
+    static void assertEveryEnterMatched(Path db) {
+        try (Store store = Store.open(db)) {
+            int checked = 0;
+            for (ProcessInfo p : store.processes()) {
+                Map<Integer, ProbeInfo> probes = new HashMap<>();
+                for (ProbeInfo pi : store.probes(p.id())) probes.put(pi.id(), pi);
+                Map<Integer, long[]> counts = eventCounts(store, p.id());
+                assertTrue(!counts.isEmpty(), "events recorded");
+                for (Map.Entry<Integer, long[]> e : counts.entrySet()) {
+                    long[] k = e.getValue();
+                    ProbeInfo pi = probes.get(e.getKey());
+                    assertNotNull(pi, "probe " + e.getKey() + " in the manifest");
+                    if (pi.loop()) continue;
+                    assertEquals(k[SessionFormat.EV_ENTER], k[SessionFormat.EV_EXIT] + k[SessionFormat.EV_THROW],
+                            pi.displayName() + ": enters = exits + exceptional exits");
+                    checked++;
+                }
+            }
+            assertTrue(checked > 0);
+        }
+    }
+
+    /** Event records per probe id and kind, decoded as the runtime's EventLog writes them. */
+    static Map<Integer, long[]> eventCounts(Store store, long process) {
+        Map<Integer, long[]> counts = new HashMap<>();
+        store.eventChunks(process, chunk -> {
+            byte[] b = chunk.data();
+            int[] pos = {0};
+            while (pos[0] < b.length) {
+                try {
+                    long tag = varint(b, pos);
+                    varint(b, pos); // time delta
+                    if ((tag & 7) == SessionFormat.EV_LOOP_EXIT) varint(b, pos);
+                    counts.computeIfAbsent((int) (tag >>> 3), k -> new long[8])[(int) (tag & 7)]++;
+                } catch (ArrayIndexOutOfBoundsException cut) {
+                    return;
+                }
+            }
+        });
+        return counts;
+    }
+
+    private static long varint(byte[] b, int[] pos) {
+        long v = 0;
+        for (int shift = 0; ; shift += 7) {
+            int x = b[pos[0]++] & 0xff;
+            v |= (long) (x & 0x7f) << shift;
+            if ((x & 0x80) == 0) return v;
+        }
+    }
+
+    static Map<String, byte[]> besideResources(Path out) throws Exception {
+        return Map.of("assets/hyprof/manifest.tsv", Files.readAllBytes(dir(out, ".manifest.tsv")),
+                "assets/hyprof/runtime.properties", Files.readAllBytes(dir(out, ".runtime.properties")));
+    }
+
+    private static Path dir(Path out, String suffix) {
+        return out.resolveSibling(out.getFileName() + suffix);
+    }
+
+    static int counter(String out, String name) {
+        Matcher m = Pattern.compile("\\b" + Pattern.quote(name) + "=(\\d+)").matcher(out);
+        assertTrue(m.find(), name + " in " + out);
+        return Integer.parseInt(m.group(1));
+    }
+
+    static String get(Map<String, Map<String, String>> r, String row, String col) {
+        assertNotNull(r.get(row), row + " not reported");
+        return r.get(row).get(col);
+    }
+
+    Path instrumentDex(String name, byte[] dex) throws Exception {
+        Path in = dir.resolve(name + ".dex"), out = dir.resolve(name + "-hyprof.dex");
+        Files.write(in, dex);
+        Cli c = Cli.run("instrument", in.toString(), "-o", out.toString());
+        assertEquals(0, c.exit, c.err);
+        assertTrue(c.err.contains("classes ") && c.err.contains("DEX ") && c.err.contains("wrote " + out), c.err);
+        if (DexTools.hasDexdump()) assertTrue(DexTools.dexdump(out).clean(), "dexdump " + out);
+        return out;
+    }
+
+    @Test
+    void javaFixturesCountExactly() throws Exception {
+        byte[] dex = Fixtures.javaDex();
+        Path out = instrumentDex("java", dex);
+        Map<String, Map<String, String>> r = runAndReport(convert("java", dex, Files.readAllBytes(out), besideResources(out)),
+                "dexfixtures.Main", "java");
+        String printed = get(r, "$out", "out");
+        String L = "dexfixtures.Loops.";
+        assertEquals("1", get(r, L + "nested(I)I#loop0", "calls"));
+        assertEquals(String.valueOf(counter(printed, "outer")), get(r, L + "nested(I)I#loop0", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "innerEntries")), get(r, L + "nested(I)I#loop1", "calls"));
+        assertEquals(String.valueOf(counter(printed, "inner")), get(r, L + "nested(I)I#loop1", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "while")), get(r, L + "whileContinue(I)I#loop0", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "do")), get(r, L + "doAndLabel(I)I#loop0", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "loopIters")), get(r, "dexfixtures.Switches.inLoop(I)I#loop0", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "arrayIters")), get(r, "dexfixtures.Sync.syncArray([I)I#loop0", "iterations"));
+        String E = "dexfixtures.Exceptions.";
+        assertEquals("4", get(r, E + "thrower(I)I", "calls"));
+        assertEquals("4", get(r, E + "thrower(I)I", "throws"), "an exception through 4 frames");
+        assertEquals("1", get(r, E + "catcher()I", "calls"));
+        assertEquals("0", get(r, E + "catcher()I", "throws"));
+        assertEquals("1", get(r, E + "loopRethrow(I)I", "throws"));
+        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(I)I", "calls"), "fib(15) and fib(10): 1973 + 177");
+        String C = "dexfixtures.Ctors$";
+        assertEquals("3", get(r, C + "Child.<init>(I)V", "calls"), "200 and -1 throw before super(): no activation");
+        assertEquals("1", get(r, C + "Child.<init>(I)V", "throws"), "13 throws after super()");
+        assertEquals("4", get(r, C + "Base.<init>(I)V", "calls"));
+        assertEquals("1", get(r, C + "Base.<init>(I)V", "throws"));
+        assertEquals("5", get(r, C + "Child.check(I)I", "calls"));
+        assertEquals("1", get(r, C + "Inner.<init>(Ldexfixtures/Ctors;I)V", "calls"));
+        assertEquals("2", get(r, "dexfixtures.Sync.syncInstance(I)I", "calls"));
+        assertEquals("1", get(r, "dexfixtures.Sync.syncInstance(I)I", "throws"));
+        assertEquals("1", get(r, "dexfixtures.Wide.mix(JDIJ)J", "calls"));
+        assertEquals("1", get(r, "dexfixtures.Registers.many(JJI)J", "calls"));
+        assertEquals("process", get(r, "dexfixtures.Main.main([Ljava/lang/String;)V", "resolution"));
+        assertEquals("thread", get(r, "dexfixtures.Threads$Worker.run()V", "resolution"));
+        assertEquals("thread", get(r, "dexfixtures.Threads$Spinner.run()V", "resolution"));
+        assertEquals("1", get(r, "dexfixtures.Threads$Worker.run()V", "calls"));
+        assertEquals("method", get(r, "dexfixtures.Threads$Task.call()Ljava/lang/Integer;", "resolution"));
+    }
+
+    @Test
+    void smaliFixturesCountExactly() throws Exception {
+        byte[] dex = Fixtures.smaliDex();
+        Path out = instrumentDex("smali", dex);
+        Map<String, Map<String, String>> r = runAndReport(convert("smali", dex, Files.readAllBytes(out), besideResources(out)),
+                "smalifix.SmaliMain", "smali");
+        assertEquals(List.of("0", "45", "15", "20", "11", "2", "217", "5", "-1", "-1"), get(r, "$out", "out").lines().toList());
+        String S = "smalifix.";
+        assertEquals("4", get(r, S + "LoopAtZero.countDown(I)I#loop0", "iterations"), "the entry is an edge into the loop");
+        assertEquals("1", get(r, S + "LoopAtZero.countDown(I)I#loop0", "calls"));
+        assertEquals("3", get(r, S + "MoveResultExit.retry(I)I#loop0", "iterations"));
+        assertEquals("1", get(r, S + "MoveResultExit.retry(I)I#loop0", "calls"));
+        assertEquals("4", get(r, S + "MoveResultExit.maybeThrow(I)I", "calls"));
+        assertEquals("3", get(r, S + "MoveResultExit.maybeThrow(I)I", "throws"));
+        assertEquals("6", get(r, S + "MonitorLoop.sumLocked(Ljava/lang/Object;I)I#loop0", "iterations"));
+        assertEquals("4", get(r, S + "BigRegisters.wide250(JI)J#loop0", "iterations"));
+        assertEquals("1", get(r, S + "BigRegisters.inst240(IJ)J", "calls"));
+        assertNull(r.get(S + "BigRegisters.tooMany(I)I"), "skipped: no probe");
+        assertEquals("7", get(r, S + "Payloads.payloads(I)I#loop0", "iterations"));
+        assertEquals("2", get(r, S + "CtorThrow.<init>(I)V", "calls"), "-1 throws before super(): no activation");
+        assertEquals("1", get(r, S + "CtorThrow.<init>(I)V", "throws"));
+        assertTrue(Files.readString(dir.resolve("smali-hyprof.dex.manifest.tsv"))
+                .contains("skip\tsmalifix.BigRegisters\ttooMany\t(I)I\tregisters + scratch exceed 256"));
+    }
+
+    @Test
+    void multidexApkEndToEnd() throws Exception {
+        byte[] java = Fixtures.javaDex(), smali = Fixtures.smaliDex();
+        Path in = dir.resolve("app.apk"), out = dir.resolve("app-hyprof.apk");
+        TestApk.write(in, TestApk.entries("org.hyprof.fixture", 21, java, smali));
+        boolean sign = DebugSignerPresent.apksigner() != null;
+        List<String> args = new ArrayList<>(List.of("instrument", in.toString(), "-o", out.toString()));
+        if (sign) args.addAll(List.of("--sign-debug", "--debug-keystore", dir.resolve("debug.keystore").toString()));
+        Cli c = Cli.run(args.toArray(String[]::new));
+        assertEquals(0, c.exit, c.err);
+        assertTrue(c.err.contains("classes.dex, classes2.dex, classes3.dex (the runtime)"), c.err);
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        try (ZipFile z = new ZipFile(out.toFile())) {
+            for (ZipEntry e : Collections.list(z.entries())) {
+                try (InputStream s = z.getInputStream(e)) {
+                    entries.put(e.getName(), s.readAllBytes());
+                }
+            }
+        }
+        for (String dex : List.of("classes.dex", "classes2.dex", "classes3.dex")) {
+            assertTrue(entries.containsKey(dex), dex);
+            if (DexTools.hasDexdump()) {
+                Path f = dir.resolve("apk-" + dex);
+                Files.write(f, entries.get(dex));
+                DexTools.Dump d = DexTools.dexdump(f);
+                assertTrue(d.clean(), dex + ": " + d.failures());
+            }
+        }
+        if (sign) {
+            assertTrue(c.err.contains("signed " + out), c.err);
+            Process v = new ProcessBuilder(DebugSignerPresent.apksigner().toString(), "verify", "--verbose", out.toString())
+                    .redirectErrorStream(true).start();
+            String verify = new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, v.waitFor(), verify);
+            assertTrue(verify.contains("Verified using v2 scheme (APK Signature Scheme v2): true"), verify);
+        } else {
+            assertTrue(c.err.contains("is unsigned"), c.err);
+        }
+        // the app's class loader serves APK entries as resources: give the JVM the same
+        Map<String, byte[]> resources = new HashMap<>();
+        for (Map.Entry<String, byte[]> e : entries.entrySet())
+            if (!e.getKey().endsWith(".dex") && !e.getKey().startsWith("META-INF/")) resources.put(e.getKey(), e.getValue());
+        byte[] originalApk = Files.readAllBytes(in);
+        Converted conv = convert("apk", originalApk, Files.readAllBytes(out), resources);
+        Map<String, Map<String, String>> r = runAndReport(conv, "dexfixtures.Main", "apk-java");
+        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(I)I", "calls"));
+        Map<String, Map<String, String>> s = runAndReport(conv, "smalifix.SmaliMain", "apk-smali");
+        assertEquals("7", get(s, "smalifix.Payloads.payloads(I)I#loop0", "iterations"));
+    }
+
+    @Test
+    void signingWithoutApksignerSaysHow() throws Exception {
+        assumeTrue(DebugSignerPresent.apksigner() == null, "apksigner is installed: multidexApkEndToEnd signs and verifies");
+        Path in = dir.resolve("u.apk"), out = dir.resolve("u-hyprof.apk");
+        TestApk.write(in, TestApk.entries("org.hyprof.fixture", 21, Fixtures.smaliDex()));
+        Cli c = Cli.run("instrument", in.toString(), "-o", out.toString(), "--sign-debug");
+        assertEquals(0, c.exit, c.err);
+        assertTrue(c.err.contains("apksigner not found") && c.err.contains("apt-get install apksigner"), c.err);
+    }
+
+    @Test
+    void badInputIsOneLineAndLeavesNothing() throws Exception {
+        byte[] good = Fixtures.smaliDex();
+        byte[] badSum = good.clone();
+        badSum[badSum.length - 7] ^= 0x11;
+        Path noDex = dir.resolve("nodex.apk");
+        TestApk.write(noDex, TestApk.entries("x.y", 21));
+        Map<Path, String> cases = new LinkedHashMap<>();
+        cases.put(write("truncated.dex", java.util.Arrays.copyOf(good, good.length - 100)), "truncated DEX file");
+        cases.put(write("junk.apk", "PK but not really a zip".getBytes()), "not an APK/zip file");
+        cases.put(noDex, "no classes.dex inside");
+        cases.put(write("checksum.dex", badSum), "bad checksum");
+        // right checksum, wrong contents: the first class's data offset points past the end
+        byte[] damaged = good.clone();
+        java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(damaged).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        h.putInt(h.getInt(0x64) + 24, damaged.length + 0x1000);
+        java.util.zip.Adler32 sum = new java.util.zip.Adler32();
+        sum.update(damaged, 12, damaged.length - 12);
+        h.putInt(8, (int) sum.getValue());
+        cases.put(write("damaged.dex", damaged), "damaged DEX");
+        for (Map.Entry<Path, String> e : cases.entrySet()) {
+            Path out = dir.resolve("out-" + e.getKey().getFileName());
+            Cli c = Cli.run("instrument", e.getKey().toString(), "-o", out.toString());
+            BadInputIT.oneLine(c);
+            assertTrue(c.err.contains(e.getKey().toString()) && c.err.contains(e.getValue()), c.err);
+            assertFalse(Files.exists(out), "no output for " + e.getKey());
+            assertFalse(Files.exists(out.resolveSibling(out.getFileName() + ".manifest.tsv")));
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            assertTrue(s.noneMatch(f -> f.getFileName().toString().startsWith(".hyprof")), "no partial output left");
+        }
+    }
+
+    @Test
+    void helpDescribesApkAndDexInput() {
+        Cli c = Cli.run("instrument", "--help");
+        assertEquals(0, c.exit);
+        for (String w : List.of("APK", "DEX", "--sign-debug", "--min-sdk", "assets/hyprof/"))
+            assertTrue(c.out.contains(w), w + " in:\n" + c.out);
+    }
+
+    Path write(String name, byte[] b) throws Exception {
+        Path p = dir.resolve(name);
+        Files.write(p, b);
+        return p;
+    }
+
+    /** Whether the Debian apksigner is on the PATH. */
+    static final class DebugSignerPresent {
+        static Path apksigner() {
+            return org.hyprof.instrument.dex.DebugSigner.findApksigner();
+        }
+    }
+}

@@ -1,0 +1,605 @@
+package org.hyprof.it;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.DataInputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.collector.Collector;
+import org.hyprof.control.Command;
+import org.hyprof.control.ControlState;
+import org.hyprof.control.Frame;
+import org.hyprof.control.Hello;
+import org.hyprof.control.Result;
+import org.hyprof.control.Welcome;
+import org.hyprof.live.LiveSession;
+import org.hyprof.runtime.Wire;
+import org.hyprof.runtime.WireCodec;
+import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.ProbeStats;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.hyprof.store.ThreadInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import workload.Live;
+
+/** Live control end to end: real agents in child JVMs, the real collector, hyprof ctl. */
+class LiveIT {
+    @TempDir Path dir;
+    final List<String> log = Collections.synchronizedList(new ArrayList<>());
+    final List<Process> children = new ArrayList<>();
+    final List<AutoCloseable> closeables = new ArrayList<>();
+    /** Agents started so far: agent N writes agentN.log. */
+    int agents;
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (Process p : children) p.destroyForcibly().waitFor();
+        Collections.reverse(closeables);
+        for (AutoCloseable c : closeables) c.close();
+    }
+
+    record Server(Collector collector, LiveSession live, Store store, int port) {}
+
+    Server serve(String name, int port, String token) throws Exception {
+        return serve(name, port, token, Collector.HELLO_TIMEOUT_MILLIS);
+    }
+
+    Server serve(String name, int port, String token, long helloTimeoutMillis) throws Exception {
+        Store store = Store.create(dir.resolve(name + ".db"));
+        LiveSession live = new LiveSession(store);
+        Collector c = new Collector("127.0.0.1", port, token, live, live, log::add).helloTimeoutMillis(helloTimeoutMillis);
+        int p = c.start();
+        closeables.add(store);
+        closeables.add(c);
+        return new Server(c, live, store, p);
+    }
+
+    Process agent(int port, String token, String seconds, String extra) throws Exception {
+        String args = "connect=127.0.0.1:" + port + ",snapshotMillis=200" + (token != null ? ",token=" + token : "") + extra;
+        Process p = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=" + args, "-cp",
+                Cli.classpathOf(Live.class), "workload.Live", seconds)
+                .redirectErrorStream(true).redirectOutput(dir.resolve("agent" + agents++ + ".log").toFile()).start();
+        children.add(p);
+        return p;
+    }
+
+    /** A real 'hyprof serve' in a JVM of its own (so it can be killed or sent SIGTERM). */
+    record ServeProcess(Process process, int port, Path logFile) {
+        String log() throws java.io.IOException {
+            return Files.readString(logFile);
+        }
+    }
+
+    ServeProcess serveProcess(Path db, int port) throws Exception {
+        Path out = dir.resolve("serve" + children.size() + ".log");
+        Process p = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "serve",
+                "--listen", "127.0.0.1:" + port, "-o", db.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        children.add(p);
+        Pattern listening = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
+        long end = System.currentTimeMillis() + 30_000;
+        while (System.currentTimeMillis() < end) {
+            Matcher m = listening.matcher(Files.readString(out));
+            if (m.find()) return new ServeProcess(p, Integer.parseInt(m.group(1)), out);
+            if (!p.isAlive()) break;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("hyprof serve did not start: " + Files.readString(out));
+    }
+
+    /** 'hyprof ctl processes' as rows keyed by process id. */
+    static Map<String, Map<String, String>> ctlProcesses(int port) {
+        Cli c = Cli.run("ctl", "--connect", "127.0.0.1:" + port, "processes");
+        assertEquals(0, c.exit, c.err);
+        return Cli.csv(c.out);
+    }
+
+    /** Polls 'hyprof ctl processes' until the rows satisfy {@code ok}. */
+    static Map<String, Map<String, String>> awaitProcesses(int port, String what, Predicate<Map<String, Map<String, String>>> ok)
+            throws InterruptedException {
+        long end = System.currentTimeMillis() + 30_000;
+        Map<String, Map<String, String>> rows = Map.of();
+        while (System.currentTimeMillis() < end) {
+            rows = ctlProcesses(port);
+            if (ok.test(rows)) return rows;
+            Thread.sleep(100);
+        }
+        throw new AssertionError(what + ": " + rows);
+    }
+
+    static boolean allConnected(Map<String, Map<String, String>> rows, int n) {
+        return rows.size() == n && rows.values().stream().allMatch(r -> r.get("connected").equals("true"));
+    }
+
+    /** The calls of m1 and m2 per thread the workload counted itself ("live done true Ta=N Tb=M"). */
+    Map<String, Long> workloadCalls(int agent) throws java.io.IOException {
+        String out = Files.readString(dir.resolve("agent" + agent + ".log"));
+        Matcher m = Pattern.compile("live done true Ta=(\\d+) Tb=(\\d+)").matcher(out);
+        assertTrue(m.find(), "the workload ran to its end: " + out);
+        return Map.of("Ta", Long.parseLong(m.group(1)), "Tb", Long.parseLong(m.group(2)));
+    }
+
+    /** Calls of a probe per thread name, as stored. */
+    static Map<String, Long> storedCalls(Store store, long process, int probeId) {
+        Map<Long, String> names = new HashMap<>();
+        for (ThreadInfo t : store.threads(process)) names.put(t.tid(), t.name());
+        Map<String, Long> r = new HashMap<>();
+        for (ProbeStats st : store.stats(process))
+            if (st.probeId() == probeId) r.merge(names.getOrDefault(st.tid(), "?"), st.calls(), Long::sum);
+        return r;
+    }
+
+    static int id(List<ProbeInfo> probes, String displayName) {
+        for (ProbeInfo i : probes) if (i.displayName().equals(displayName)) return i.id();
+        throw new AssertionError("no probe " + displayName + " in " + probes);
+    }
+
+    LiveSession.Proc waitForProcess(LiveSession live, int n, int probes) throws InterruptedException {
+        long end = System.currentTimeMillis() + 20_000;
+        while (System.currentTimeMillis() < end) {
+            List<LiveSession.Proc> ps = live.processes();
+            if (ps.size() >= n) {
+                LiveSession.Proc p = ps.get(n - 1);
+                if (p.manifest().probes().size() >= probes && p.state() != null && p.state().idCount() >= probes) return p;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("process " + n + " did not connect: " + log);
+    }
+
+    static int id(LiveSession.Proc p, String displayName) {
+        for (ProbeInfo i : p.manifest().probes()) if (i.displayName().equals(displayName)) return i.id();
+        throw new AssertionError("no probe " + displayName + " in " + p.manifest().probes());
+    }
+
+    /** calls of a probe per thread name, after a fresh snapshot. */
+    static Map<String, Long> callsByThread(Server s, LiveSession.Proc p, int probeId) throws InterruptedException {
+        assertEquals(1, s.live().refresh(p.id, 5000), "snapshot answered");
+        Map<Long, String> names = new HashMap<>();
+        for (ThreadInfo t : s.store().threads(p.id)) names.put(t.tid(), t.name());
+        Map<String, Long> r = new HashMap<>();
+        for (ProbeStats st : s.store().stats(p.id))
+            if (st.probeId() == probeId) r.merge(names.getOrDefault(st.tid(), "?"), st.calls(), Long::sum);
+        return r;
+    }
+
+    static long total(Map<String, Long> m) {
+        return m.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    @Test
+    void toggleZoomAndCallerFilter() throws Exception {
+        Server s = serve("live", 0, null);
+        agent(s.port(), null, "60", "");
+        LiveSession.Proc p = waitForProcess(s.live(), 1, 10);
+        int m2 = id(p, "workload.Live.m2()V");
+        Thread.sleep(300);
+        assertTrue(total(callsByThread(s, p, m2)) > 0, "m2 recorded while on");
+
+        // off: measure how long until the count stops growing
+        long t0 = System.nanoTime();
+        Cli off = Cli.run("ctl", "--connect", "127.0.0.1:" + s.port(), "off", "workload.Live.m2*");
+        long ctlMillis = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(0, off.exit, off.err);
+        long c1 = total(callsByThread(s, p, m2));
+        Thread.sleep(300);
+        long c2 = total(callsByThread(s, p, m2));
+        assertEquals(c1, c2, "count stopped growing after off");
+        // the latency itself: CONFIG sent -> agent confirms the new flags are published (after
+        // which no call of the probe is counted), measured on the control API, 10 times
+        List<Double> lat = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            boolean v = i % 2 == 0;
+            long a0 = System.nanoTime();
+            s.live().change(p.id, cur -> org.hyprof.config.Zoom.setFlags(cur, p.manifest(), "workload.Live.m2*", v), 5000);
+            lat.add((System.nanoTime() - a0) / 1e6);
+        }
+        Collections.sort(lat);
+        Files.writeString(Path.of("target/toggle-latency.txt"), String.format(java.util.Locale.ROOT,
+                "toggle applied and confirmed by the agent: median %.2f ms, max %.2f ms (10 toggles); whole 'hyprof ctl off' in-process: %d ms%n",
+                lat.get(5), lat.get(9), ctlMillis));
+
+        // zoom: process -> thread -> method (root TaskA.run) -> loop inside m1
+        int taskA = id(p, "workload.Live$TaskA.run()V");
+        int m1 = id(p, "workload.Live.m1()V");
+        String port = "127.0.0.1:" + s.port();
+        assertEquals(0, Cli.run("ctl", "--connect", port, "zoom-in", String.valueOf(p.id)).exit);
+        assertEquals("thread", p.scope().level().label());
+        assertEquals(0, Cli.run("ctl", "--connect", port, "zoom-in", String.valueOf(taskA)).exit);
+        assertEquals("method", p.scope().level().label());
+        Cli z = Cli.run("ctl", "--connect", port, "zoom-in", String.valueOf(m1));
+        assertEquals(0, z.exit, z.err);
+        assertEquals("loop", p.scope().level().label());
+        ControlState st = p.state();
+        for (ProbeInfo i : p.manifest().probes()) {
+            if (i.loop()) assertEquals(i.ownerId() == m1, st.isOn(i.id()), "only m1's loops on: " + i.displayName());
+        }
+        assertArrayEquals(new int[] {m1}, st.roots());
+        int m1Loop = id(p, "workload.Live.m1()V#loop0");
+        Map<String, Long> before = callsByThread(s, p, m1Loop);
+        Thread.sleep(300);
+        assertTrue(total(callsByThread(s, p, m1Loop)) > total(before), "m1's loop records at loop level");
+
+        // RMP Figure 3: m1 and m2 called from threads Ta and Tb; root = Ta's run: only Ta records
+        assertEquals(0, Cli.run("ctl", "--connect", port, "zoom-out").exit);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "zoom-out").exit);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "on", "workload.Live.m*").exit);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "root", "workload.Live$TaskA.run").exit);
+        Map<String, Long> a = callsByThread(s, p, m1);
+        Thread.sleep(400);
+        Map<String, Long> b = callsByThread(s, p, m1);
+        assertTrue(b.getOrDefault("Ta", 0L) > a.getOrDefault("Ta", 0L), "Ta's m1 calls recorded: " + a + " -> " + b);
+        assertEquals(a.getOrDefault("Tb", 0L), b.getOrDefault("Tb", 0L), "Tb's m1 calls not recorded: " + a + " -> " + b);
+
+        Cli stats = Cli.run("ctl", "--connect", port, "stats", "--format", "csv");
+        assertEquals(0, stats.exit, stats.err);
+        assertTrue(stats.out.startsWith("method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns"), stats.out);
+        assertTrue(stats.out.contains("workload.Live.m1()V,method,"), stats.out);
+    }
+
+    /**
+     * A program that ends with millions of events still queued: its final snapshot overtakes them
+     * (and the periodic snapshots queued among them), so it must carry every count, or the
+     * collector, which keeps the newest snapshot, loses what the overtaken ones held.
+     */
+    @Test
+    void aProgramEndingWithAFullQueueKeepsEveryCount() throws Exception {
+        Server s = serve("queue", 0, null);
+        Process p = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=connect=127.0.0.1:" + s.port()
+                + ",snapshotMillis=200,mode=events,budget=4g,resolutions=process;thread;method", "-cp",
+                Cli.classpathOf(workload.CallHeavy.class), "workload.CallHeavy", "recursion", "10")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("queue.log").toFile()).start();
+        children.add(p);
+        assertEquals(0, p.waitFor(), Files.readString(dir.resolve("queue.log")));
+        long end = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < end && (s.live().processes().isEmpty() || s.live().processes().get(0).connected()))
+            Thread.sleep(50);
+        long pid = s.live().processes().get(0).id;
+        assertEquals("ended", s.store().processes().get(0).status());
+        long calls = 0;
+        for (ProbeStats st : s.store().stats(pid)) calls += st.calls();
+        long[] records = new long[1];
+        s.store().eventChunks(pid, ch -> records[0] += org.hyprof.analysis.EventReplay.records(ch.data()));
+        assertTrue(calls > 1_000_000, "calls " + calls);
+        assertEquals(records[0], 2 * calls, "every call's enter and exit was received, and every call is counted");
+        assertEquals(1, storedCalls(s.store(), pid, id(s.store().probes(pid), "workload.CallHeavy.main([Ljava/lang/String;)V"))
+                .values().stream().mapToLong(Long::longValue).sum(), "main, which ends last, is in the final counts");
+    }
+
+    @Test
+    void twoAgentsInOneSessionAndAKilledAgent() throws Exception {
+        Server s = serve("two", 0, null);
+        Process first = agent(s.port(), null, "60", "");
+        agent(s.port(), null, "60", "");
+        LiveSession.Proc a1 = waitForProcess(s.live(), 1, 10);
+        LiveSession.Proc a2 = waitForProcess(s.live(), 2, 10);
+        assertNotEquals(a1.hello.pid(), a2.hello.pid());
+        // p1: the agent killed below (the two may have connected in either order)
+        LiveSession.Proc p1 = a1.hello.pid() == first.pid() ? a1 : a2;
+        LiveSession.Proc p2 = p1 == a1 ? a2 : a1;
+        Thread.sleep(500);
+        Cli procs = Cli.run("ctl", "--connect", "127.0.0.1:" + s.port(), "processes");
+        assertEquals(3, Cli.lines(procs.out).size(), procs.out);
+        assertEquals(2, s.live().refresh(null, 5000));
+        for (LiveSession.Proc p : List.of(p1, p2)) {
+            List<String> names = s.store().threads(p.id).stream().map(ThreadInfo::name).toList();
+            assertTrue(names.contains("Ta") && names.contains("Tb"), p.id + ": " + names);
+        }
+        long before = total(callsByThread(s, p1, id(p1, "workload.Live.m2()V")));
+        first.destroyForcibly().waitFor(); // kill -9
+        long end = System.currentTimeMillis() + 10_000;
+        while (p1.connected() && System.currentTimeMillis() < end) Thread.sleep(50);
+        assertFalse(p1.connected());
+        assertEquals("disconnected", p1.status());
+        assertEquals("disconnected", s.store().processes().stream().filter(x -> x.id() == p1.id).findFirst().orElseThrow().status());
+        // the collector cannot tell a killed process from an unreachable one: 'disconnected', and
+        // both ctl and report say what that means for its data
+        Map<String, String> row = ctlProcesses(s.port()).get(String.valueOf(p1.id));
+        assertEquals("disconnected", row.get("status"));
+        assertEquals("false", row.get("connected"));
+        assertTrue(row.get("meaning").startsWith("connection lost before the process ended"), row.toString());
+        Cli report = Cli.run("report", s.store().file().toString(), "--top", "1");
+        assertEquals(0, report.exit, report.err);
+        assertTrue(report.out.contains("(pid " + p1.hello.pid() + "): disconnected, 3 threads - connection lost before the process ended"),
+                report.out);
+        assertTrue(report.out.contains("process " + p1.id + " (workload.Live, pid " + p1.hello.pid() + "): connection lost ("),
+                report.out);
+        long kept = s.store().stats(p1.id).stream().filter(x -> x.probeId() == id(p1, "workload.Live.m2()V"))
+                .mapToLong(ProbeStats::calls).sum();
+        // snapshots keep arriving (every 200 ms) until the kill: what was seen is kept, maybe more
+        assertTrue(kept >= before && before > 0, "everything received from the killed agent is kept: " + before + " -> " + kept);
+        assertTrue(p2.connected(), "the other agent is unaffected");
+    }
+
+    @Test
+    void processOptionPicksOneProcessAndThreadCountsAgreeWithReport() throws Exception {
+        Server s = serve("pick", 0, null);
+        String port = "127.0.0.1:" + s.port();
+        Process first = agent(s.port(), null, "4", "");
+        Process second = agent(s.port(), null, "4", "");
+        LiveSession.Proc a1 = waitForProcess(s.live(), 1, 10);
+        LiveSession.Proc a2 = waitForProcess(s.live(), 2, 10);
+        LiveSession.Proc p2 = a2.hello.pid() == second.pid() ? a2 : a1;
+        LiveSession.Proc p1 = p2 == a1 ? a2 : a1;
+
+        // while both run: per-thread stats of process p2 list only its threads
+        Cli byThread = Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "stats", "--by", "thread", "--format", "csv");
+        assertEquals(0, byThread.exit, byThread.err);
+        List<String> lines = Cli.lines(byThread.out);
+        assertEquals(org.hyprof.correlate.ReportWriter.THREAD_COLUMNS, lines.get(0));
+        assertTrue(lines.size() > 2, byThread.out);
+        for (String l : lines.subList(1, lines.size()))
+            assertEquals(String.valueOf(p2.hello.pid()), l.split(",")[1], "only process " + p2.id + "'s threads: " + byThread.out);
+        Cli both = Cli.run("ctl", "--connect", port, "stats", "--by", "thread", "--format", "csv");
+        assertTrue(both.out.contains("," + p1.hello.pid() + ",") && both.out.contains("," + p2.hello.pid() + ","), both.out);
+
+        // after both ended, counts are final: each process's stats and probes are its own calls
+        assertEquals(0, first.waitFor());
+        assertEquals(0, second.waitFor());
+        long end = System.currentTimeMillis() + 20_000;
+        while ((p1.connected() || p2.connected()) && System.currentTimeMillis() < end) Thread.sleep(50);
+        long calls1 = total(workloadCalls(0)), calls2 = total(workloadCalls(1)); // first, second
+        Cli stats2 = Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "stats", "--format", "csv");
+        assertEquals(0, stats2.exit, stats2.err);
+        assertEquals(String.valueOf(calls2), Cli.csv(stats2.out).get("workload.Live.m2()V").get("calls"), stats2.out);
+        Cli statsAll = Cli.run("ctl", "--connect", port, "stats", "--format", "csv");
+        assertEquals(String.valueOf(calls1 + calls2), Cli.csv(statsAll.out).get("workload.Live.m2()V").get("calls"), statsAll.out);
+        Cli probes2 = Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "probes", "workload.Live.m2*");
+        assertEquals(0, probes2.exit, probes2.err);
+        assertEquals(2, Cli.lines(probes2.out).size(), probes2.out);
+        assertEquals(String.valueOf(calls2), Cli.lines(probes2.out).get(1).split(",")[5], probes2.out);
+        Cli probesAll = Cli.run("ctl", "--connect", port, "probes", "workload.Live.m2*");
+        for (String l : Cli.lines(probesAll.out).subList(1, 3)) {
+            long calls = l.startsWith(p2.id + ",") ? calls2 : calls1;
+            assertEquals(String.valueOf(calls), l.split(",")[5], "each process's own count: " + probesAll.out);
+        }
+
+        // 'ctl processes' counts threads as 'report' does (threads that recorded methods; not the
+        // runtime's calibration thread, which a snapshot may catch while it runs)
+        Map<String, Map<String, String>> procs = ctlProcesses(s.port());
+        Cli report = Cli.run("report", s.store().file().toString(), "--by", "process", "--format", "csv");
+        assertEquals(0, report.exit, report.err);
+        Map<String, String> reportThreads = new HashMap<>(); // pid -> threads
+        for (String l : Cli.lines(report.out).subList(1, 3)) reportThreads.put(l.split(",")[1], l.split(",")[3]);
+        for (LiveSession.Proc p : List.of(p1, p2)) {
+            Map<String, String> row = procs.get(String.valueOf(p.id));
+            assertEquals("3", row.get("threads"), "main, Ta, Tb: " + procs);
+            assertEquals(reportThreads.get(String.valueOf(p.hello.pid())), row.get("threads"), procs + " vs " + report.out);
+            assertEquals("ended", row.get("status"));
+        }
+        Cli one = Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "processes");
+        assertEquals(2, Cli.lines(one.out).size(), one.out);
+        Cli none = Cli.run("ctl", "--connect", port, "--process", "99", "stats");
+        assertEquals(1, none.exit);
+        assertEquals("hyprof: no process 99 in this session", none.err.strip());
+    }
+
+    @Test
+    void collectorRestartedOnTheSameSessionResumesItsProcesses() throws Exception {
+        Path db = dir.resolve("same.db");
+        ServeProcess first = serveProcess(db, 0);
+        int port = first.port();
+        Process plain = agent(port, null, "20", "");
+        Process events = agent(port, null, "20", ",mode=events,resolutions=process;thread;method");
+        awaitProcesses(port, "two agents connected", r -> allConnected(r, 2));
+        Thread.sleep(1000);
+        first.process().destroyForcibly().waitFor(); // kill -9: rows left 'running', acknowledgements lost
+        Thread.sleep(1000);
+        ServeProcess second = serveProcess(db, port);
+        Map<String, Map<String, String>> rows = awaitProcesses(port, "both agents resume", r -> allConnected(r, 2));
+        assertEquals(java.util.Set.of("1", "2"), rows.keySet(), "the same process rows, no new ones: " + rows);
+        assertTrue(plain.isAlive() && events.isAlive(), "the agents resumed while running (else this test shows nothing)");
+        assertEquals(0, plain.waitFor());
+        assertEquals(0, events.waitFor());
+        awaitProcesses(port, "both ended", r -> r.size() == 2 && r.values().stream().allMatch(x -> x.get("status").equals("ended")));
+        second.process().destroy();
+        assertTrue(second.process().waitFor(30, TimeUnit.SECONDS), "serve stops on SIGTERM");
+
+        long sum = 0;
+        try (Store store = Store.open(db)) {
+            List<ProcessInfo> ps = store.processes();
+            assertEquals(2, ps.size(), ps.toString());
+            for (int agent = 0; agent < 2; agent++) {
+                long pid = (agent == 0 ? plain : events).pid();
+                ProcessInfo pi = ps.stream().filter(x -> x.pid() == pid).findFirst().orElseThrow();
+                assertEquals("ended", pi.status());
+                assertEquals(0, pi.eventDrops());
+                List<ProbeInfo> probes = store.probes(pi.id());
+                Map<String, Long> expected = workloadCalls(agent);
+                // cumulative snapshots replaced what the first collector had: exact counts
+                assertEquals(expected, storedCalls(store, pi.id(), id(probes, "workload.Live.m2()V")), "process " + pi.id());
+                assertEquals(expected, storedCalls(store, pi.id(), id(probes, "workload.Live.m1()V")), "process " + pi.id());
+                sum += total(expected);
+                List<String> notes = store.notes(pi.id());
+                assertEquals(1, notes.stream().filter(n -> n.contains("connection lost (its collector stopped without closing")).count(),
+                        "the second collector marked the row the killed one left 'running': " + notes);
+                assertEquals(1, notes.stream().filter(n -> n.contains("reconnected at")).count(), notes.toString());
+                List<Long> cals = store.calibrations(pi.id()).stream().map(CalibrationRecord::measuredAtNanos).toList();
+                assertEquals(new HashSet<>(cals).size(), cals.size(), "calibrations sent again are stored once: " + cals);
+                assertEquals(new HashSet<>(store.skipped(pi.id())).size(), store.skipped(pi.id()).size());
+                if (agent == 1) {
+                    // every enter and exit exactly once: chunks sent again after the restart are not stored twice
+                    long calls = store.stats(pi.id()).stream().mapToLong(ProbeStats::calls).sum();
+                    long[] records = new long[1];
+                    store.eventChunks(pi.id(), ch -> records[0] += org.hyprof.analysis.EventReplay.records(ch.data()));
+                    assertTrue(calls > 0);
+                    assertEquals(2 * calls, records[0], "event records = 2 x calls, no duplicates, no loss");
+                }
+            }
+        }
+        Cli report = Cli.run("report", db.toString(), "--format", "csv");
+        assertEquals(0, report.exit, report.err);
+        assertEquals(String.valueOf(sum), Cli.csv(report.out).get("workload.Live.m2()V").get("calls"), "report sums the two processes once");
+    }
+
+    @Test
+    void sigtermStopsServeAndMarksItsProcessesDisconnected() throws Exception {
+        Path db = dir.resolve("term.db");
+        ServeProcess serve = serveProcess(db, 0);
+        Process a = agent(serve.port(), null, "60", "");
+        Process b = agent(serve.port(), null, "60", "");
+        awaitProcesses(serve.port(), "two agents connected", r -> allConnected(r, 2));
+        serve.process().destroy(); // SIGTERM
+        assertTrue(serve.process().waitFor(30, TimeUnit.SECONDS), "serve stops on SIGTERM");
+        String log = serve.log();
+        assertTrue(log.contains("stopped; 2 connected processes marked disconnected in " + db), log);
+        assertFalse(Files.exists(Path.of(db + "-wal")), "the session database was closed cleanly (WAL checkpointed and removed)");
+        try (Store store = Store.open(db)) {
+            assertEquals(List.of("disconnected", "disconnected"), store.processes().stream().map(ProcessInfo::status).toList());
+            assertEquals(2, store.notes().stream().filter(n -> n.contains("connection lost (collector stopped)")).count(),
+                    store.notes().toString());
+        }
+        assertTrue(a.isAlive() && b.isAlive(), "the programs are unaffected");
+    }
+
+    @Test
+    void aConnectionWithoutHelloIsClosedAfterTheTimeout() throws Exception {
+        Server s = serve("silent", 0, null, 1000);
+        long t0 = System.nanoTime();
+        assertClosed(s.port(), new byte[0]);                                   // connects, sends nothing
+        long silentMillis = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(silentMillis >= 900 && silentMillis < 4000, "closed after about 1 s: " + silentMillis + " ms");
+        assertClosed(s.port(), java.util.Arrays.copyOf(Hello.ctl("").toBytes(), 7)); // a HELLO that never completes
+        long end = System.currentTimeMillis() + 5000;
+        while (log.stream().filter(l -> l.contains("closed: no HELLO within 1000 ms")).count() < 2 && System.currentTimeMillis() < end)
+            Thread.sleep(20);
+        assertEquals(2, log.stream().filter(l -> l.matches("/127\\.0\\.0\\.1:\\d+: closed: no HELLO within 1000 ms")).count(),
+                String.join("\n", log));
+
+        // after HELLO there is no idle timeout: a ctl connection quiet for twice as long still works
+        try (Socket sock = new Socket("127.0.0.1", s.port())) {
+            sock.setSoTimeout(10_000);
+            OutputStream o = sock.getOutputStream();
+            DataInputStream in = new DataInputStream(sock.getInputStream());
+            o.write(Hello.ctl("").toBytes());
+            o.flush();
+            assertInstanceOf(Welcome.class, read(in));
+            Thread.sleep(2000);
+            o.write(new Command(List.of("processes")).toBytes());
+            o.flush();
+            Frame r = read(in);
+            assertInstanceOf(Result.class, r);
+            assertEquals(0, ((Result) r).exitCode(), ((Result) r).output());
+        }
+        assertEquals(5000, Collector.HELLO_TIMEOUT_MILLIS, "the default 'hyprof serve' uses: a few seconds");
+    }
+
+    @Test
+    void aProcessThatConnectsAgainReplacesItsOldConnection() throws Exception {
+        Server s = serve("again", 0, null);
+        byte[] hello = new Hello(Wire.VERSION, Wire.ROLE_AGENT, "", 4242, "raw.Agent", "vm", 1_700_000_000_000L, 123_456_789L, "jvm")
+                .toBytes();
+        try (Socket a = new Socket("127.0.0.1", s.port()); Socket b = new Socket("127.0.0.1", s.port())) {
+            a.setSoTimeout(5000);
+            b.setSoTimeout(5000);
+            a.getOutputStream().write(hello);
+            Welcome wa = (Welcome) read(new DataInputStream(a.getInputStream()));
+            // the same process connects again while its old connection still looks open here (a
+            // half-open connection: the agent only reconnects when it lost the old one)
+            b.getOutputStream().write(hello);
+            Welcome wb = (Welcome) read(new DataInputStream(b.getInputStream()));
+            assertEquals(wa.processId(), wb.processId(), "the same process row");
+            assertEquals(-1, a.getInputStream().read(), "the old connection is closed");
+            LiveSession.Proc p = s.live().proc(wa.processId());
+            Thread.sleep(200); // the old connection's end is handled on a network thread
+            assertTrue(p.connected(), "the old connection's end does not disconnect the process");
+            assertEquals("running", p.status());
+            assertEquals(1, s.live().processes().size());
+            assertTrue(log.stream().anyMatch(l -> l.endsWith("closed: replaced by a new connection from the same process")),
+                    String.join("\n", log));
+        }
+        long end = System.currentTimeMillis() + 5000;
+        while (s.live().processes().get(0).connected() && System.currentTimeMillis() < end) Thread.sleep(20);
+        assertEquals("disconnected", s.live().processes().get(0).status());
+    }
+
+    static Frame read(DataInputStream in) throws java.io.IOException {
+        int[] type = new int[1];
+        byte[] p = WireCodec.readFrame(in, type, Wire.MAX_CONTROL_FRAME);
+        return Frame.decode(type[0], p);
+    }
+
+    @Test
+    void collectorRestartIsSurvivedAndTheAgentResumes() throws Exception {
+        Server s = serve("first", 0, null);
+        int port = s.port();
+        Process app = agent(port, null, "8", "");
+        waitForProcess(s.live(), 1, 10);
+        s.collector().close(); // the collector goes away mid-run
+        Thread.sleep(1000);
+        Server again = serve("second", port, null);
+        LiveSession.Proc p = waitForProcess(again.live(), 1, 10);
+        Thread.sleep(500);
+        assertTrue(total(callsByThread(again, p, id(p, "workload.Live.m2()V"))) > 0, "data resumes after reconnect");
+        assertEquals(0, app.waitFor(), "the app was unaffected");
+        assertTrue(Files.readString(dir.resolve("agent0.log")).contains("live done true"));
+    }
+
+    @Test
+    void badFramesCloseOnlyTheirConnection() throws Exception {
+        Server s = serve("bad", 0, "s3cret");
+        agent(s.port(), "s3cret", "60", "");
+        LiveSession.Proc good = waitForProcess(s.live(), 1, 10);
+
+        byte[] random = new byte[64];
+        new java.util.Random(42).nextBytes(random);
+        assertClosed(s.port(), random);
+        assertClosed(s.port(), new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, Wire.CHUNK}); // oversize
+        assertClosed(s.port(), new org.hyprof.control.Ack(1).toBytes());                              // no HELLO first
+        assertClosed(s.port(), new Hello(99, Wire.ROLE_AGENT, "s3cret", 1, "x", "", 0, 0, "jvm").toBytes()
+                .length > 0 ? helloWithVersion(99) : null);                                          // wrong version
+        assertClosed(s.port(), new Hello(Wire.VERSION, Wire.ROLE_AGENT, "wrong", 1, "x", "", 0, 0, "jvm").toBytes());
+        long end = System.currentTimeMillis() + 5000;
+        while (log.stream().filter(l -> l.contains("rejected") || l.contains("closed")).count() < 5 && System.currentTimeMillis() < end)
+            Thread.sleep(20);
+        String all = String.join("\n", log);
+        assertTrue(all.contains("wrong token"), all);
+        assertTrue(all.contains("protocol version 99"), all);
+        assertTrue(all.contains("out of bounds"), all);
+        assertTrue(all.contains("first frame must be HELLO"), all);
+
+        assertTrue(good.connected(), "the good agent is unaffected");
+        assertEquals(1, s.live().refresh(good.id, 5000));
+        Cli ok = Cli.run("ctl", "--connect", "127.0.0.1:" + s.port(), "--token", "s3cret", "processes");
+        assertEquals(0, ok.exit, ok.err);
+        Cli bad = Cli.run("ctl", "--connect", "127.0.0.1:" + s.port(), "--token", "nope", "processes");
+        assertEquals(1, bad.exit);
+        assertTrue(bad.err.contains("rejected: wrong token"), bad.err);
+    }
+
+    static byte[] helloWithVersion(int v) {
+        return WireCodec.frame(Wire.HELLO, new WireCodec.Enc().varint(v).string(Wire.ROLE_AGENT).string("s3cret")
+                .varint(1).string("x").string("").varint(0).varint(0).string("jvm").done());
+    }
+
+    static void assertClosed(int port, byte[] bytes) throws Exception {
+        try (Socket sock = new Socket("127.0.0.1", port)) {
+            sock.setSoTimeout(5000);
+            OutputStream o = sock.getOutputStream();
+            o.write(bytes);
+            o.flush();
+            DataInputStream in = new DataInputStream(sock.getInputStream());
+            // the collector may answer REJECT first; then it must close
+            try {
+                while (in.read() >= 0) { /* drain until closed */ }
+            } catch (java.net.SocketException reset) {
+                // closed with a reset: also closed
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package org.hyprof.it;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+/** 'hyprof native' end to end: the JSON contract and one-line errors. */
+class NativeIT {
+    static final String LIBS = "../samples/native/lib/";
+
+    @Test
+    void jsonContract() throws Exception {
+        Cli c = Cli.run("native", LIBS + "armeabi-v7a/libkernels-thumb.so", "--call", "count_loop", "--arg", "100",
+                "--cpu", "cortex-a8", "--format", "json");
+        assertEquals(0, c.exit, c.err);
+        JsonNode j = new ObjectMapper().readTree(c.out);
+        for (String k : new String[] {"return", "blocks", "instructions", "categories", "cycles", "time_ns", "energy_uj"})
+            assertTrue(j.has(k), "missing " + k + " in " + c.out);
+        assertEquals(4950, j.get("return").asLong());
+        assertEquals(102, j.get("blocks").asLong());
+        assertEquals(405, j.get("instructions").asLong());
+        assertEquals(101, j.get("categories").get("branch-cond").asLong());
+        // 101 conditional branches at 3 cycles, 304 other instructions at the A8's CPI of 13.03
+        assertEquals(Math.round(101 * 3 + 304 * 13.03), j.get("cycles").asLong());
+        assertTrue(j.get("hot_blocks").get(0).get("disassembly").size() > 0);
+    }
+
+    @Test
+    void floatingPointResultsAndTable() {
+        Cli c = Cli.run("native", LIBS + "arm64-v8a/libkernels.so", "--call", "mix_args", "--arg", "3", "--arg", "1.5f",
+                "--arg", "2.25", "--arg", "7L");
+        assertEquals(0, c.exit, c.err);
+        assertTrue(c.out.contains("as double 2.0"), c.out);
+        assertTrue(c.out.contains("hottest blocks:"), c.out);
+    }
+
+    @Test
+    void runsAreStoredAndListed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path db = dir.resolve("native.db");
+        JsonNode[] printed = new JsonNode[2];
+        String[] cpus = {"cortex-a8", "cortex-a9"};
+        for (int i = 0; i < 2; i++) {
+            Cli c = Cli.run("native", LIBS + "armeabi-v7a/libkernels.so", "--call", "kernel_sor", "--arg", "20", "--arg", "3",
+                    "--cpu", cpus[i], "--format", "json", "-o", db.toString());
+            assertEquals(0, c.exit, c.err);
+            assertTrue(c.err.contains("stored as native run " + (i + 1)), c.err);
+            printed[i] = new ObjectMapper().readTree(c.out);
+        }
+        JsonNode stored = new ObjectMapper().readTree(Cli.run("report", db.toString(), "--by", "native", "--format", "json").out);
+        assertEquals(2, stored.size());
+        for (int i = 0; i < 2; i++) {
+            JsonNode s = stored.get(i), p = printed[i];
+            assertEquals(cpus[i], s.get("cpu").asText());
+            assertEquals("20, 3", s.get("args").asText());
+            assertEquals(p.get("engine").asText(), s.get("engine").asText());
+            for (String k : new String[] {"return", "blocks", "instructions", "cycles"}) assertEquals(p.get(k).asLong(), s.get(k).asLong(), k);
+            assertEquals(p.get("energy_uj").asDouble(), s.get("energy_uj").asDouble(), 1e-6);
+            assertEquals(p.get("categories"), s.get("categories"));
+            long executed = 0;
+            for (JsonNode b : s.get("hot_blocks")) executed += b.get("executions").asLong();
+            assertEquals(p.get("blocks").asLong(), executed, "every executed block is stored");
+        }
+        // a session of native runs only: the report lists them without --by native
+        Cli table = Cli.run("report", db.toString());
+        assertEquals(0, table.exit, table.err);
+        assertTrue(table.out.contains("cortex-a8") && table.out.contains("libkernels.so kernel_sor(20, 3)"), table.out);
+        Cli csv = Cli.run("report", db.toString(), "--by", "native", "--format", "csv");
+        assertTrue(csv.out.startsWith(org.hyprof.correlate.NativeRunReport.COLUMNS + "\n"), csv.out);
+        // an output that cannot be a session is refused before the run
+        java.nio.file.Path junk = dir.resolve("junk.db");
+        java.nio.file.Files.writeString(junk, "not a database, just text long enough to be read as a header.........");
+        Cli bad = Cli.run("native", LIBS + "armeabi-v7a/libkernels.so", "--call", "count_loop", "--arg", "3", "-o", junk.toString());
+        assertEquals(1, bad.exit);
+        assertEquals(1, Cli.lines(bad.err).size(), bad.err);
+        assertTrue(bad.err.contains(junk.toString()), bad.err);
+        assertEquals("", bad.out, "nothing ran");
+    }
+
+    /**
+     * The thesis' comparison of CPU organizations, end to end: the same kernel stored under the
+     * Cortex-A8 and Cortex-A9 profiles, compared. Same instructions; the ratios are those of the
+     * estimates each run printed.
+     */
+    @Test
+    void compareTwoCpuProfilesOfTheSameKernel(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        JsonNode[] printed = new JsonNode[2];
+        String[] cpus = {"cortex-a8", "cortex-a9"};
+        for (int i = 0; i < 2; i++) {
+            Cli c = Cli.run("native", LIBS + "armeabi-v7a/libkernels.so", "--call", "kernel_fft", "--arg", "64", "--arg", "2",
+                    "--cpu", cpus[i], "--format", "json", "-o", dir.resolve(cpus[i] + ".db").toString());
+            assertEquals(0, c.exit, c.err);
+            printed[i] = new ObjectMapper().readTree(c.out);
+        }
+        Cli c = Cli.run("compare", dir.resolve("cortex-a8.db").toString(), dir.resolve("cortex-a9.db").toString(), "--format", "csv");
+        assertEquals(0, c.exit, c.err);
+        java.util.List<String> lines = Cli.lines(c.out);
+        assertEquals(org.hyprof.correlate.NativeRunComparison.COLUMNS, lines.get(0));
+        assertEquals(2, lines.size(), c.out);
+        String[] f = lines.get(1).replace("\"libkernels.so kernel_fft(64, 2)\"", "call").split(",", -1);
+        assertEquals("cortex-a8", f[1]);
+        assertEquals("cortex-a9", f[2]);
+        assertEquals(f[5], f[6], "the same instructions on both");
+        assertEquals("1.0000", f[7]);
+        double cycles = printed[1].get("cycles").asDouble() / printed[0].get("cycles").asDouble();
+        assertEquals(cycles, Double.parseDouble(f[10]), 1e-4);
+        double energy = printed[1].get("energy_uj").asDouble() / printed[0].get("energy_uj").asDouble();
+        assertEquals(energy, Double.parseDouble(f[16]), 1e-4);
+        assertTrue(cycles < 1 && energy < 1, "the A9 needs fewer cycles and less energy for the same code");
+        Cli table = Cli.run("compare", dir.resolve("cortex-a8.db").toString(), dir.resolve("cortex-a9.db").toString());
+        assertTrue(table.out.contains("libkernels.so kernel_fft(64, 2)") && table.out.contains("cortex-a8"), table.out);
+        Cli wrong = Cli.run("compare", dir.resolve("cortex-a8.db").toString(), dir.resolve("cortex-a9.db").toString(), "--by", "method");
+        assertEquals(1, wrong.exit);
+        assertTrue(wrong.err.contains("empty session"), wrong.err);
+    }
+
+    @Test
+    void errorsAreOneLine() {
+        for (String[] args : new String[][] {
+            {"native", "../samples/native/invalid/not-elf.so", "--call", "f"},
+            {"native", "../samples/native/invalid/x86-64.so", "--call", "f"},
+            {"native", LIBS + "arm64-v8a/libkernels.so", "--call", "nope"},
+            {"native", LIBS + "arm64-v8a/libkernels.so", "--call", "uses_getpid"},
+            {"native", LIBS + "arm64-v8a/libkernels.so", "--call", "count_loop", "--arg", "ten"},
+            {"native", LIBS + "arm64-v8a/libkernels.so", "--call", "count_loop", "--cpu", "cortex-a8"}}) {
+            Cli c = Cli.run(args);
+            assertEquals(1, c.exit, String.join(" ", args) + ": " + c.err);
+            assertEquals(1, Cli.lines(c.err).size(), c.err);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package org.hyprof.it;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import workload.Deterministic;
+
+/** 'hyprof profile' on real programs, through the real agent in a child JVM. */
+class ProfileIT {
+    @TempDir Path dir;
+
+    static final String D = "workload.Deterministic.";
+
+    Map<String, Map<String, String>> profileDeterministic(String mode, String by) {
+        Path db = dir.resolve(mode + "-" + by + ".db");
+        Cli p = Cli.run("profile", "--mode", mode, "-o", db.toString(), "--",
+                Cli.java(), "-cp", Cli.classpathOf(Deterministic.class), "workload.Deterministic");
+        assertEquals(0, p.exit, p.err);
+        Cli r = Cli.run("report", db.toString(), "--format", "csv", "--by", by);
+        assertEquals(0, r.exit, r.err);
+        return Cli.csv(r.out);
+    }
+
+    @Test
+    void exactCallCountsOnADeterministicWorkload() {
+        for (String mode : new String[] {"aggregate", "events"}) {
+            Map<String, Map<String, String>> m = profileDeterministic(mode, "method");
+            assertEquals("1", m.get(D + "main([Ljava/lang/String;)V").get("calls"), mode);
+            assertEquals("process", m.get(D + "main([Ljava/lang/String;)V").get("resolution"));
+            assertEquals("10", m.get(D + "middle()V").get("calls"));
+            assertEquals("1050", m.get(D + "leaf(I)I").get("calls"));
+            assertEquals("465", m.get(D + "fib(I)I").get("calls"));
+            assertEquals("4", m.get(D + "thrower(I)V").get("calls"));
+            assertEquals("4", m.get(D + "thrower(I)V").get("throws"), "exception through 4 frames: every enter matched");
+            assertEquals("1", m.get(D + "catcher()I").get("calls"));
+            assertEquals("0", m.get(D + "catcher()I").get("throws"));
+            assertEquals("thread", m.get("workload.Deterministic$Worker.run()V").get("resolution"));
+            assertEquals("1", m.get("workload.Deterministic$Worker.run()V").get("calls"));
+
+            Map<String, Map<String, String>> loops = profileDeterministic(mode, "loop");
+            assertEquals("20", loops.get(D + "loops()I#loop0").get("iterations"));
+            assertEquals("1", loops.get(D + "loops()I#loop0").get("calls"));
+            assertEquals("20", loops.get(D + "loops()I#loop1").get("calls"));
+            assertEquals("140", loops.get(D + "loops()I#loop1").get("iterations"));
+            assertEquals("1000", loops.get(D + "middle()V#loop0").get("iterations"));
+        }
+    }
+
+    @Test
+    void threadsAndProcessesAreListed() {
+        Path db = dir.resolve("t.db");
+        assertEquals(0, Cli.run("profile", "-o", db.toString(), "--", Cli.java(), "-cp",
+                Cli.classpathOf(Deterministic.class), "workload.Deterministic").exit);
+        Cli t = Cli.run("report", db.toString(), "--by", "thread", "--format", "csv");
+        assertTrue(t.out.contains(",main,"), t.out);
+        assertTrue(t.out.contains(",worker,"), t.out);
+        Cli p = Cli.run("report", db.toString(), "--by", "process", "--format", "csv");
+        assertTrue(p.out.contains("workload.Deterministic,"), p.out);
+        assertTrue(p.out.contains(",ended,"), p.out);
+        Cli json = Cli.run("report", db.toString(), "--format", "json", "--top", "3");
+        assertTrue(json.out.contains("\"calibrations\""), json.out);
+        assertTrue(json.out.contains("\"event_drops\" : 0"), json.out);
+    }
+
+    @Test
+    void eventBudgetDropsAreCountedAndReported() {
+        Path db = dir.resolve("drops.db");
+        Cli p = Cli.run("profile", "--mode", "events", "--budget", "4k", "-o", db.toString(), "--",
+                Cli.java(), "-cp", Cli.classpathOf(Deterministic.class), "workload.CallHeavy", "recursion", "2");
+        assertEquals(0, p.exit, p.err);
+        assertTrue(p.err.contains("events dropped"), p.err);
+        Cli r = Cli.run("report", db.toString());
+        assertTrue(r.out.matches("(?s).*dropped events: [1-9][0-9]*.*"), r.out);
+        // aggregates are complete whatever the budget
+        Map<String, Map<String, String>> m = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
+        assertEquals("4", m.get("workload.CallHeavy.work()V").get("calls"), "2 warm-up + 2 measured");
+        assertEquals(String.valueOf(4 * 200 * 1219), m.get("workload.CallHeavy.fib(I)I").get("calls"));
+    }
+
+    @Test
+    void offlineInstrumentedJarRecordsWithoutTheAgent() throws Exception {
+        Path jar = dir.resolve("w.jar");
+        Path classes = Path.of(Cli.classpathOf(Deterministic.class));
+        if (Files.isRegularFile(classes)) jar = classes; // the samples jar from the reactor
+        else try (var jo = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            try (var s = Files.walk(classes)) {
+                for (Path f : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+                    jo.putNextEntry(new java.util.jar.JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+                    jo.write(Files.readAllBytes(f));
+                    jo.closeEntry();
+                }
+            }
+        }
+        Path out = dir.resolve("w-hyprof.jar");
+        Cli i = Cli.run("instrument", jar.toString(), "-o", out.toString());
+        assertEquals(0, i.exit, i.err);
+        Path manifest = dir.resolve("w-hyprof.jar.manifest.tsv");
+        assertTrue(Files.exists(manifest));
+        // the only methods left without probes are the hybrid demo's native ones (no bytecode)
+        for (String line : Files.readAllLines(manifest))
+            if (line.startsWith("skip")) assertTrue(line.contains("\tdemo.") && line.contains("native method"), line);
+        Path session = dir.resolve("offline.hyprof");
+        Process p = new ProcessBuilder(Cli.java(), "-Dhyprof.options=out=" + session, "-cp", out.toString(),
+                "workload.Deterministic").redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), output);
+        assertTrue(output.contains("deterministic "), output);
+        Path db = dir.resolve("offline.db");
+        assertEquals(0, Cli.run("import", session.toString(), "-o", db.toString()).exit);
+        Map<String, Map<String, String>> m = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
+        assertEquals("1050", m.get(D + "leaf(I)I").get("calls"));
+        assertEquals("465", m.get(D + "fib(I)I").get("calls"));
+    }
+
+    @Test
+    void sciMarkKernelsAreListed() {
+        Path db = dir.resolve("scimark.db");
+        String jar = Cli.classpathOf(jnt.scimark2.commandline.class);
+        Cli p = Cli.run("profile", "-o", db.toString(), "--", Cli.java(), "-cp", jar, "jnt.scimark2.commandline");
+        assertEquals(0, p.exit, p.err);
+        // presence and counts, never ranks: which kernel is hottest depends on timing and deduction
+        Cli r = Cli.run("report", db.toString(), "--format", "csv");
+        assertEquals(0, r.exit, r.err);
+        Map<String, Map<String, String>> rows = Cli.csv(r.out);
+        for (String kernel : new String[] {"FFT", "SOR", "SparseCompRow", "LU", "MonteCarlo"}) {
+            long calls = rows.entrySet().stream().filter(e -> e.getKey().startsWith("jnt.scimark2." + kernel + "."))
+                    .mapToLong(e -> Long.parseLong(e.getValue().get("calls"))).sum();
+            assertTrue(calls > 0, kernel + " has no calls in the report:\n" + r.out);
+        }
+    }
+}
