@@ -17,13 +17,20 @@ import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * Build step of dvm-agent/instrument (run by exec-maven-plugin at process-classes):
- * {@code java -cp CLASSPATH RuntimeDex.java OUT.dex}. Compiles every class of the package
- * {@code org.hyprof.runtime} found on the class path (a directory in a reactor build before
+ * Build step of dvm-agent/dex (run by exec-maven-plugin at process-classes):
+ * {@code java -cp CLASSPATH RuntimeDex.java OUT.dex}. Compiles every class of the packages
+ * {@code org.hyprof.runtime} and {@code org.hyprof.runtime.chunk} found on the class path (a directory in a reactor build before
  * packaging, the runtime jar otherwise) to one DEX file with D8, for API level 21 and up.
  */
 public final class RuntimeDex {
     private static final String PKG = "org/hyprof/runtime/";
+
+    /** A class file of the runtime: its package and the chunk codecs, nothing deeper. */
+    private static boolean inRuntime(String path) {
+        if (!path.startsWith(PKG) || !path.endsWith(".class")) return false;
+        String rest = path.substring(PKG.length());
+        return rest.indexOf('/') < 0 || (rest.startsWith("chunk/") && rest.indexOf('/', "chunk/".length()) < 0);
+    }
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
@@ -35,10 +42,11 @@ public final class RuntimeDex {
                 .setMinApiLevel(21)
                 .addLibraryResourceProvider(JdkClassFileProvider.fromSystemJdk());
         if (Files.isDirectory(src)) {
-            try (Stream<Path> s = Files.list(src.resolve(PKG))) {
+            try (Stream<Path> s = Files.walk(src.resolve(PKG))) {
                 for (Path p : (Iterable<Path>) s.sorted()::iterator) {
-                    if (!p.toString().endsWith(".class")) continue;
-                    names.add(p.getFileName().toString());
+                    String n = src.relativize(p).toString().replace('\\', '/');
+                    if (!inRuntime(n)) continue;
+                    names.add(n.substring(PKG.length()));
                     b.addClassProgramData(Files.readAllBytes(p), Origin.unknown());
                 }
             }
@@ -48,7 +56,7 @@ public final class RuntimeDex {
                 entries.sort((x, y) -> x.getName().compareTo(y.getName()));
                 for (JarEntry e : entries) {
                     String n = e.getName();
-                    if (!n.startsWith(PKG) || !n.endsWith(".class") || n.indexOf('/', PKG.length()) >= 0) continue;
+                    if (!inRuntime(n)) continue;
                     names.add(n.substring(PKG.length()));
                     try (InputStream in = jar.getInputStream(e)) {
                         b.addClassProgramData(in.readAllBytes(), Origin.unknown());

@@ -2,8 +2,6 @@ package org.hyprof.live;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -18,7 +16,8 @@ import org.hyprof.control.ControlState;
 import org.hyprof.control.Frame;
 import org.hyprof.control.Hello;
 import org.hyprof.runtime.SessionFormat;
-import org.hyprof.runtime.Varint;
+import org.hyprof.runtime.chunk.PayloadWriter;
+import org.hyprof.runtime.chunk.TextChunk;
 import org.hyprof.runtime.Wire;
 import org.hyprof.store.Store;
 import org.junit.jupiter.api.Test;
@@ -38,11 +37,9 @@ class LiveSessionTest {
     static Chunk manifest(ProbeInfo... probes) {
         Manifest m = new Manifest();
         for (ProbeInfo p : probes) m.add(p);
-        byte[] text = m.toText().getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        Varint.write(b, text.length);
-        b.writeBytes(text);
-        return new Chunk(0, SessionFormat.MANIFEST, b.toByteArray());
+        PayloadWriter w = new PayloadWriter();
+        TextChunk.encode(w, m.toText());
+        return new Chunk(0, SessionFormat.MANIFEST, w.toByteArray());
     }
 
     static ControlState allOn(int ids) {

@@ -1,7 +1,7 @@
 package org.hyprof.analysis;
 
 import java.util.Arrays;
-import org.hyprof.runtime.SessionFormat;
+import org.hyprof.runtime.chunk.EventRecords;
 import org.hyprof.store.EventChunk;
 
 /**
@@ -36,36 +36,25 @@ public abstract class EventReplay {
 
     /** Replays one chunk of this thread's records (chunks in sequence order). */
     final void add(EventChunk c) {
-        byte[] b = c.data();
-        int[] pos = {0};
-        long t = c.baseNanos();
-        while (pos[0] < b.length) {
-            long tag, delta, iter = 0;
-            try {
-                tag = varint(b, pos);
-                long z = varint(b, pos);
-                delta = (z >>> 1) ^ -(z & 1);
-                if ((tag & 7) == SessionFormat.EV_LOOP_EXIT) iter = varint(b, pos);
-            } catch (ArrayIndexOutOfBoundsException cut) {
-                return; // a record cut by the end of the chunk (thread mid-write at shutdown)
-            }
-            t += delta;
+        EventRecords.Cursor r = new EventRecords.Cursor(c.data(), c.baseNanos());
+        while (r.next()) { // a record cut by the end of the chunk (thread mid-write at shutdown) ends it
+            long t = r.nanos();
             lastNanos = Math.max(lastNanos, t);
-            int kind = (int) (tag & 7);
-            int id = (int) (tag >>> 3);
+            int kind = r.kind();
+            int id = r.id();
             switch (kind) {
-                case SessionFormat.EV_ENTER, SessionFormat.EV_LOOP_ENTER -> {
-                    boolean loop = kind == SessionFormat.EV_LOOP_ENTER;
+                case EventRecords.ENTER, EventRecords.LOOP_ENTER -> {
+                    boolean loop = kind == EventRecords.LOOP_ENTER;
                     int slot = opened(id, loop, t);
                     push(id, loop, t, slot);
                 }
-                case SessionFormat.EV_EXIT, SessionFormat.EV_THROW, SessionFormat.EV_LOOP_EXIT -> {
-                    boolean loop = kind == SessionFormat.EV_LOOP_EXIT;
+                case EventRecords.EXIT, EventRecords.THROW, EventRecords.LOOP_EXIT -> {
+                    boolean loop = kind == EventRecords.LOOP_EXIT;
                     int i = size - 1;
                     while (i >= 0 && (ids[i] != id || loops[i] != loop)) i--;
                     if (i < 0) break; // exit without enter
                     for (int j = size - 1; j > i; j--) closeTop(t, true, false, 0); // left open inside it
-                    closeTop(t, kind == SessionFormat.EV_THROW, false, iter);
+                    closeTop(t, kind == EventRecords.THROW, false, r.iterations());
                 }
                 default -> { }
             }
@@ -124,28 +113,6 @@ public abstract class EventReplay {
      * cut by the end of the chunk does not count).
      */
     public static long records(byte[] chunk) {
-        int[] pos = {0};
-        long n = 0;
-        try {
-            while (pos[0] < chunk.length) {
-                long tag = varint(chunk, pos);
-                varint(chunk, pos); // time delta
-                if ((tag & 7) == SessionFormat.EV_LOOP_EXIT) varint(chunk, pos); // iterations
-                n++;
-            }
-        } catch (ArrayIndexOutOfBoundsException cut) {
-            // the last record was cut (thread mid-write at shutdown)
-        }
-        return n;
-    }
-
-    private static long varint(byte[] b, int[] pos) {
-        long v = 0;
-        for (int shift = 0; ; shift += 7) {
-            int x = b[pos[0]++] & 0xff;
-            v |= (long) (x & 0x7f) << shift;
-            if ((x & 0x80) == 0) return v;
-            if (shift > 63) throw new ArrayIndexOutOfBoundsException("varint too long");
-        }
+        return EventRecords.count(chunk);
     }
 }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Properties;
 import org.hyprof.config.ConfigException;
 import org.hyprof.runtime.SessionFormat;
+import org.hyprof.runtime.chunk.PayloadReader;
+import org.hyprof.runtime.chunk.TextChunk;
 
 /**
  * Loads a runtime session file into a {@link Store} as one process. A damaged or truncated file
@@ -26,7 +28,11 @@ public final class SessionImporter {
             if (first == null || first.type() != SessionFormat.HEADER)
                 throw new IOException(sessionFile + ": no session header (empty or damaged at the start)");
             Properties h = new Properties();
-            h.load(new java.io.StringReader(new SessionReader.Payload(first.payload()).string()));
+            try {
+                h.load(new java.io.StringReader(TextChunk.decode(new PayloadReader(first.payload()))));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(sessionFile + ": unreadable session header (" + e.getMessage() + ")");
+            }
             List<String> notes = new ArrayList<>();
             SessionIngest[] in = new SessionIngest[1];
             IOException[] failure = new IOException[1];
@@ -41,7 +47,7 @@ public final class SessionImporter {
                         if (c.type() == SessionFormat.HEADER) continue;
                         try {
                             in[0].accept(c.type(), c.payload());
-                        } catch (IllegalStateException | ConfigException e) {
+                        } catch (IllegalArgumentException | IllegalStateException | ConfigException e) {
                             notes.add("warning: " + sessionFile + ": chunk at byte " + c.offset() + " unreadable ("
                                     + e.getMessage() + "), skipped");
                         }

@@ -6,11 +6,21 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.SkippedMethod;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Stats;
+import org.hyprof.runtime.chunk.CalibrationChunk;
+import org.hyprof.runtime.chunk.EndChunk;
+import org.hyprof.runtime.chunk.EventsChunk;
+import org.hyprof.runtime.chunk.MalformedPayloadException;
+import org.hyprof.runtime.chunk.NativeBlocksChunk;
+import org.hyprof.runtime.chunk.NativeEpochsChunk;
+import org.hyprof.runtime.chunk.PayloadReader;
+import org.hyprof.runtime.chunk.SnapshotChunk;
+import org.hyprof.runtime.chunk.TextChunk;
 
 /**
  * Stores one process's session chunks as they come, from a session file ({@link SessionImporter})
@@ -100,76 +110,78 @@ public final class SessionIngest {
     }
 
     /**
-     * Stores one chunk (not HEADER: the process row exists already). Throws
-     * IllegalStateException or ConfigException on a malformed payload.
+     * Stores one chunk (not HEADER: the process row exists already), decoded by its kind's codec
+     * ({@code org.hyprof.runtime.chunk}). Throws {@link MalformedPayloadException} (an
+     * IllegalArgumentException), IllegalStateException or ConfigException on a malformed payload,
+     * having stored nothing of it.
      */
     public synchronized void accept(int type, byte[] data) {
-        SessionReader.Payload p = new SessionReader.Payload(data);
+        PayloadReader r = new PayloadReader(data);
         switch (type) {
-            case SessionFormat.MANIFEST -> {
-                Manifest m = Manifest.parse(p.string(), "manifest of process " + processId);
-                List<ProbeInfo> newProbes = new ArrayList<>();
-                for (ProbeInfo i : m.probes()) if (!i.equals(probesById.get(i.id()))) newProbes.add(i);
-                List<SkippedMethod> newSkipped = new ArrayList<>();
-                for (SkippedMethod k : m.skipped()) if (!skipped.contains(k)) newSkipped.add(k);
-                if (newProbes.isEmpty() && newSkipped.isEmpty()) return; // sent again after a reconnect
-                store.inTransaction(() -> {
-                    store.addProbes(processId, newProbes);
-                    store.addSkipped(processId, newSkipped);
-                });
-                for (ProbeInfo i : newProbes) {
-                    if (probesById.put(i.id(), i) == null) manifest.add(i);
-                }
-                for (SkippedMethod k : newSkipped) if (skipped.add(k)) manifest.addSkipped(k);
-            }
-            case SessionFormat.CALIBRATION -> {
-                CalibrationRecord c = new CalibrationRecord(p.varint(), p.varint(), p.varint(), p.varint(), p.varint());
-                if (calibrationsAtNanos.add(c.measuredAtNanos())) store.addCalibration(processId, c);
-            }
-            case SessionFormat.SNAPSHOT -> snapshot(p);
-            case SessionFormat.EVENTS -> {
-                long tid = p.varint(), seq = p.varint(), base = p.varint();
-                int len = (int) p.varint();
-                if (store.addEventChunk(processId, tid, seq, base, p.bytes(len))) eventChunks++;
-            }
-            case SessionFormat.ERROR -> note("error", "runtime reported: " + p.string());
-            case SessionFormat.END -> {
-                endWallMillis = p.varint();
-                p.varint();
-                endDrops = p.varint();
-                ended = true;
-                store.updateProcessEnd(processId, endWallMillis, "ended", Math.max(endDrops, drops()));
-            }
-            case SessionFormat.NATIVE_INFO -> nativeInfo(p.string());
-            case SessionFormat.NATIVE_BLOCKS -> {
-                long n = p.varint();
-                List<NativeBlock> blocks = new ArrayList<>();
-                for (long i = 0; i < n; i++) {
-                    String lib = p.string();
-                    int index = (int) p.varint();
-                    long address = p.varint();
-                    String function = p.string();
-                    int size = (int) p.varint();
-                    long instructions = p.varint();
-                    String categories = p.string(), disassembly = p.string();
-                    long k = p.varint();
-                    Map<Integer, Long> byProbe = new java.util.TreeMap<>();
-                    for (long c = 0; c < k; c++) byProbe.merge((int) p.varint(), p.varint(), Long::sum);
-                    blocks.add(new NativeBlock(lib, index, address, function.isEmpty() ? null : function, size, instructions,
-                            categories, disassembly, byProbe));
-                }
-                store.putNativeBlocks(processId, blocks);
-            }
-            case SessionFormat.NATIVE_EPOCHS -> {
-                long n = p.varint();
-                List<NativeEpoch> epochs = new ArrayList<>();
-                for (long i = 0; i < n; i++)
-                    epochs.add(new NativeEpoch(p.varint(), p.varint(), (int) p.varint(), p.string(), p.varint(), p.varint(),
-                            p.varint(), p.varint(), p.varint(), p.varint()));
-                store.addNativeEpochs(processId, epochs);
-            }
+            case SessionFormat.MANIFEST -> manifest(TextChunk.decode(r));
+            case SessionFormat.CALIBRATION -> calibration(CalibrationChunk.decode(r));
+            case SessionFormat.SNAPSHOT -> snapshot(SnapshotChunk.decode(r, Stats.HIST, Stats.HIST_BUCKETS));
+            case SessionFormat.EVENTS -> events(EventsChunk.decode(r));
+            case SessionFormat.ERROR -> note("error", "runtime reported: " + TextChunk.decode(r));
+            case SessionFormat.END -> end(EndChunk.decode(r));
+            case SessionFormat.NATIVE_INFO -> nativeInfo(TextChunk.decode(r));
+            case SessionFormat.NATIVE_BLOCKS -> nativeBlocks(NativeBlocksChunk.decode(r));
+            case SessionFormat.NATIVE_EPOCHS -> nativeEpochs(NativeEpochsChunk.decode(r));
             default -> throw new IllegalStateException("unexpected chunk type " + type);
         }
+    }
+
+    private void manifest(String tsv) {
+        Manifest m = Manifest.parse(tsv, "manifest of process " + processId);
+        List<ProbeInfo> newProbes = new ArrayList<>();
+        for (ProbeInfo i : m.probes()) if (!i.equals(probesById.get(i.id()))) newProbes.add(i);
+        List<SkippedMethod> newSkipped = new ArrayList<>();
+        for (SkippedMethod k : m.skipped()) if (!skipped.contains(k)) newSkipped.add(k);
+        if (newProbes.isEmpty() && newSkipped.isEmpty()) return; // sent again after a reconnect
+        store.inTransaction(() -> {
+            store.addProbes(processId, newProbes);
+            store.addSkipped(processId, newSkipped);
+        });
+        for (ProbeInfo i : newProbes) {
+            if (probesById.put(i.id(), i) == null) manifest.add(i);
+        }
+        for (SkippedMethod k : newSkipped) if (skipped.add(k)) manifest.addSkipped(k);
+    }
+
+    private void calibration(CalibrationChunk c) {
+        if (calibrationsAtNanos.add(c.measuredAtNanos))
+            store.addCalibration(processId, new CalibrationRecord(c.measuredAtNanos, c.innerPicos, c.perEventPicos,
+                    c.perIterPicos, c.clockPicos));
+    }
+
+    private void events(EventsChunk e) {
+        if (store.addEventChunk(processId, e.tid, e.seq, e.baseNanos, e.records)) eventChunks++;
+    }
+
+    private void end(EndChunk e) {
+        endWallMillis = e.endWallMillis;
+        endDrops = e.droppedEvents;
+        ended = true;
+        store.updateProcessEnd(processId, endWallMillis, "ended", Math.max(endDrops, drops()));
+    }
+
+    private void nativeBlocks(NativeBlocksChunk chunk) {
+        List<NativeBlock> blocks = new ArrayList<>();
+        for (NativeBlocksChunk.Block b : chunk.blocks) {
+            Map<Integer, Long> byProbe = new TreeMap<>();
+            for (int i = 0; i < b.probeIds.length; i++) byProbe.merge(b.probeIds[i], b.executions[i], Long::sum);
+            blocks.add(new NativeBlock(b.library, b.index, b.offset, b.function, b.sizeBytes, b.instructions,
+                    b.categories, b.disassembly, byProbe));
+        }
+        store.putNativeBlocks(processId, blocks);
+    }
+
+    private void nativeEpochs(NativeEpochsChunk chunk) {
+        List<NativeEpoch> epochs = new ArrayList<>();
+        for (NativeEpochsChunk.Epoch e : chunk.epochs)
+            epochs.add(new NativeEpoch(e.id, e.tid, e.probeId, e.symbol, e.blocks, e.instructions, e.cycles, e.estNanos,
+                    e.energyPicojoules, e.emulatorNanos));
+        store.addNativeEpochs(processId, epochs);
     }
 
     /** A hybrid run's settings (stored per process); {@code error.N} keys become error notes. */
@@ -188,41 +200,23 @@ public final class SessionIngest {
         });
     }
 
-    private void snapshot(SessionReader.Payload p) {
-        long atNanos = p.varint(); // the agent's nanoTime when it took the snapshot
-        // cumulative: one taken before the latest stored is stale (it came late over a
-        // connection the agent has since replaced, whose successor began with a full snapshot)
-        if (atNanos < lastSnapshotNanos) return;
-        lastSnapshotNanos = atNanos;
-        int fields = (int) p.varint();
-        if (fields > 256) throw new IllegalStateException("snapshot with " + fields + " fields per probe");
-        long nThreads = p.varint();
+    private void snapshot(SnapshotChunk snap) {
+        // cumulative: one taken (agent's nanoTime) before the latest stored is stale (it came late
+        // over a connection the agent has since replaced, whose successor began with a full snapshot)
+        if (snap.atNanos < lastSnapshotNanos) return;
+        lastSnapshotNanos = snap.atNanos;
         List<ProbeStats> rows = new ArrayList<>();
         List<ThreadInfo> ts = new ArrayList<>();
-        for (long t = 0; t < nThreads; t++) {
-            long tid = p.varint();
-            String name = p.string();
-            long depthDrops = p.varint();
-            long eventDrops = p.varint();
-            long topIncl = p.varint(), topNativeEst = p.varint(), topNativeEnergy = p.varint();
-            ts.add(new ThreadInfo(tid, name, eventDrops, depthDrops, topIncl, topNativeEst, topNativeEnergy));
-            long count = p.varint();
-            for (long k = 0; k < count; k++) {
-                int id = (int) p.varint();
-                long[] f = new long[Math.max(fields, Stats.HIST)];
-                for (int i = 0; i < fields; i++) f[i] = p.varint(); // fields this reader does not know are kept aside
-                long[] hist = new long[Stats.HIST_BUCKETS];
-                long nonEmpty = p.varint();
-                for (long h = 0; h < nonEmpty; h++) {
-                    int b = (int) p.varint();
-                    long v = p.varint();
-                    if (b >= 0 && b < hist.length) hist[b] = v;
-                }
-                if (id == 0) continue; // the runtime's calibration probe
-                rows.add(new ProbeStats(tid, id, f[Stats.CALLS], f[Stats.INCL_RAW], f[Stats.EXCL_RAW], f[Stats.INCL],
+        for (SnapshotChunk.ThreadRow t : snap.threads) {
+            ts.add(new ThreadInfo(t.tid, t.name, t.eventDrops, t.depthDrops, t.topInclNanos, t.topNativeEstNanos,
+                    t.topNativeEnergyPicojoules));
+            for (SnapshotChunk.ProbeRow p : t.probes) {
+                if (p.id == 0) continue; // the runtime's calibration probe
+                long[] f = p.fields; // at least Stats.HIST long: fields this reader does not know are kept aside
+                rows.add(new ProbeStats(t.tid, p.id, f[Stats.CALLS], f[Stats.INCL_RAW], f[Stats.EXCL_RAW], f[Stats.INCL],
                         f[Stats.EXCL], f[Stats.MIN], f[Stats.MAX], f[Stats.OUTER_CALLS], f[Stats.EVENTS_INSIDE],
                         f[Stats.ITERS_INSIDE], f[Stats.CHILD_CALLS], f[Stats.DIRECT_LOOP_EVENTS], f[Stats.DIRECT_ITERS],
-                        f[Stats.ITERATIONS], f[Stats.THROWS], f[Stats.SEEN], hist, new NativeCost(f[Stats.NATIVE_INSTR],
+                        f[Stats.ITERATIONS], f[Stats.THROWS], f[Stats.SEEN], p.histogram, new NativeCost(f[Stats.NATIVE_INSTR],
                         f[Stats.NATIVE_CYCLES], f[Stats.NATIVE_EST_NS], f[Stats.NATIVE_ENERGY_PJ], f[Stats.NATIVE_INSTR_INCL],
                         f[Stats.NATIVE_CYCLES_INCL], f[Stats.NATIVE_EST_NS_INCL], f[Stats.NATIVE_ENERGY_PJ_INCL])));
             }

@@ -2,7 +2,6 @@ package org.hyprof.store;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -82,47 +81,5 @@ public final class SessionReader implements AutoCloseable {
     @Override
     public void close() throws IOException {
         in.close();
-    }
-
-    /** Cursor over a chunk payload: varints and strings. */
-    public static final class Payload {
-        private final byte[] b;
-        private int p;
-
-        public Payload(byte[] b) {
-            this.b = b;
-        }
-
-        public long varint() {
-            long v = 0;
-            int shift = 0;
-            while (true) {
-                if (p >= b.length) throw new IllegalStateException("payload ends inside a number");
-                int x = b[p++] & 0xff;
-                v |= (long) (x & 0x7f) << shift;
-                if ((x & 0x80) == 0) return v;
-                shift += 7;
-                if (shift > 63) throw new IllegalStateException("number too long");
-            }
-        }
-
-        public String string() {
-            int n = (int) varint();
-            if (n < 0 || p + n > b.length) throw new IllegalStateException("string runs past the payload");
-            String s = new String(b, p, n, StandardCharsets.UTF_8);
-            p += n;
-            return s;
-        }
-
-        public byte[] bytes(int n) {
-            if (n < 0 || p + n > b.length) throw new IllegalStateException("bytes run past the payload");
-            byte[] r = Arrays.copyOfRange(b, p, p + n);
-            p += n;
-            return r;
-        }
-
-        public boolean atEnd() {
-            return p >= b.length;
-        }
     }
 }

@@ -8,6 +8,7 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.export.ExportGoldenTest;
 import org.hyprof.config.Resolution;
 import org.hyprof.runtime.SessionFormat;
+import org.hyprof.runtime.chunk.EventRecords;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.junit.jupiter.api.Test;
@@ -51,19 +52,19 @@ class CallGraphTest {
                     new ProbeInfo(1, false, Resolution.THREAD, "app.T", "run", "()V", -1, -1, 1, ""),
                     new ProbeInfo(2, false, Resolution.METHOD, "app.T", "step", "()V", -1, -1, 2, "")));
             long t = 1_000;
-            s.addEventChunk(p, 7, 0, t, new ExportGoldenTest.Events(t)
+            s.addEventChunk(p, 7, 0, t, new EventRecords.Writer(t)
                     .add(1, SessionFormat.EV_ENTER, t + 100)
                     .add(2, SessionFormat.EV_ENTER, t + 200)
-                    .add(2, SessionFormat.EV_EXIT, t + 500).b.toByteArray());
+                    .add(2, SessionFormat.EV_EXIT, t + 500).toByteArray());
             CallGraph.Builder b = new CallGraph.Builder(p).update(s);
             CallGraph g = b.build();
             assertEquals(List.of(edge(1, 2, 1, 0, 300)), g.callees(1));
             assertEquals(List.of(edge(CallGraph.ROOT, 1, 1, 0, 400)), g.callers(1), "run still open: counted up to the last timestamp");
 
-            s.addEventChunk(p, 7, 1, t + 500, new ExportGoldenTest.Events(t + 500)
+            s.addEventChunk(p, 7, 1, t + 500, new EventRecords.Writer(t + 500)
                     .add(2, SessionFormat.EV_ENTER, t + 600)
                     .add(2, SessionFormat.EV_EXIT, t + 1_000)
-                    .add(1, SessionFormat.EV_EXIT, t + 1_100).b.toByteArray());
+                    .add(1, SessionFormat.EV_EXIT, t + 1_100).toByteArray());
             b.update(s);
             b.update(s); // nothing new: nothing counted twice
             assertEquals(List.of(edge(1, 2, 1, 0, 300)), g.callees(1), "a graph built earlier does not change");

@@ -18,7 +18,7 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.correlate.EnergyModel;
 import org.hyprof.runtime.SessionFormat;
-import org.hyprof.runtime.Varint;
+import org.hyprof.runtime.chunk.EventRecords;
 import org.hyprof.store.Golden;
 import org.hyprof.store.NativeEpoch;
 import org.hyprof.store.ProcessInfo;
@@ -30,30 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** Every export format from a small deterministic events-mode session, against golden files. */
 public class ExportGoldenTest {
     @TempDir Path dir;
-
-    /** Event records as the runtime's EventLog writes them. */
-    public static final class Events {
-        public final ByteArrayOutputStream b = new ByteArrayOutputStream();
-        long last;
-
-        public Events(long base) {
-            last = base;
-        }
-
-        public Events add(int id, int kind, long at) {
-            Varint.write(b, ((long) id << 3) | kind);
-            long d = at - last;
-            Varint.write(b, (d << 1) ^ (d >> 63));
-            last = at;
-            return this;
-        }
-
-        public Events loopExit(int id, long at, long iterations) {
-            add(id, SessionFormat.EV_LOOP_EXIT, at);
-            Varint.write(b, iterations);
-            return this;
-        }
-    }
 
     public static Timeline timeline(Path dir) {
         Path db = dir.resolve("e.db");
@@ -69,7 +45,7 @@ public class ExportGoldenTest {
             s.putThread(p, new ThreadInfo(1, "main", 0, 0));
             s.putThread(p, new ThreadInfo(12, "worker", 0, 0));
             long t = 1_000_000;
-            Events main = new Events(t)
+            EventRecords.Writer main = new EventRecords.Writer(t)
                     .add(1, SessionFormat.EV_ENTER, t + 1_000)
                     .add(3, SessionFormat.EV_LOOP_ENTER, t + 2_000)
                     .add(2, SessionFormat.EV_ENTER, t + 3_000)
@@ -78,13 +54,13 @@ public class ExportGoldenTest {
                     .add(2, SessionFormat.EV_EXIT, t + 12_000)
                     .loopExit(3, t + 20_000, 7)
                     .add(1, SessionFormat.EV_EXIT, t + 30_000);
-            Events worker = new Events(t + 5_000)
+            EventRecords.Writer worker = new EventRecords.Writer(t + 5_000)
                     .add(4, SessionFormat.EV_ENTER, t + 5_000)
                     .add(5, SessionFormat.EV_ENTER, t + 6_000)
                     .add(5, SessionFormat.EV_THROW, t + 8_000)
                     .add(5, SessionFormat.EV_ENTER, t + 10_000); // still open at the end
-            s.addEventChunk(p, 1, 0, t, main.b.toByteArray());
-            s.addEventChunk(p, 12, 0, t + 5_000, worker.b.toByteArray());
+            s.addEventChunk(p, 1, 0, t, main.toByteArray());
+            s.addEventChunk(p, 12, 0, t + 5_000, worker.toByteArray());
             // as if fib were a native method of a hybrid run: one epoch per call, in the order they ended
             s.addNativeEpochs(p, List.of(
                     new NativeEpoch(1, 1, 2, "Java_app_Main_fib", 40, 900, 1_500, 3_000, 2_000_000, 60_000),
@@ -130,10 +106,10 @@ public class ExportGoldenTest {
             s.addProbes(p, List.of(new ProbeInfo(2, false, Resolution.METHOD, "app.Two", "work", "()V", -1, -1, 9, "Two.java")));
             s.putThread(p, new ThreadInfo(3, "main", 0, 0));
             long b = 1_000_000;
-            Events ev = new Events(b) // two outermost calls, 2 µs and 4 µs, with a gap between them
+            EventRecords.Writer ev = new EventRecords.Writer(b) // two outermost calls, 2 µs and 4 µs, with a gap between them
                     .add(2, SessionFormat.EV_ENTER, b + 1_000).add(2, SessionFormat.EV_EXIT, b + 3_000)
                     .add(2, SessionFormat.EV_ENTER, b + 10_000).add(2, SessionFormat.EV_EXIT, b + 14_000);
-            s.addEventChunk(p, 3, 0, b, ev.b.toByteArray());
+            s.addEventChunk(p, 3, 0, b, ev.toByteArray());
             new EnergyModel(500, "500 mW (test)").save(s);
             t = Timeline.load(s, s.processes().get(0), null);
         }
@@ -161,8 +137,8 @@ public class ExportGoldenTest {
             long b = 1_000_000;
             for (long tid : new long[] {3, 4}) {
                 s.putThread(p, new ThreadInfo(tid, "w", 0, 0));
-                Events ev = new Events(b).add(2, SessionFormat.EV_ENTER, b + tid * 1_000).add(2, SessionFormat.EV_EXIT, b + tid * 2_000);
-                s.addEventChunk(p, tid, 0, b, ev.b.toByteArray());
+                EventRecords.Writer ev = new EventRecords.Writer(b).add(2, SessionFormat.EV_ENTER, b + tid * 1_000).add(2, SessionFormat.EV_EXIT, b + tid * 2_000);
+                s.addEventChunk(p, tid, 0, b, ev.toByteArray());
             }
             t = Timeline.load(s, s.processes().get(0), null);
         }

@@ -2,9 +2,8 @@ package org.hyprof.store;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.hyprof.config.Manifest;
@@ -18,7 +17,10 @@ import org.hyprof.runtime.NativeCall;
 import org.hyprof.runtime.Options;
 import org.hyprof.runtime.Probe;
 import org.hyprof.runtime.SessionFormat;
-import org.hyprof.runtime.Varint;
+import org.hyprof.runtime.chunk.NativeBlocksChunk;
+import org.hyprof.runtime.chunk.NativeEpochsChunk;
+import org.hyprof.runtime.chunk.PayloadWriter;
+import org.hyprof.runtime.chunk.TextChunk;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,12 +36,6 @@ class HybridImportTest {
     @AfterEach
     void reset() {
         Hyprof.reset();
-    }
-
-    static void string(ByteArrayOutputStream out, String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        Varint.write(out, b.length);
-        out.write(b, 0, b.length);
     }
 
     @Test
@@ -58,33 +54,20 @@ class HybridImportTest {
             Probe.exit(2);
         }
         Probe.exit(1);
-        ByteArrayOutputStream info = new ByteArrayOutputStream();
-        string(info, "abi=armeabi-v7a\ncpu.profile=cortex-a9\nerror.0=unsupported JNI function X\n");
-        NativeCall.chunk(SessionFormat.NATIVE_INFO, info.toByteArray());
-        ByteArrayOutputStream epochs = new ByteArrayOutputStream();
-        Varint.write(epochs, 3);
-        for (int i = 1; i <= 3; i++) {
-            for (long v : new long[] {i, Thread.currentThread().getId(), 2}) Varint.write(epochs, v);
-            string(epochs, "Java_app_Native_fft");
-            for (long v : new long[] {40, 1_000, 1_500, 750, 400_000, 90_000}) Varint.write(epochs, v);
-        }
-        NativeCall.chunk(SessionFormat.NATIVE_EPOCHS, epochs.toByteArray());
-        ByteArrayOutputStream blocks = new ByteArrayOutputStream();
-        Varint.write(blocks, 1);
-        string(blocks, "libx.so");
-        Varint.write(blocks, 0);
-        Varint.write(blocks, 0x5a0);
-        string(blocks, "kernel");
-        Varint.write(blocks, 8);
-        Varint.write(blocks, 2);
-        string(blocks, "alu=1,branch=1");
-        string(blocks, "000005a0  add      r0, r0, #1\n000005a4  bne      #0x5a0\n");
-        Varint.write(blocks, 2);
-        Varint.write(blocks, 2);
-        Varint.write(blocks, 120);
-        Varint.write(blocks, -1L); // JNI_OnLoad's executions
-        Varint.write(blocks, 3);
-        NativeCall.chunk(SessionFormat.NATIVE_BLOCKS, blocks.toByteArray());
+        PayloadWriter w = new PayloadWriter();
+        TextChunk.encode(w, "abi=armeabi-v7a\ncpu.profile=cortex-a9\nerror.0=unsupported JNI function X\n");
+        NativeCall.chunk(SessionFormat.NATIVE_INFO, w.toByteArray());
+        List<NativeEpochsChunk.Epoch> epochs = new ArrayList<>();
+        for (int i = 1; i <= 3; i++)
+            epochs.add(new NativeEpochsChunk.Epoch(i, Thread.currentThread().getId(), 2, "Java_app_Native_fft", 40, 1_000, 1_500,
+                    750, 400_000, 90_000));
+        new NativeEpochsChunk(epochs).encode(w.reset());
+        NativeCall.chunk(SessionFormat.NATIVE_EPOCHS, w.toByteArray());
+        new NativeBlocksChunk(List.of(new NativeBlocksChunk.Block("libx.so", 0, 0x5a0, "kernel", 8, 2, "alu=1,branch=1",
+                "000005a0  add      r0, r0, #1\n000005a4  bne      #0x5a0\n",
+                new int[] {2, -1}, new long[] {120, 3}))) // -1: JNI_OnLoad's executions
+                .encode(w.reset());
+        NativeCall.chunk(SessionFormat.NATIVE_BLOCKS, w.toByteArray());
         Hyprof.stop();
 
         Path db = dir.resolve("h.db");

@@ -10,7 +10,12 @@ import org.hyprof.config.Resolution;
 import org.hyprof.config.SkippedMethod;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Stats;
-import org.hyprof.runtime.WireCodec;
+import org.hyprof.runtime.chunk.CalibrationChunk;
+import org.hyprof.runtime.chunk.EventRecords;
+import org.hyprof.runtime.chunk.EventsChunk;
+import org.hyprof.runtime.chunk.PayloadWriter;
+import org.hyprof.runtime.chunk.SnapshotChunk;
+import org.hyprof.runtime.chunk.TextChunk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,20 +35,28 @@ class SessionIngestTest {
         m.add(new ProbeInfo(1, false, Resolution.METHOD, "app.Main", "work", "()V", -1, -1, 9, "Main.java"));
         m.add(new ProbeInfo(2, true, Resolution.LOOP, "app.Main", "work", "()V", 1, 0, 10, "Main.java"));
         m.addSkipped(new SkippedMethod("app.Main", "huge", "()V", "too large with probes"));
-        return new WireCodec.Enc().string(Manifest.lines(m.probes(), m.skipped())).done();
+        PayloadWriter w = new PayloadWriter();
+        TextChunk.encode(w, Manifest.lines(m.probes(), m.skipped()));
+        return w.toByteArray();
     }
 
     static byte[] calibration(long atNanos) {
-        return new WireCodec.Enc().varint(atNanos).varint(30_000).varint(80_000).varint(2_000).varint(25_000).done();
+        PayloadWriter w = new PayloadWriter();
+        new CalibrationChunk(atNanos, 30_000, 80_000, 2_000, 25_000).encode(w);
+        return w.toByteArray();
     }
 
     static byte[] error(String message) {
-        return new WireCodec.Enc().string(message).done();
+        PayloadWriter w = new PayloadWriter();
+        TextChunk.encode(w, message);
+        return w.toByteArray();
     }
 
     static byte[] events(long tid, long seq) {
-        byte[] records = {0x08, 0x01, 0x09, 0x05}; // two records: enter and exit of probe 1
-        return new WireCodec.Enc().varint(tid).varint(seq).varint(1_000).varint(records.length).bytes(records).done();
+        byte[] records = new EventRecords.Writer(1_000).add(1, EventRecords.ENTER, 999).add(1, EventRecords.EXIT, 996).toByteArray();
+        PayloadWriter w = new PayloadWriter();
+        new EventsChunk(tid, seq, 1_000, records).encode(w);
+        return w.toByteArray();
     }
 
     /**
@@ -51,19 +64,21 @@ class SessionIngestTest {
      * the calibration thread with only the calibration probe (id 0); a thread with only a loop row.
      */
     static byte[] snapshot(long atNanos, long calls) {
-        WireCodec.Enc e = new WireCodec.Enc().varint(atNanos).varint(Stats.HIST).varint(3);
+        PayloadWriter e = new PayloadWriter();
+        SnapshotChunk.begin(e, atNanos, Stats.HIST, 3);
         thread(e, MAIN, "main", new int[] {1, 2}, calls);
         thread(e, CALIBRATION_THREAD, "hyprof-calibration", new int[] {0}, 40_000);
         thread(e, LOOPS_ONLY, "loops-only", new int[] {2}, 3);
-        return e.done();
+        return e.toByteArray();
     }
 
-    private static void thread(WireCodec.Enc e, long tid, String name, int[] probes, long calls) {
-        e.varint(tid).string(name).varint(0).varint(0).varint(0).varint(0).varint(0).varint(probes.length);
+    private static void thread(PayloadWriter e, long tid, String name, int[] probes, long calls) {
+        SnapshotChunk.thread(e, tid, name, 0, 0, 0, 0, 0, probes.length);
         for (int id : probes) {
-            e.varint(id);
-            for (int f = 0; f < Stats.HIST; f++) e.varint(f == Stats.CALLS || f == Stats.SEEN ? calls : 0);
-            e.varint(1).varint(5).varint(calls); // one histogram bucket
+            long[] page = new long[Stats.STRIDE];
+            page[Stats.CALLS] = page[Stats.SEEN] = calls;
+            page[Stats.HIST + 5] = calls; // one histogram bucket
+            SnapshotChunk.probe(e, id, page, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
         }
     }
 

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.hyprof.config.ProbeInfo;
 import org.hyprof.collector.Collector;
+import org.hyprof.config.ProbeInfo;
 import org.hyprof.control.Command;
 import org.hyprof.control.ControlState;
 import org.hyprof.control.Frame;
@@ -28,6 +28,7 @@ import org.hyprof.control.Welcome;
 import org.hyprof.live.LiveSession;
 import org.hyprof.runtime.Wire;
 import org.hyprof.runtime.WireCodec;
+import org.hyprof.runtime.chunk.PayloadWriter;
 import org.hyprof.store.CalibrationRecord;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
@@ -583,8 +584,8 @@ class LiveIT {
     }
 
     static byte[] helloWithVersion(int v) {
-        return WireCodec.frame(Wire.HELLO, new WireCodec.Enc().varint(v).string(Wire.ROLE_AGENT).string("s3cret")
-                .varint(1).string("x").string("").varint(0).varint(0).string("jvm").done());
+        return WireCodec.frame(Wire.HELLO, new PayloadWriter().varint(v).string(Wire.ROLE_AGENT).string("s3cret")
+                .varint(1).string("x").string("").varint(0).varint(0).string("jvm").toByteArray());
     }
 
     static void assertClosed(int port, byte[] bytes) throws Exception {

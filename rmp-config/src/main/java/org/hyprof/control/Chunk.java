@@ -2,7 +2,8 @@ package org.hyprof.control;
 
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Wire;
-import org.hyprof.runtime.WireCodec;
+import org.hyprof.runtime.chunk.PayloadReader;
+import org.hyprof.runtime.chunk.PayloadWriter;
 
 /** Recorded data: one session chunk ({@link SessionFormat} type and payload) with a sequence number. */
 public record Chunk(long seq, int chunkType, byte[] data) implements Frame {
@@ -10,10 +11,10 @@ public record Chunk(long seq, int chunkType, byte[] data) implements Frame {
 
     @Override
     public byte[] payload() {
-        return new WireCodec.Enc().varint(seq).u8(chunkType).bytes(data).done();
+        return new PayloadWriter().varint(seq).u8(chunkType).bytes(data).toByteArray();
     }
 
-    static Chunk decode(WireCodec.Dec d, byte[] all) {
+    static Chunk decode(PayloadReader d, byte[] all) {
         long seq = d.varint();
         int t = d.u8();
         if (t < SessionFormat.HEADER || t > SessionFormat.LAST_TYPE) throw new FrameException("unknown chunk type " + t);

@@ -3,7 +3,8 @@ package org.hyprof.control;
 import java.util.ArrayList;
 import java.util.List;
 import org.hyprof.runtime.Wire;
-import org.hyprof.runtime.WireCodec;
+import org.hyprof.runtime.chunk.PayloadReader;
+import org.hyprof.runtime.chunk.PayloadWriter;
 
 /** hyprof ctl → collector: one command with its arguments. */
 public record Command(List<String> args) implements Frame {
@@ -11,12 +12,12 @@ public record Command(List<String> args) implements Frame {
 
     @Override
     public byte[] payload() {
-        WireCodec.Enc e = new WireCodec.Enc().varint(args.size());
+        PayloadWriter e = new PayloadWriter().varint(args.size());
         for (String a : args) e.string(a);
-        return e.done();
+        return e.toByteArray();
     }
 
-    static Command decode(WireCodec.Dec d) {
+    static Command decode(PayloadReader d) {
         long n = d.varint();
         if (n > 1000) throw new FrameException("command with " + n + " arguments");
         List<String> args = new ArrayList<>();

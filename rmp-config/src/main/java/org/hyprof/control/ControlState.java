@@ -2,7 +2,8 @@ package org.hyprof.control;
 
 import java.util.Arrays;
 import java.util.BitSet;
-import org.hyprof.runtime.WireCodec;
+import org.hyprof.runtime.chunk.PayloadReader;
+import org.hyprof.runtime.chunk.PayloadWriter;
 
 /**
  * What an agent records: on-flags over probe ids {@code 0..idCount-1}, caller-filter roots,
@@ -46,12 +47,12 @@ public record ControlState(int idCount, BitSet on, int[] roots, long minDuration
     byte[] encode() {
         byte[] bits = new byte[(idCount + 7) / 8];
         for (int i = on.nextSetBit(0); i >= 0 && i < idCount; i = on.nextSetBit(i + 1)) bits[i >> 3] |= (byte) (1 << (i & 7));
-        WireCodec.Enc e = new WireCodec.Enc().varint(idCount).bytes(bits).varint(roots.length);
+        PayloadWriter e = new PayloadWriter().varint(idCount).bytes(bits).varint(roots.length);
         for (int r : roots) e.varint(r);
-        return e.varint(minDurationNanos).varint(minCalls).varint(maxDepth).u8(events ? 1 : 0).varint(budgetBytes).done();
+        return e.varint(minDurationNanos).varint(minCalls).varint(maxDepth).u8(events ? 1 : 0).varint(budgetBytes).toByteArray();
     }
 
-    static ControlState decode(WireCodec.Dec d) {
+    static ControlState decode(PayloadReader d) {
         long n = d.varint();
         if (n > 1 << 24) throw new FrameException("control state with " + n + " probe ids");
         byte[] bits = d.bytes((int) ((n + 7) / 8));

@@ -2,6 +2,7 @@ package org.hyprof.control;
 
 import org.hyprof.runtime.Wire;
 import org.hyprof.runtime.WireCodec;
+import org.hyprof.runtime.chunk.PayloadReader;
 
 /**
  * A frame of the live-control protocol ({@link Wire}); one record per frame type. {@link #decode}
@@ -23,7 +24,7 @@ public sealed interface Frame permits Hello, Welcome, Reject, Chunk, Ack, Config
 
     /** Decodes a payload of the given type. */
     static Frame decode(int type, byte[] payload) {
-        WireCodec.Dec d = new WireCodec.Dec(payload);
+        PayloadReader d = new PayloadReader(payload);
         try {
             return switch (type) {
                 case Wire.HELLO -> Hello.decode(d);

@@ -1,7 +1,8 @@
 package org.hyprof.control;
 
 import org.hyprof.runtime.Wire;
-import org.hyprof.runtime.WireCodec;
+import org.hyprof.runtime.chunk.PayloadReader;
+import org.hyprof.runtime.chunk.PayloadWriter;
 
 /**
  * First frame of every connection: who is connecting (an agent's process, or hyprof ctl). For an
@@ -22,11 +23,11 @@ public record Hello(int version, String role, String token, long pid, String pro
 
     @Override
     public byte[] payload() {
-        return new WireCodec.Enc().varint(version).string(role).string(token).varint(pid).string(process).string(vm)
-                .varint(startWallMillis).varint(startNanos).string(kind).done();
+        return new PayloadWriter().varint(version).string(role).string(token).varint(pid).string(process).string(vm)
+                .varint(startWallMillis).varint(startNanos).string(kind).toByteArray();
     }
 
-    static Hello decode(WireCodec.Dec d) {
+    static Hello decode(PayloadReader d) {
         int version = (int) d.varint();
         if (version != Wire.VERSION) throw new FrameException("protocol version " + version + " (this collector speaks " + Wire.VERSION + ")");
         return new Hello(version, d.string(), d.string(), d.varint(), d.string(), d.string(), d.varint(), d.varint(), d.string());

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Wire;
-import org.hyprof.runtime.WireCodec;
+import org.hyprof.runtime.chunk.PayloadWriter;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,7 +31,7 @@ class FrameGoldenTest {
         m.put("hello", new Hello(Wire.VERSION, Wire.ROLE_AGENT, "tok", 4242, "com.example.App", "OpenJDK 17", 1700000000000L, 123456789L, "jvm"));
         m.put("welcome", new Welcome(7, "hyprof collector"));
         m.put("reject", new Reject("wrong token"));
-        m.put("chunk", new Chunk(300, SessionFormat.ERROR, new WireCodec.Enc().string("boom").done()));
+        m.put("chunk", new Chunk(300, SessionFormat.ERROR, new PayloadWriter().string("boom").toByteArray()));
         m.put("ack", new Ack(300));
         m.put("config", new ConfigFrame(st));
         m.put("state", new StateFrame(st));
@@ -78,7 +78,7 @@ class FrameGoldenTest {
         }
         assertTrue(failures.isEmpty(), "truncated payload accepted: " + failures);
         assertThrows(FrameException.class, () -> Frame.decode(99, new byte[0]));
-        assertThrows(FrameException.class, () -> Frame.decode(Wire.HELLO, new WireCodec.Enc().varint(2).done()));
-        assertThrows(FrameException.class, () -> Frame.decode(Wire.CHUNK, new WireCodec.Enc().varint(1).u8(77).done()));
+        assertThrows(FrameException.class, () -> Frame.decode(Wire.HELLO, new PayloadWriter().varint(2).toByteArray()));
+        assertThrows(FrameException.class, () -> Frame.decode(Wire.CHUNK, new PayloadWriter().varint(1).u8(77).toByteArray()));
     }
 }

@@ -28,7 +28,7 @@ import org.hyprof.live.LiveSession;
 import org.hyprof.runtime.Wire;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Stats;
-import org.hyprof.runtime.Varint;
+import org.hyprof.runtime.chunk.Varint;
 import org.hyprof.store.CalibrationRecord;
 import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeCost;

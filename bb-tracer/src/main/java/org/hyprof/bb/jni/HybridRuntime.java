@@ -22,7 +22,7 @@ import org.hyprof.bb.emu.Engine;
 import org.hyprof.runtime.Hyprof;
 import org.hyprof.runtime.NativeCall;
 import org.hyprof.runtime.SessionFormat;
-import org.hyprof.runtime.Varint;
+import org.hyprof.runtime.chunk.Varint;
 
 /**
  * The hybrid agent's native side: the app's {@code System.loadLibrary}/{@code System.load} load

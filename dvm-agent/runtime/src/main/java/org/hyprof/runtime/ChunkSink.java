@@ -4,15 +4,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.hyprof.runtime.chunk.CalibrationChunk;
+import org.hyprof.runtime.chunk.EndChunk;
+import org.hyprof.runtime.chunk.EventsChunk;
+import org.hyprof.runtime.chunk.PayloadWriter;
+import org.hyprof.runtime.chunk.SnapshotChunk;
+import org.hyprof.runtime.chunk.TextChunk;
 
 /**
- * Encodes what the runtime records as session chunks ({@link SessionFormat}) and hands each to
- * {@link #emit}: the session file writes it with a CRC, the collector connection frames it. App
+ * Encodes what the runtime records as session chunks ({@link SessionFormat}, each kind with its
+ * codec in {@code org.hyprof.runtime.chunk}) and hands each to {@link #emit}: the session file writes it with a CRC, the collector connection frames it. App
  * threads only enqueue full event buffers; encoding and I/O happen on the recorder's background
  * thread or at shutdown, never on an app thread.
  */
 abstract class ChunkSink implements Sink {
-    protected final ChunkBuilder chunk = new ChunkBuilder();
+    protected final PayloadWriter chunk = new PayloadWriter();
     private final List<Object[]> pendingEvents = new ArrayList<Object[]>();
     /** Per thread index: the SEEN counters last sent, so snapshots carry only what moved. */
     private final Map<Integer, long[]> lastSeen = new HashMap<Integer, long[]>();
@@ -57,8 +63,7 @@ abstract class ChunkSink implements Sink {
             ThreadState t = (ThreadState) e[0];
             byte[] buf = (byte[]) e[3];
             int len = (Integer) e[4];
-            chunk.reset().varint(t.tid).varint((Integer) e[1]).varint((Long) e[2]).varint(len)
-                    .bytes(buf, 0, len);
+            EventsChunk.encode(chunk.reset(), t.tid, (Integer) e[1], (Long) e[2], buf, len);
             emit(SessionFormat.EVENTS);
             emitted(buf);
         }
@@ -66,14 +71,14 @@ abstract class ChunkSink implements Sink {
 
     @Override
     public synchronized void manifest(String tsv) {
-        chunk.reset().string(tsv);
+        TextChunk.encode(chunk.reset(), tsv);
         emit(SessionFormat.MANIFEST);
     }
 
     @Override
     public synchronized void calibration(Calibration c) {
-        chunk.reset().varint(c.measuredAtNanos).varint(c.innerPicos).varint(c.perEventPicos)
-                .varint(c.perIterPicos).varint(c.clockPicos);
+        new CalibrationChunk(c.measuredAtNanos, c.innerPicos, c.perEventPicos, c.perIterPicos, c.clockPicos)
+                .encode(chunk.reset());
         emit(SessionFormat.CALIBRATION);
     }
 
@@ -82,7 +87,7 @@ abstract class ChunkSink implements Sink {
         drainEvents();
         if (closed) return;
         ThreadState[] threads = Recorder.threads();
-        chunk.reset().varint(System.nanoTime()).varint(Stats.HIST).varint(threads.length);
+        SnapshotChunk.begin(chunk.reset(), System.nanoTime(), Stats.HIST, threads.length);
         for (ThreadState t : threads) {
             long[][] pages = t.pages;
             long[] seen = lastSeen.get(t.index);
@@ -102,8 +107,8 @@ abstract class ChunkSink implements Sink {
                     if (s != 0 && (!changedOnly || s != seen[(pi << Stats.PAGE_SHIFT) + k])) count++;
                 }
             }
-            chunk.varint(t.tid).string(t.name).varint(t.depthDrops).varint(t.log.dropped)
-                    .varint(t.topInclNanos).varint(t.topNativeEstNanos).varint(t.topNativeEnergyPicojoules).varint(count);
+            SnapshotChunk.thread(chunk, t.tid, t.name, t.depthDrops, t.log.dropped, t.topInclNanos,
+                    t.topNativeEstNanos, t.topNativeEnergyPicojoules, count);
             for (int pi = 0; pi < pages.length; pi++) {
                 long[] p = pages[pi];
                 if (p == null) continue;
@@ -114,19 +119,7 @@ abstract class ChunkSink implements Sink {
                     if (s == 0 || (changedOnly && s == seen[id])) continue;
                     count--;
                     seen[id] = s;
-                    chunk.varint(id);
-                    for (int f = 0; f < Stats.HIST; f++) {
-                        long v = p[b + f];
-                        if (f == Stats.MIN && v == Long.MAX_VALUE) v = 0;
-                        chunk.varint(v);
-                    }
-                    int nonEmpty = 0;
-                    for (int h = 0; h < Stats.HIST_BUCKETS; h++) if (p[b + Stats.HIST + h] != 0) nonEmpty++;
-                    chunk.varint(nonEmpty);
-                    for (int h = 0; h < Stats.HIST_BUCKETS; h++) {
-                        long v = p[b + Stats.HIST + h];
-                        if (v != 0) chunk.varint(h).varint(v);
-                    }
+                    SnapshotChunk.probe(chunk, id, p, b, Stats.HIST, Stats.MIN, b + Stats.HIST, Stats.HIST_BUCKETS);
                 }
                 // probes only gain SEEN between counting and writing, so the count bounds the loop
             }
@@ -142,7 +135,7 @@ abstract class ChunkSink implements Sink {
 
     @Override
     public synchronized void error(String message) {
-        chunk.reset().string(message);
+        TextChunk.encode(chunk.reset(), message);
         emit(SessionFormat.ERROR);
     }
 
@@ -151,8 +144,7 @@ abstract class ChunkSink implements Sink {
         if (closed) return;
         snapshot(true);
         drainEvents();
-        chunk.reset().varint(System.currentTimeMillis()).varint(System.nanoTime())
-                .varint(Recorder.totalEventDrops());
+        new EndChunk(System.currentTimeMillis(), System.nanoTime(), Recorder.totalEventDrops()).encode(chunk.reset());
         emit(SessionFormat.END);
         closed = true;
         finish();

@@ -1,24 +1,24 @@
 package org.hyprof.runtime;
 
+import org.hyprof.runtime.chunk.EventRecords;
+
 /**
  * Events mode: one thread's log of compact records in a preallocated buffer.
  *
- * <p>Record: varint({@code id << 3 | kind}), zigzag varint(nanos since the previous record of the
- * chunk, the first one relative to the chunk's base time), and for {@link #LOOP_EXIT} a varint
- * iteration count. A full buffer goes to the {@link Sink} as one chunk and is recycled. When the
+ * <p>Records are in {@link EventRecords}' format (it owns their encoding and decoding). A full
+ * buffer goes to the {@link Sink} as one chunk and is recycled. When the
  * user's log budget is used up, records are dropped <em>and counted</em>; the count is in every
  * snapshot and report.
  */
 final class EventLog {
-    static final int ENTER = 0;
-    static final int EXIT = 1;
+    static final int ENTER = EventRecords.ENTER;
+    static final int EXIT = EventRecords.EXIT;
     /** Exit by exception (or a frame closed because an outer frame exited): an unwind. */
-    static final int THROW = 2;
-    static final int LOOP_ENTER = 3;
-    static final int LOOP_EXIT = 4;
+    static final int THROW = EventRecords.THROW;
+    static final int LOOP_ENTER = EventRecords.LOOP_ENTER;
+    static final int LOOP_EXIT = EventRecords.LOOP_EXIT;
 
-    /** Longest record: 5 (tag) + 10 (delta) + 10 (iterations). */
-    private static final int MAX_RECORD = 25;
+    private static final int MAX_RECORD = EventRecords.MAX_RECORD;
 
     private final ThreadState owner;
     private byte[] buf;
@@ -40,13 +40,8 @@ final class EventLog {
             if (exhausted || !next(now)) { dropped++; return; }
             b = buf;
         }
-        int p = pos;
-        p = Varint.put(b, p, ((long) id << 3) | kind);
-        long delta = now - lastNanos;
-        p = Varint.put(b, p, (delta << 1) ^ (delta >> 63));
-        if (kind == LOOP_EXIT) p = Varint.put(b, p, extra);
+        pos = EventRecords.put(b, pos, id, kind, now - lastNanos, extra);
         lastNanos = now;
-        pos = p;
     }
 
     /** Hands the full buffer to the sink and takes a fresh one within the budget. */

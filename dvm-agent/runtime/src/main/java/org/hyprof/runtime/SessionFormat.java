@@ -1,5 +1,7 @@
 package org.hyprof.runtime;
 
+import org.hyprof.runtime.chunk.EventRecords;
+
 /**
  * The crash-safe session file the runtime writes and {@code hyprof import} reads.
  *
@@ -13,7 +15,12 @@ package org.hyprof.runtime;
  * Each chunk is written with one {@code write} call, so after {@code kill -9} the file is a valid
  * prefix plus at most one torn chunk, which the reader detects by length or CRC and reports.
  * Integers inside payloads are unsigned LEB128 varints unless stated; strings are a varint byte
- * length and UTF-8 bytes. Payloads by type:
+ * length and UTF-8 bytes. Each chunk kind owns its encoding and decoding in
+ * {@code org.hyprof.runtime.chunk} ({@code TextChunk}, {@code CalibrationChunk},
+ * {@code SnapshotChunk}, {@code EventsChunk}/{@code EventRecords}, {@code EndChunk},
+ * {@code NativeBlocksChunk}, {@code NativeEpochsChunk}), over one reader ({@code PayloadReader},
+ * which checks every length and count against what remains) and one writer ({@code PayloadWriter}).
+ * Payloads by type:
  * <ul>
  * <li>{@link #HEADER}: string of {@code key=value} lines (format, pid, process, startWallMillis,
  *     startNanos, mode, budgetBytes, vm).</li>
@@ -26,7 +33,7 @@ package org.hyprof.runtime;
  *     recorded; a reader ignores fields it does not know), non-empty bucket count, then
  *     (bucket, count) pairs. Values are cumulative: a later snapshot of the same
  *     thread and probe replaces an earlier one.</li>
- * <li>{@link #EVENTS}: tid, seq, baseNanos, byte length, records (see {@code EventLog}).</li>
+ * <li>{@link #EVENTS}: tid, seq, baseNanos, byte length, records (see {@code EventRecords}).</li>
  * <li>{@link #ERROR}: string.</li>
  * <li>{@link #END}: endWallMillis, endNanos, total dropped events (written at a clean exit).</li>
  * <li>{@link #NATIVE_INFO}: string, {@code key=value} lines (Java properties) of a hybrid run:
@@ -66,9 +73,9 @@ public final class SessionFormat {
     public static final int MAX_PAYLOAD = 64 << 20;
 
     /** Event record kinds, as in the low 3 bits of a record's tag. */
-    public static final int EV_ENTER = EventLog.ENTER;
-    public static final int EV_EXIT = EventLog.EXIT;
-    public static final int EV_THROW = EventLog.THROW;
-    public static final int EV_LOOP_ENTER = EventLog.LOOP_ENTER;
-    public static final int EV_LOOP_EXIT = EventLog.LOOP_EXIT;
+    public static final int EV_ENTER = EventRecords.ENTER;
+    public static final int EV_EXIT = EventRecords.EXIT;
+    public static final int EV_THROW = EventRecords.THROW;
+    public static final int EV_LOOP_ENTER = EventRecords.LOOP_ENTER;
+    public static final int EV_LOOP_EXIT = EventRecords.LOOP_EXIT;
 }

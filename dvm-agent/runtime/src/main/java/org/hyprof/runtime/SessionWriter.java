@@ -3,6 +3,7 @@ package org.hyprof.runtime;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import org.hyprof.runtime.chunk.TextChunk;
 
 /** Writes the crash-safe session file ({@link SessionFormat}): one write call per chunk. */
 final class SessionWriter extends ChunkSink {
@@ -17,7 +18,8 @@ final class SessionWriter extends ChunkSink {
             throw new IOException("cannot create directory " + parent);
         this.out = new FileOutputStream(file);
         out.write(SessionFormat.MAGIC);
-        chunk.reset().string(header).writeTo(SessionFormat.HEADER, out);
+        TextChunk.encode(chunk.reset(), header);
+        chunk.writeChunk(SessionFormat.HEADER, out);
     }
 
     File file() {
@@ -32,7 +34,7 @@ final class SessionWriter extends ChunkSink {
     protected void emit(int type) {
         if (closed || ioFailure != null) return;
         try {
-            chunk.writeTo(type, out);
+            chunk.writeChunk(type, out);
         } catch (IOException e) {
             ioFailure = e; // reported once; the app goes on
             Recorder.report("cannot write session file " + file + ": " + e.getMessage());

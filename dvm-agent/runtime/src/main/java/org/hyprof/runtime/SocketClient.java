@@ -9,6 +9,8 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.LinkedList;
 import java.util.List;
+import org.hyprof.runtime.chunk.PayloadReader;
+import org.hyprof.runtime.chunk.PayloadWriter;
 
 /**
  * Streams what the runtime records to a collector ({@link Wire}) and applies the configuration
@@ -76,12 +78,12 @@ final class SocketClient extends ChunkSink {
 
     @Override
     protected void emit(int type) {
-        byte[] payload = chunk.payload();
+        byte[] payload = chunk.toByteArray();
         long s;
         byte[] frame;
         synchronized (outbox) {
             s = ++seq;
-            frame = WireCodec.frame(Wire.CHUNK, new WireCodec.Enc().varint(s).u8(type).bytes(payload).done());
+            frame = WireCodec.frame(Wire.CHUNK, new PayloadWriter().varint(s).u8(type).bytes(payload).toByteArray());
             // manifest, calibrations, errors and hybrid-run settings are resent to every new
             // connection; event chunks and native epochs/blocks until acknowledged; snapshots are
             // cumulative, so a fresh one replaces lost ones
@@ -134,7 +136,7 @@ final class SocketClient extends ChunkSink {
         // unread acknowledgements would reset the connection and lose what is still in flight.
         long deadline = System.currentTimeMillis() + 10_000;
         synchronized (outbox) {
-            outbox.add(WireCodec.frame(Wire.BYE, new WireCodec.Enc().string("process exit").done()));
+            outbox.add(WireCodec.frame(Wire.BYE, new PayloadWriter().string("process exit").toByteArray()));
             outbox.notifyAll();
             while (connected && !peerClosed && System.currentTimeMillis() < deadline) {
                 try {
@@ -161,15 +163,15 @@ final class SocketClient extends ChunkSink {
                 socket = s;
                 OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
                 DataInputStream in = new DataInputStream(s.getInputStream());
-                out.write(WireCodec.frame(Wire.HELLO, new WireCodec.Enc().varint(Wire.VERSION).string(Wire.ROLE_AGENT).string(token)
+                out.write(WireCodec.frame(Wire.HELLO, new PayloadWriter().varint(Wire.VERSION).string(Wire.ROLE_AGENT).string(token)
                         .varint(Long.parseLong(hello[0]) & Long.MAX_VALUE).string(hello[1]).string(hello[2])
-                        .varint(Long.parseLong(hello[3])).varint(Long.parseLong(hello[4])).string(hello[5]).done()));
+                        .varint(Long.parseLong(hello[3])).varint(Long.parseLong(hello[4])).string(hello[5]).toByteArray()));
                 out.flush();
                 int[] type = new int[1];
                 byte[] answer = WireCodec.readFrame(in, type, Wire.MAX_CONTROL_FRAME);
-                if (type[0] == Wire.REJECT) throw new IOException("collector rejected us: " + new WireCodec.Dec(answer).string());
+                if (type[0] == Wire.REJECT) throw new IOException("collector rejected us: " + new PayloadReader(answer).string());
                 if (type[0] != Wire.WELCOME) throw new IOException("collector answered frame type " + type[0]);
-                processId = new WireCodec.Dec(answer).varint();
+                processId = new PayloadReader(answer).varint();
                 peerClosed = false;
                 backoff = 100;
                 onConnected(out);
@@ -271,8 +273,8 @@ final class SocketClient extends ChunkSink {
                     while (true) {
                         byte[] p = WireCodec.readFrame(in, type, Wire.MAX_CONTROL_FRAME);
                         switch (type[0]) {
-                            case Wire.ACK: acknowledge(new WireCodec.Dec(p).varint()); break;
-                            case Wire.CONFIG: applyConfig(new WireCodec.Dec(p)); break;
+                            case Wire.ACK: acknowledge(new PayloadReader(p).varint()); break;
+                            case Wire.CONFIG: applyConfig(new PayloadReader(p)); break;
                             case Wire.SNAPSHOT_REQUEST:
                                 snapshot(false);
                                 break;
@@ -304,7 +306,7 @@ final class SocketClient extends ChunkSink {
         }
     }
 
-    private void applyConfig(WireCodec.Dec d) {
+    private void applyConfig(PayloadReader d) {
         int n = (int) d.varint();
         byte[] bits = d.bytes((n + 7) / 8);
         boolean[] on = new boolean[n];
@@ -330,13 +332,13 @@ final class SocketClient extends ChunkSink {
         int n = c.on.length;
         byte[] bits = new byte[(n + 7) / 8];
         for (int i = 0; i < n; i++) if (c.on[i]) bits[i >> 3] |= (byte) (1 << (i & 7));
-        WireCodec.Enc e = new WireCodec.Enc().varint(n).bytes(bits);
+        PayloadWriter e = new PayloadWriter().varint(n).bytes(bits);
         int roots = 0;
         for (boolean r : c.root) if (r) roots++;
         e.varint(roots);
         for (int i = 0; i < c.root.length; i++) if (c.root[i]) e.varint(i);
         return e.varint(c.minDurationNanos).varint(c.minCalls).varint(c.maxDepth).u8(c.events ? 1 : 0)
-                .varint(Recorder.budgetRemaining()).done();
+                .varint(Recorder.budgetRemaining()).toByteArray();
     }
 
     private void closeSocket() {

@@ -1,6 +1,9 @@
-package org.hyprof.runtime;
+package org.hyprof.runtime.chunk;
 
-/** Unsigned LEB128 varints, the integer encoding of session chunks and event records. */
+/**
+ * Unsigned LEB128 varints, the integer encoding of session chunks, frames and event records: the
+ * one writer ({@link PayloadReader} is the one reader).
+ */
 public final class Varint {
     private Varint() {}
 

@@ -1,0 +1,91 @@
+package org.hyprof.store;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.hyprof.runtime.chunk.SessionFiles;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Imports the runtime's golden session file and each of its damaged variants
+ * ({@link SessionFiles}): the valid part is imported, the damage is named with its byte offset,
+ * a chunk that does not decode is skipped with a warning, and nothing else escapes.
+ */
+class SessionCorpusTest {
+    @TempDir Path dir;
+
+    private SessionImporter.Result importBytes(String name, byte[] bytes, Store s) throws IOException {
+        Path f = dir.resolve(name + ".hyprof");
+        Files.write(f, bytes);
+        return SessionImporter.importFile(f, s);
+    }
+
+    @Test
+    void theGoldenSessionImportsWhole() throws IOException {
+        try (Store s = Store.create(dir.resolve("g.db"))) {
+            SessionImporter.Result r = importBytes("golden", SessionFiles.golden(), s);
+            assertTrue(r.cleanEnd(), r.notes().toString());
+            assertEquals(2, r.probes());
+            assertEquals(1, r.threads());
+            assertEquals(1, r.eventChunks());
+            assertEquals(0, r.eventDrops());
+            assertEquals("golden", r.processName());
+            long p = r.processId();
+            assertEquals(1, s.calibrations(p).size());
+            assertEquals(1, s.skipped(p).size());
+            assertEquals(1, s.nativeEpochs(p).size());
+            assertEquals(Map.of(1, 20L, -1, 1L), s.nativeBlocks(p).get(0).executionsByProbe());
+            assertEquals("armeabi-v7a", s.nativeInfo(p).get("abi"));
+            assertTrue(s.notes().stream().anyMatch(n -> n.contains("probe failure: golden")), s.notes().toString());
+            ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
+            assertEquals(1, main.calls());
+            assertEquals(8_500, main.inclNanos());
+        }
+    }
+
+    @Test
+    void damagedFilesImportTheirValidPartAndSayWhere() throws IOException {
+        Map<String, String> damage = Map.of(
+                "truncated-chunk-header", "truncated chunk header",
+                "torn-last-chunk", "truncated chunk",
+                "bad-crc", "checksum mismatch",
+                "huge-length", "chunk length 2147483647 over the limit",
+                "unknown-type", "unknown chunk type 200");
+        Map<String, String> refused = Map.of(
+                "bad-magic", "not a hyprof session file",
+                "bad-version", "unsupported session file version 99",
+                "empty-after-magic", "no session header");
+        Map<String, byte[]> corpus = SessionFiles.damaged();
+        assertEquals(damage.size() + refused.size() + SessionFiles.SKIPPED_CHUNK.size(), corpus.size(), "every variant is checked");
+        for (Map.Entry<String, byte[]> e : corpus.entrySet()) {
+            String name = e.getKey();
+            try (Store s = Store.create(dir.resolve(name + ".db"))) {
+                if (refused.containsKey(name)) {
+                    IOException x = assertThrows(IOException.class, () -> importBytes(name, e.getValue(), s), name);
+                    assertTrue(x.getMessage().contains(name + ".hyprof") && x.getMessage().contains(refused.get(name)),
+                            name + ": " + x.getMessage());
+                    continue;
+                }
+                SessionImporter.Result r = importBytes(name, e.getValue(), s);
+                assertEquals(2, r.probes(), name + ": the manifest before the damage is kept");
+                if (damage.containsKey(name)) {
+                    String note = String.join("\n", r.notes());
+                    assertTrue(note.contains(name + ".hyprof: damaged at byte ") && note.contains(damage.get(name)), name + ": " + note);
+                    assertEquals("damaged", s.processes().get(0).status(), name);
+                    assertFalse(r.cleanEnd(), name);
+                } else {
+                    assertTrue(SessionFiles.SKIPPED_CHUNK.contains(name), name);
+                    String note = String.join("\n", r.notes());
+                    assertTrue(note.contains("unreadable") && note.contains("skipped"), name + ": " + note);
+                    assertTrue(r.cleanEnd(), name + ": the chunks after the bad one are imported");
+                    assertEquals(1, r.eventChunks(), name);
+                    assertEquals(1, r.threads(), name);
+                }
+            }
+        }
+    }
+}

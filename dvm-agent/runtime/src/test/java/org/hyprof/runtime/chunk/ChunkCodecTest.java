@@ -1,0 +1,114 @@
+package org.hyprof.runtime.chunk;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.List;
+import org.hyprof.runtime.Stats;
+import org.junit.jupiter.api.Test;
+
+/** The payload reader's bounds and the codecs' round trips. */
+class ChunkCodecTest {
+    private static PayloadReader read(PayloadWriter w) {
+        return new PayloadReader(w.toByteArray());
+    }
+
+    @Test
+    void varintsRoundTripAtTheirEdges() {
+        long[] values = {0, 1, 127, 128, 16_383, 16_384, Integer.MAX_VALUE, Long.MAX_VALUE, -1, Long.MIN_VALUE};
+        PayloadWriter w = new PayloadWriter();
+        for (long v : values) w.varint(v);
+        PayloadReader r = read(w);
+        for (long v : values) assertEquals(v, r.varint());
+        assertTrue(r.atEnd());
+        assertEquals(10, new PayloadWriter().varint(-1).size(), "a negative number takes 10 bytes");
+    }
+
+    @Test
+    void lengthsAndCountsAreCheckedAgainstWhatRemainsBeforeAnythingIsAllocated() {
+        // 0x7fffff00: the 2 GiB string of a hostile HELLO or session file; int overflow of pos + n must not pass
+        PayloadReader r = read(new PayloadWriter().varint(0x7fffff00L).bytes(new byte[] {'x'}));
+        MalformedPayloadException e = assertThrows(MalformedPayloadException.class, r::string);
+        assertTrue(e.getMessage().contains("runs past the payload"), e.getMessage());
+        assertThrows(MalformedPayloadException.class, () -> read(new PayloadWriter().varint(-1)).length());
+        assertThrows(MalformedPayloadException.class, () -> read(new PayloadWriter().varint(3).bytes(new byte[5])).count(2));
+        assertEquals(2, read(new PayloadWriter().varint(2).bytes(new byte[4])).count(2));
+        PayloadReader b = read(new PayloadWriter().bytes(new byte[3]));
+        assertThrows(MalformedPayloadException.class, () -> b.bytes(Integer.MAX_VALUE));
+        assertThrows(MalformedPayloadException.class, () -> b.bytes(-1));
+        assertEquals(3, b.remaining(), "a refused read consumes nothing");
+    }
+
+    @Test
+    void numbersLongerThanTenBytesAndTruncatedOnesAreRefused() {
+        byte[] padded = {(byte) 0x81, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+                (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x00};
+        assertThrows(MalformedPayloadException.class, () -> new PayloadReader(padded).varint());
+        assertThrows(MalformedPayloadException.class, () -> new PayloadReader(new byte[] {(byte) 0x80}).varint());
+        assertThrows(MalformedPayloadException.class, () -> new PayloadReader(new byte[0]).u8());
+        assertThrows(MalformedPayloadException.class,
+                () -> read(new PayloadWriter().varint(300)).varintAtMost(SnapshotChunk.MAX_FIELDS, "fields"));
+    }
+
+    @Test
+    void aReaderOverPartOfAnArrayStaysInsideIt() {
+        byte[] b = {5, 1, 2, 3, 4, 5, 6};
+        PayloadReader r = new PayloadReader(b, 0, 3);
+        assertThrows(MalformedPayloadException.class, r::string, "length 5 with 2 bytes of the range left");
+        assertThrows(IndexOutOfBoundsException.class, () -> new PayloadReader(b, 5, Integer.MAX_VALUE));
+    }
+
+    @Test
+    void snapshotDecodeKeepsFieldsItDoesNotKnowAndGivesZeroForMissingOnes() {
+        long[] page = new long[Stats.STRIDE + 2];
+        page[Stats.CALLS] = 7;
+        page[Stats.MIN] = Long.MAX_VALUE;
+        page[Stats.HIST + 3] = 7;
+        PayloadWriter w = new PayloadWriter();
+        SnapshotChunk.begin(w, 99, Stats.HIST, 1);
+        SnapshotChunk.thread(w, 12, "worker", 1, 2, 3, 4, 5, 1);
+        SnapshotChunk.probe(w, 64, page, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
+        SnapshotChunk s = SnapshotChunk.decode(read(w), Stats.HIST + 4, 8);
+        SnapshotChunk.ProbeRow p = s.threads.get(0).probes.get(0);
+        assertEquals(64, p.id);
+        assertEquals(Stats.HIST + 4, p.fields.length, "room for the fields the reader knows");
+        assertEquals(7, p.fields[Stats.CALLS]);
+        assertEquals(0, p.fields[Stats.MIN]);
+        assertEquals(7, p.histogram[3]);
+        assertEquals(8, p.histogram.length);
+        SnapshotChunk.ThreadRow t = s.threads.get(0);
+        assertEquals(List.of(12L, 1L, 2L, 3L, 4L, 5L), List.of(t.tid, t.depthDrops, t.eventDrops, t.topInclNanos,
+                t.topNativeEstNanos, t.topNativeEnergyPicojoules));
+    }
+
+    @Test
+    void eventRecordsRoundTripAndACutRecordEndsTheChunk() {
+        byte[] rec = new EventRecords.Writer(1_000).add(3, EventRecords.ENTER, 1_100).add(4, EventRecords.LOOP_ENTER, 1_050)
+                .loopExit(4, 1_500, 12).add(3, EventRecords.THROW, 2_000).toByteArray();
+        EventRecords.Cursor c = new EventRecords.Cursor(rec, 1_000);
+        long[][] expected = {{3, EventRecords.ENTER, 1_100, 0}, {4, EventRecords.LOOP_ENTER, 1_050, 0},
+                {4, EventRecords.LOOP_EXIT, 1_500, 12}, {3, EventRecords.THROW, 2_000, 0}};
+        for (long[] x : expected) {
+            assertTrue(c.next());
+            assertArrayEquals(x, new long[] {c.id(), c.kind(), c.nanos(), c.iterations()});
+        }
+        assertFalse(c.next());
+        assertEquals(4, EventRecords.count(rec));
+        assertEquals(3, EventRecords.count(java.util.Arrays.copyOf(rec, rec.length - 1)), "the cut last record does not count");
+    }
+
+    @Test
+    void nativeBlocksKeepJniOnLoadsProbeIdInEitherEncoding() {
+        // the hybrid runtime once wrote -1 sign-extended (10 bytes); the codec writes it as 32 bits (5 bytes)
+        PayloadWriter old = new PayloadWriter().varint(1).string("libx.so").varint(0).varint(0x10).string("").varint(4)
+                .varint(1).string("").string("").varint(1).varint(-1L).varint(9);
+        NativeBlocksChunk.Block b = NativeBlocksChunk.decode(read(old)).blocks.get(0);
+        assertArrayEquals(new int[] {-1}, b.probeIds);
+        assertNull(b.function);
+        PayloadWriter w = new PayloadWriter();
+        new NativeBlocksChunk(List.of(b)).encode(w);
+        NativeBlocksChunk.Block again = NativeBlocksChunk.decode(read(w)).blocks.get(0);
+        assertArrayEquals(new int[] {-1}, again.probeIds);
+        assertArrayEquals(new long[] {9}, again.executions);
+        assertEquals(0x10, again.offset);
+    }
+}
