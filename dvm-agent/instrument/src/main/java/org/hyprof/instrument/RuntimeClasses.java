@@ -18,7 +18,11 @@ public final class RuntimeClasses {
 
     public static final String PACKAGE_PATH = "org/hyprof/runtime/";
 
-    /** Entry name → bytes of every class in {@code org.hyprof.runtime}, read from where Probe came from. */
+    /**
+     * Entry name → bytes of every class of the runtime ({@code org.hyprof.runtime} and its
+     * subpackages, e.g. the chunk codecs), read from where Probe came from: the runtime jar, or
+     * its classes directory in a reactor build.
+     */
     public static Map<String, byte[]> read() throws IOException {
         Map<String, byte[]> out = new TreeMap<>();
         Path src;
@@ -28,16 +32,18 @@ public final class RuntimeClasses {
             throw new IOException("cannot locate the hyprof runtime classes", e);
         }
         if (Files.isDirectory(src)) {
-            Path dir = src.resolve(PACKAGE_PATH);
-            try (Stream<Path> s = Files.list(dir)) {
-                for (Path p : (Iterable<Path>) s::iterator)
-                    if (p.toString().endsWith(".class")) out.put(PACKAGE_PATH + p.getFileName(), Files.readAllBytes(p));
+            Path root = src;
+            try (Stream<Path> s = Files.walk(src.resolve(PACKAGE_PATH))) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    String n = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+                    if (n.endsWith(".class")) out.put(n, Files.readAllBytes(p));
+                }
             }
         } else {
             try (JarFile jar = new JarFile(src.toFile())) {
                 for (JarEntry e : (Iterable<JarEntry>) jar.stream()::iterator) {
                     String n = e.getName();
-                    if (n.startsWith(PACKAGE_PATH) && n.endsWith(".class") && n.indexOf('/', PACKAGE_PATH.length()) < 0) {
+                    if (n.startsWith(PACKAGE_PATH) && n.endsWith(".class")) {
                         try (InputStream in = jar.getInputStream(e)) {
                             out.put(n, in.readAllBytes());
                         }
