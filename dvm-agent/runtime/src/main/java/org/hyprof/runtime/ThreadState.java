@@ -192,26 +192,11 @@ final class ThreadState {
     }
 
     private void finishMethod(Config c, long[] f, int t, int id, long now, boolean thrown) {
-        long e = events - f[t + F_EVENTS];
-        long it = iters - f[t + F_ITERS];
-        events++;
-        long raw = now - f[t + F_START];
-        Calibration cal = Recorder.calibration;
-        long inside = cost - f[t + F_COST];
-        cost += cal.perEventFx;
-        // Sums take deducted values as they are (noise cancels out over many calls; clamping each
-        // at 0 would bias them upwards); per-call figures (min, max, histogram) are clamped.
-        long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - inside) >> Calibration.FX_SHIFT;
-        long inclCall = incl < 0 ? 0 : incl;
-        long exclRaw = raw - f[t + F_CHILD_INCL];
-        long counts = f[t + F_COUNTS];
-        long children = counts & 0xffffffffL;
-        long loopEvents = counts >>> 32;
-        long directIters = f[t + F_DIRECT_ITERS];
-        long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - f[t + F_EXCL_COST]) >> Calibration.FX_SHIFT;
+        deduct(f, t, now);
         // charge this activation (and the part of its probes outside it) to the enclosing frames
         // up to the nearest method: their exclusive time does not include it
-        long outer = cal.outerFx;
+        long raw = dRaw;
+        long outer = dOuterFx;
         for (int k = t - FRAME; k >= 0; k -= FRAME) {
             f[k + F_CHILD_INCL] += raw;
             f[k + F_COUNTS]++;
@@ -222,30 +207,71 @@ final class ThreadState {
         boolean topLevel = --methodDepth == 0;
         if ((f[t + F_ID] & ROOT) != 0) rootDepth--;
         if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
-        if (topLevel) topInclNanos += incl;
+        if (topLevel) topInclNanos += dIncl;
         long[] p = page(id);
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         long seen = ++p[b + Stats.SEEN];
-        boolean recorded = seen > c.minCalls && inclCall >= c.minDurationNanos;
+        boolean recorded = seen > c.minCalls && dInclCall >= c.minDurationNanos;
         if (natUsed) finishNative(t, p, b, recorded, open == 0);
         if (!recorded) return;
-        p[b + Stats.CALLS]++;
-        p[b + Stats.EXCL_RAW] += exclRaw;
-        p[b + Stats.EXCL] += excl;
-        p[b + Stats.CHILD_CALLS] += children;
-        p[b + Stats.DIRECT_LOOP_EVENTS] += loopEvents;
-        p[b + Stats.DIRECT_ITERS] += directIters;
+        addCall(p, b, f, t);
         if (thrown) p[b + Stats.THROWS]++;
+        if (open == 0) addOutermost(p, b);
+    }
+
+    // Results of deduct() for the activation being closed: fields rather than an object, so the
+    // hot path allocates nothing; only the closing thread touches them.
+    private long dRaw, dIncl, dInclCall, dExclRaw, dExcl, dEventsInside, dItersInside, dOuterFx;
+
+    /**
+     * The deduction arithmetic of an activation that closes, method or loop (see
+     * {@link Calibration}): its raw and deducted inclusive and exclusive times, and the probe events
+     * inside it; counts the closing event itself. One routine for both kinds of activation.
+     * ProbeBench (pairOn, aggregate / events, ns/op, same run, old → new): see the commit that made
+     * it one routine and bench/README.md.
+     */
+    private void deduct(long[] f, int t, long now) {
+        dEventsInside = events - f[t + F_EVENTS];
+        dItersInside = iters - f[t + F_ITERS];
+        events++;
+        long raw = now - f[t + F_START];
+        Calibration cal = Recorder.calibration;
+        long inside = cost - f[t + F_COST];
+        cost += cal.perEventFx;
+        // Sums take deducted values as they are (noise cancels out over many calls; clamping each
+        // at 0 would bias them upwards); per-call figures (min, max, histogram) are clamped.
+        long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - inside) >> Calibration.FX_SHIFT;
+        long exclRaw = raw - f[t + F_CHILD_INCL];
+        dOuterFx = cal.outerFx; // the calibration in force for the whole closing event
+        dRaw = raw;
+        dIncl = incl;
+        dInclCall = incl < 0 ? 0 : incl;
+        dExclRaw = exclRaw;
+        dExcl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - f[t + F_EXCL_COST]) >> Calibration.FX_SHIFT;
+    }
+
+    /** Statistics of every recorded activation (method or loop), from {@link #deduct} and its frame. */
+    private void addCall(long[] p, int b, long[] f, int t) {
+        long counts = f[t + F_COUNTS];
+        p[b + Stats.CALLS]++;
+        p[b + Stats.EXCL_RAW] += dExclRaw;
+        p[b + Stats.EXCL] += dExcl;
+        p[b + Stats.CHILD_CALLS] += counts & 0xffffffffL;
+        p[b + Stats.DIRECT_LOOP_EVENTS] += counts >>> 32;
+        p[b + Stats.DIRECT_ITERS] += f[t + F_DIRECT_ITERS];
+        long inclCall = dInclCall;
         if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
         if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
         p[b + Stats.HIST + Stats.bucket(inclCall)]++;
-        if (open == 0) {
-            p[b + Stats.OUTER_CALLS]++;
-            p[b + Stats.INCL_RAW] += raw;
-            p[b + Stats.INCL] += incl;
-            p[b + Stats.EVENTS_INSIDE] += e;
-            p[b + Stats.ITERS_INSIDE] += it;
-        }
+    }
+
+    /** Inclusive figures, counted for the outermost activation of a probe only (recursion). */
+    private void addOutermost(long[] p, int b) {
+        p[b + Stats.OUTER_CALLS]++;
+        p[b + Stats.INCL_RAW] += dRaw;
+        p[b + Stats.INCL] += dIncl;
+        p[b + Stats.EVENTS_INSIDE] += dEventsInside;
+        p[b + Stats.ITERS_INSIDE] += dItersInside;
     }
 
     /**
@@ -401,46 +427,18 @@ final class ThreadState {
     private void closeLoop(Config c, int t, long now) {
         long[] f = frames;
         int id = (int) (f[t + F_ID] >>> 2);
-        long e = events - f[t + F_EVENTS];
-        long it = iters - f[t + F_ITERS];
-        events++;
-        long raw = now - f[t + F_START];
-        Calibration cal = Recorder.calibration;
-        long inside = cost - f[t + F_COST];
-        cost += cal.perEventFx;
-        // Sums take deducted values as they are (noise cancels out over many calls; clamping each
-        // at 0 would bias them upwards); per-call figures (min, max, histogram) are clamped.
-        long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - inside) >> Calibration.FX_SHIFT;
-        long inclCall = incl < 0 ? 0 : incl;
-        long exclRaw = raw - f[t + F_CHILD_INCL];
-        long counts = f[t + F_COUNTS];
-        long children = counts & 0xffffffffL;
-        long loopEvents = counts >>> 32;
-        long directIters = f[t + F_DIRECT_ITERS];
-        long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - f[t + F_EXCL_COST]) >> Calibration.FX_SHIFT;
+        deduct(f, t, now);
         long iterations = f[t + F_ITER_COUNT];
         if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
         long[] p = page(id);
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         p[b + Stats.SEEN]++;
-        boolean recorded = inclCall >= c.minDurationNanos;
+        boolean recorded = dInclCall >= c.minDurationNanos;
         if (natUsed) finishNative(t, p, b, recorded, true); // a loop is never active twice at once
         if (!recorded) return;
-        p[b + Stats.CALLS]++;
+        addCall(p, b, f, t);
         p[b + Stats.ITERATIONS] += iterations;
-        p[b + Stats.OUTER_CALLS]++;
-        p[b + Stats.INCL_RAW] += raw;
-        p[b + Stats.INCL] += incl;
-        p[b + Stats.EXCL_RAW] += exclRaw;
-        p[b + Stats.EXCL] += excl;
-        p[b + Stats.EVENTS_INSIDE] += e;
-        p[b + Stats.ITERS_INSIDE] += it;
-        p[b + Stats.CHILD_CALLS] += children;
-        p[b + Stats.DIRECT_LOOP_EVENTS] += loopEvents;
-        p[b + Stats.DIRECT_ITERS] += directIters;
-        if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
-        if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
-        p[b + Stats.HIST + Stats.bucket(inclCall)]++;
+        addOutermost(p, b);
     }
 
     // ------------------------------------------------------------------ storage
