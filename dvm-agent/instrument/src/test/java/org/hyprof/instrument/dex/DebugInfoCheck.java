@@ -218,7 +218,7 @@ public final class DebugInfoCheck {
 
     static void compare(Trace o, Trace x, List<Violation> out) {
         o.structural(null);
-        // the original instructions, found again in order; payloads and nops carry no debug state
+        // the original instructions, found again in order; payloads carry no debug state
         int[] at = new int[o.insns.size()];
         java.util.Arrays.fill(at, -1);
         boolean[] original = new boolean[x.insns.size()];
@@ -269,7 +269,7 @@ public final class DebugInfoCheck {
         int next = -1;
         for (int k = x.insns.size() - 1; k >= 0; k--) {
             if (original[k]) { next = k; continue; }
-            if (skipped(x.insns.get(k))) continue;
+            if (skipped(x.insns.get(k)) || x.insns.get(k).getOpcode() == Opcode.NOP) continue;
             int want;
             if (k < lastOriginal) want = x.line[next];
             else {
@@ -295,15 +295,19 @@ public final class DebugInfoCheck {
         return -1;
     }
 
+    /** Payloads: data, not code, with no debug state. */
     static boolean skipped(Instruction i) {
         Opcode op = i.getOpcode();
-        return op == Opcode.NOP || op == Opcode.PACKED_SWITCH_PAYLOAD || op == Opcode.SPARSE_SWITCH_PAYLOAD
-                || op == Opcode.ARRAY_PAYLOAD;
+        return op == Opcode.PACKED_SWITCH_PAYLOAD || op == Opcode.SPARSE_SWITCH_PAYLOAD || op == Opcode.ARRAY_PAYLOAD;
     }
 
-    /** Code the instrumenter may add: probe calls, registers above the original frame, jumps. */
+    /**
+     * Code the instrumenter may add: probe calls, registers above the original frame, jumps, and
+     * the {@code nop} that aligns a payload. (An original {@code nop} is matched as an original
+     * instruction: D8's debug mode puts one where a line has no other code.)
+     */
     static boolean inserted(Instruction i, int originalRegisters) {
-        if (MethodCode.isGoto(i.getOpcode())) return true;
+        if (MethodCode.isGoto(i.getOpcode()) || i.getOpcode() == Opcode.NOP) return true;
         if (i instanceof ReferenceInstruction r && ReferenceUtil.getReferenceString(r.getReference()).startsWith(ProbeCode.PROBE_TYPE))
             return true;
         List<Integer> regs = registers(i);
