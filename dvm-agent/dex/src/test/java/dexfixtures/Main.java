@@ -19,5 +19,6 @@ public final class Main {
         System.out.println("recursion " + Recursion.run());
         System.out.println("registers " + Registers.run());
         System.out.println("threads " + Threads.run());
+        System.out.println("debug locals " + DebugLocals.run());
     }
 }

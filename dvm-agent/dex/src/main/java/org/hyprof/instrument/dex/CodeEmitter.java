@@ -72,6 +72,12 @@ final class CodeEmitter {
     private final int[] labelAddr;
     /** Node of each original instruction. */
     private final int[] origNode;
+    /** First node of the code in front of each original instruction ({@code edgeIn}, label, {@code before}). */
+    private final int[] frontNode;
+    /** Node of each trampoline's label. */
+    private final int[] trampolineNode;
+    /** The node right after the argument copies at method entry. */
+    private int afterEntryMoves = -1;
     private final int endLabel, handlerLabel;
 
     private CodeEmitter(MethodCode c, Edits e) {
@@ -81,6 +87,8 @@ final class CodeEmitter {
         handlerLabel = c.n + 1 + e.trampolines.size();
         labelAddr = new int[handlerLabel + 1];
         origNode = new int[c.n];
+        frontNode = new int[c.n];
+        trampolineNode = new int[e.trampolines.size()];
     }
 
     /** The rewritten code. */
@@ -90,7 +98,9 @@ final class CodeEmitter {
 
     private MethodImplementation run(int registerCount) throws Skip {
         for (int i = 0; i < c.n; i++) {
+            frontNode[i] = count;
             List<Edits.Chunk> in = e.edgeIn.get(i);
+            if (i == 0 && in != null) afterEntryMoves = count + e.entryMoves;
             if (in != null) for (Edits.Chunk ch : in) chunk(ch);
             add(LABEL, i, null, null);
             if (e.before[i] != null) chunk(e.before[i]);
@@ -100,6 +110,7 @@ final class CodeEmitter {
         add(LABEL, endLabel, null, null);
         for (int t = 0; t < e.trampolines.size(); t++) {
             Edits.Trampoline tr = e.trampolines.get(t);
+            trampolineNode[t] = count;
             add(LABEL, c.n + 1 + t, null, null);
             chunk(tr.chunk());
             add(TRAMP_GOTO, tr.target(), null, tr.chunk().cover());
@@ -308,22 +319,65 @@ final class CodeEmitter {
 
     // ------------------------------------------------------------------ debug items
 
+    /**
+     * The original debug entries at the new addresses, plus the arguments' locals after the entry
+     * copies and a line for each trampoline. Local entries (and the prologue/epilogue markers)
+     * stay on their instruction's label, so every original instruction sees the locals it saw;
+     * line entries (and a source-file change, which lines depend on) move to the front of the code
+     * inserted before their instruction, so a probe carries the line of the instruction it
+     * precedes and the instruction keeps its own. A trampoline ({@code probes; goto T}) carries
+     * T's line. A stable sort by address keeps the order of entries at one address: the argument
+     * locals first, so the compiler's own entries at the method's first instruction apply after
+     * them.
+     */
     private List<DebugItem> debugItems() {
-        List<DebugItem> out = new ArrayList<>(c.debug.size());
+        List<DebugItem> out = new ArrayList<>(c.debug.size() + 2 * e.entryLocals.size() + trampolineNode.length);
+        if (afterEntryMoves >= 0 && !e.entryLocals.isEmpty()) {
+            int a = address[afterEntryMoves];
+            for (Edits.EntryLocal l : e.entryLocals) out.add(new ImmutableEndLocal(a, l.arrival(), l.name(), l.type(), null));
+            for (Edits.EntryLocal l : e.entryLocals) out.add(new ImmutableStartLocal(a, l.register(), l.name(), l.type(), null));
+        }
+        boolean sourceFiles = false;
         for (DebugItem d : c.debug) {
             int a = newAddress(d.getCodeAddress());
             DebugItem m;
-            if (d instanceof LineNumber x) m = new ImmutableLineNumber(a, x.getLineNumber());
+            if (d instanceof LineNumber x) m = new ImmutableLineNumber(frontAddress(d.getCodeAddress()), x.getLineNumber());
             else if (d instanceof StartLocal x) m = new ImmutableStartLocal(a, x.getRegister(), x.getName(), x.getType(), x.getSignature());
             else if (d instanceof EndLocal x) m = new ImmutableEndLocal(a, x.getRegister(), x.getName(), x.getType(), x.getSignature());
             else if (d instanceof RestartLocal x) m = new ImmutableRestartLocal(a, x.getRegister(), x.getName(), x.getType(), x.getSignature());
-            else if (d instanceof SetSourceFile x) m = new ImmutableSetSourceFile(a, x.getSourceFile());
-            else if (d.getDebugItemType() == org.jf.dexlib2.DebugItemType.PROLOGUE_END) m = new ImmutablePrologueEnd(a);
+            else if (d instanceof SetSourceFile x) {
+                m = new ImmutableSetSourceFile(frontAddress(d.getCodeAddress()), x.getSourceFile());
+                sourceFiles = true;
+            } else if (d.getDebugItemType() == org.jf.dexlib2.DebugItemType.PROLOGUE_END) m = new ImmutablePrologueEnd(a);
             else if (d.getDebugItemType() == org.jf.dexlib2.DebugItemType.EPILOGUE_BEGIN) m = new ImmutableEpilogueBegin(a);
             else continue;
             out.add(m);
         }
+        // with source-file changes a trampoline's line could name the wrong file: it keeps the one before it
+        for (int t = 0; t < trampolineNode.length && !sourceFiles; t++) {
+            int line = originalLine(e.trampolines.get(t).target());
+            if (line >= 0) out.add(new ImmutableLineNumber(address[trampolineNode[t]], line));
+        }
+        out.sort(java.util.Comparator.comparingInt(DebugItem::getCodeAddress));
         return out;
+    }
+
+    /** The line original instruction i had: the last line entry at or before it, or -1. */
+    private int originalLine(int i) {
+        int line = -1;
+        for (DebugItem d : c.debug) {
+            if (d.getCodeAddress() > c.addr[i]) break;
+            if (d instanceof LineNumber ln) line = ln.getLineNumber();
+        }
+        return line;
+    }
+
+    /** New address of the code in front of the original instruction at (or containing) an original address. */
+    private int frontAddress(int original) {
+        if (original >= c.addr[c.n]) return labelAddr[endLabel];
+        int i = Arrays.binarySearch(c.addr, 0, c.n, original);
+        if (i < 0) i = -i - 2;
+        return address[frontNode[Math.max(i, 0)]];
     }
 
     /** New address of an original code address: the label of the instruction there (or containing it). */

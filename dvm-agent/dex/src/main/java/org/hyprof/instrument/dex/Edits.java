@@ -21,6 +21,8 @@ import org.jf.dexlib2.iface.instruction.Instruction;
  *     {@code code; goto v}, placed after the original code.</li>
  * <li>{@link #handler} — the appended exceptional-exit handler, with which original instructions
  *     it covers ({@link #coveredByHandler}).</li>
+ * <li>{@link #entryLocals} — debug entries for the arguments, placed right after the first
+ *     {@link #entryMoves} instructions of the method entry (the argument copies).</li>
  * </ul>
  */
 final class Edits {
@@ -37,6 +39,9 @@ final class Edits {
 
     record Trampoline(Chunk chunk, int target) {}
 
+    /** An argument's local, moved by the entry copy from its arrival register to {@code register}. */
+    record EntryLocal(int register, int arrival, String name, String type) {}
+
     final int n;
     final List<List<Chunk>> edgeIn;
     final Chunk[] before;
@@ -45,6 +50,9 @@ final class Edits {
     final Map<Long, Integer> retarget = new HashMap<>();
     List<Instruction> handler;
     boolean[] coveredByHandler;
+    List<EntryLocal> entryLocals = List.of();
+    /** How many instructions of the first chunk on {@code edgeIn[0]} the entry locals follow. */
+    int entryMoves;
 
     Edits(int n) {
         this.n = n;

@@ -26,6 +26,7 @@ final class EntryExitPass {
         List<Instruction> entry = new ArrayList<>(rs.moves);
         if (ctor == null) entry.addAll(enter);
         if (!entry.isEmpty()) e.addEdgeIn(0, new Edits.Chunk(entry, Edits.Cover.NONE));
+        e.entryMoves = rs.moves.size();
         if (ctor != null) e.addEdgeIn(ctor.superCall() + 1, new Edits.Chunk(enter, Edits.Cover.NONE));
         List<Instruction> exit = List.of(ProbeCode.invoke(ProbeCode.EXIT, rs.scratch1));
         for (int i = 0; i < c.n; i++) {

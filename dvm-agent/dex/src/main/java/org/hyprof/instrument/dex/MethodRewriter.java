@@ -41,6 +41,8 @@ final class MethodRewriter {
         int methodId = ids.peek();
         Edits e = new Edits(c.n);
         EntryExitPass.apply(c, rs, init, mon, methodId, e);
+        boolean hasDebugInfo = !c.debug.isEmpty() || m.getParameters().stream().anyMatch(p -> p.getName() != null);
+        e.entryLocals = rs.entryLocals(hasDebugInfo, m.getDefiningClass(), m.getParameters());
         LoopPass.place(c, rs, init, mon, found.loops(), methodId + 1, e);
         ExceptionalExitPass.apply(c, rs, init, e);
         MethodImplementation out = CodeEmitter.emit(c, e, rs.registerCount);

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every instrumented fixture through the real tools: {@code dexdump -d} finds nothing wrong, and
- * converted by dex2jar it runs on the JVM with the runtime (injected as DEX, converted with the
+ * Every instrumented fixture through the real tools: {@code dexdump -d} finds nothing wrong, the
+ * debug info checks out ({@link DebugInfoCheck}, dex2jar reading it), and converted by dex2jar it runs on the JVM with the runtime (injected as DEX, converted with the
  * rest) printing exactly what the uninstrumented program prints. Session contents (call and
  * iteration counts, matched enters) are checked by the command-line tests (tui {@code DexIT}).
  */
@@ -26,6 +26,7 @@ class DexFixturesIT {
         Path in = dir.resolve(name + ".dex"), out = dir.resolve(name + "-hyprof.dex");
         Files.write(in, dex);
         DexInstrumenter.instrument(in, out, new ProfilingConfig(), null, null);
+        assertEquals(List.of(), DebugInfoCheck.compare(Fixtures.open(dex), Fixtures.open(Files.readAllBytes(out))).violations());
         if (DexTools.hasDexdump()) {
             DexTools.Dump d = DexTools.dexdump(out);
             assertTrue(d.clean(), "dexdump on " + name + ": exit " + d.exit() + " " + d.failures());
@@ -52,6 +53,13 @@ class DexFixturesIT {
     void javaFixturesRunUnchanged() throws Exception {
         String out = roundTrip("java", Fixtures.javaDex(), "dexfixtures.Main");
         assertTrue(out.contains("loops "), out);
+    }
+
+    /** The fixtures as D8 compiles them in debug mode: locals and parameters reused as locals. */
+    @Test
+    void debugBuildOfTheJavaFixturesRunsUnchanged() throws Exception {
+        String out = roundTrip("java-debug", Fixtures.javaDebugDex(), "dexfixtures.Main");
+        assertTrue(out.contains("debug locals "), out);
     }
 
     @Test

@@ -27,6 +27,8 @@ class DexGoldenTest {
         Files.write(in, Fixtures.smaliDex());
         DexInstrumenter.instrument(in, o, new ProfilingConfig(), null, null);
         out = Fixtures.open(Files.readAllBytes(o));
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(),
+                DebugInfoCheck.compare(Fixtures.open(Fixtures.smaliDex()), out).violations());
     }
 
     static void golden(String pass, String cls) throws Exception {
@@ -57,6 +59,21 @@ class DexGoldenTest {
         golden("loops", "LoopAtZero");
         golden("loops", "Payloads");
         golden("loops", "MonitorLoop");
+    }
+
+    /**
+     * Debug info (D8 debug mode): after the argument copies each named parameter's local starts
+     * in the register the original code uses (where D8's {@code .end local}/{@code .restart local}
+     * name it) and ends in its arrival register; lines stay on their instructions, probes take
+     * the line of the instruction they precede, a trampoline the line of its target.
+     */
+    @Test
+    void debugInfo() throws Exception {
+        Path in = dir.resolve("java-debug.dex"), o = dir.resolve("java-debug-hyprof.dex");
+        Files.write(in, Fixtures.javaDebugDex());
+        DexInstrumenter.instrument(in, o, new ProfilingConfig(), null, null);
+        DexBackedDexFile d = Fixtures.open(Files.readAllBytes(o));
+        Golden.check("dex/debug-info/DebugLocals.smali", Smali.text(Smali.find(d, "Ldexfixtures/DebugLocals;")));
     }
 
     /** Where the runtime goes in a multidex APK and in one below API 21, and what else the APK holds. */

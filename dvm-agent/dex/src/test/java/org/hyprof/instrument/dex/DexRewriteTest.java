@@ -16,7 +16,7 @@ import org.jf.dexlib2.iface.instruction.Instruction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The fixtures instrumented in-process: re-read by dexlib2 and type-checked. */
+/** The fixtures instrumented in-process: re-read by dexlib2, type-checked and debug-info-checked. */
 class DexRewriteTest {
     @TempDir Path dir;
 
@@ -54,6 +54,7 @@ class DexRewriteTest {
         assertEquals(Fixtures.open(original).getOpcodes().api, d.getOpcodes().api, "DEX version kept");
         List<TypeCheck.Violation> bad = TypeCheck.introduced(Fixtures.open(original), d, runtime());
         assertEquals(List.of(), bad);
+        assertEquals(List.of(), DebugInfoCheck.compare(Fixtures.open(original), d).violations());
         Manifest m = s.manifest();
         assertEquals(List.of("dexfixtures.Sync.syncBlock(I)I: loop at line 18: inside a synchronized region without a catch-all that can take probes",
                 "dexfixtures.Threads$Task.call()Ljava/lang/Object;: bridge method (its target has probes)"),
@@ -69,6 +70,7 @@ class DexRewriteTest {
         DexBackedDexFile d = Fixtures.open(Files.readAllBytes(dir.resolve("smali-out.dex")));
         assertTrue(reread(d) > 0);
         assertEquals(List.of(), TypeCheck.introduced(Fixtures.open(original), d, runtime()));
+        assertEquals(List.of(), DebugInfoCheck.compare(Fixtures.open(original), d).violations());
         assertEquals(List.of("smalifix.BigRegisters.tooMany(I)I: registers + scratch exceed 256 (255 registers; const/move-exception need v0-v255)"),
                 s.manifest().skipped().stream().map(k -> k.methodKey() + ": " + k.reason()).toList());
         assertEquals(5, s.loops(), "every smali loop has probes");

@@ -3,7 +3,10 @@ package org.hyprof.instrument.dex;
 import com.googlecode.d2j.Method;
 import com.googlecode.d2j.dex.Dex2jar;
 import com.googlecode.d2j.dex.DexExceptionHandler;
+import com.googlecode.d2j.node.DexClassNode;
+import com.googlecode.d2j.node.DexFileNode;
 import com.googlecode.d2j.node.DexMethodNode;
+import com.googlecode.d2j.reader.BaseDexFileReader;
 import com.googlecode.d2j.reader.MultiDexFileReader;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -71,11 +74,59 @@ public final class DexTools {
         return new Dump(exit, failures, insns);
     }
 
+    /** What dex2jar's reader made of every class: classes, methods read, and the classes it failed on. */
+    public record Read(int classes, int methods, List<String> failures) {}
+
     /**
-     * dex2jar of a DEX file or an APK (every classes*.dex) into a jar, with frames computed.
-     * Methods dex2jar could not translate are errors: it would otherwise replace them silently.
+     * dex2jar's reader over every class with debug info on (what {@code d2j-dex2jar -d} reads) and
+     * no read error ignored. {@link Dex2jar} itself ignores them: it prints the error (e.g.
+     * "Encountered RESTART_LOCAL on new v9" for debug info that ends or restarts a local never
+     * started) to stderr and drops the rest of the class, so a translation can look clean and
+     * lack methods.
+     */
+    public static Read readWithDebugInfo(byte[] dexOrApk) throws IOException {
+        BaseDexFileReader reader = MultiDexFileReader.open(dexOrApk);
+        List<String> names = reader.getClassNames();
+        List<String> failures = new ArrayList<>();
+        int methods = 0;
+        for (int i = 0; i < names.size(); i++) {
+            DexFileNode node = new DexFileNode();
+            try {
+                reader.accept(node, i, 0); // 0: debug info read, exceptions thrown
+                for (DexClassNode c : node.clzs) methods += c.methods == null ? 0 : c.methods.size();
+            } catch (RuntimeException e) {
+                failures.add(names.get(i) + ": " + e.getMessage());
+            }
+        }
+        return new Read(names.size(), methods, failures);
+    }
+
+    /** Methods per class (internal name) in a jar, as ASM reads them. */
+    public static Map<String, Integer> methodsPerClass(Path jar) throws IOException {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        try (JarFile j = new JarFile(jar.toFile())) {
+            for (JarEntry e : Collections.list(j.entries())) {
+                if (!e.getName().endsWith(".class")) continue;
+                try (InputStream s = j.getInputStream(e)) {
+                    org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
+                    new ClassReader(s.readAllBytes()).accept(cn, ClassReader.SKIP_CODE);
+                    out.put(cn.name, cn.methods.size());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * dex2jar of a DEX file or an APK (every classes*.dex) into a jar, with debug info (locals,
+     * lines: {@code d2j-dex2jar -d}) and frames computed. A class dex2jar's reader fails on
+     * ({@link #readWithDebugInfo}) and a method it could not translate are errors: it would
+     * otherwise drop or replace them silently.
      */
     public static void dex2jar(byte[] dexOrApk, Path jar) throws IOException {
+        Read read = readWithDebugInfo(dexOrApk);
+        if (!read.failures().isEmpty())
+            throw new IOException("dex2jar -d could not read " + read.failures().size() + " classes, first: " + read.failures().get(0));
         List<String> failed = Collections.synchronizedList(new ArrayList<>());
         Files.deleteIfExists(jar);
         Dex2jar.from(MultiDexFileReader.open(dexOrApk))

@@ -50,12 +50,22 @@ public final class Fixtures {
     /** API level the fixtures are compiled for (D8 and smali). */
     public static final int API = 21;
 
-    private static byte[] javaDex, smaliDex;
+    private static byte[] javaDex, javaDebugDex, smaliDex;
 
     /** D8 output of the {@code dexfixtures} package; {@code dexfixtures.Main} runs them all. */
     public static synchronized byte[] javaDex() throws Exception {
         if (javaDex == null) javaDex = d8(classesOf(dexfixtures.Main.class, "dexfixtures/"), API);
         return javaDex.clone();
+    }
+
+    /**
+     * The same in D8's debug mode (its default on the command line, what a debug build holds):
+     * local variables with their scopes, parameters reused as locals ending and restarting.
+     */
+    public static synchronized byte[] javaDebugDex() throws Exception {
+        if (javaDebugDex == null)
+            javaDebugDex = d8(classesOf(dexfixtures.Main.class, "dexfixtures/"), API, CompilationMode.DEBUG);
+        return javaDebugDex.clone();
     }
 
     /** The smali fixtures as one DEX file. */
@@ -98,10 +108,15 @@ public final class Fixtures {
 
     /** Compiles class files to one DEX file with D8 (release mode, JDK classes as the library). */
     public static byte[] d8(Map<String, byte[]> classes, int minApi) throws Exception {
+        return d8(classes, minApi, CompilationMode.RELEASE);
+    }
+
+    /** Compiles class files to one DEX file with D8 in the given mode (JDK classes as the library). */
+    public static byte[] d8(Map<String, byte[]> classes, int minApi, CompilationMode mode) throws Exception {
         Path dir = Files.createTempDirectory("hyprof-d8");
         try {
             D8Command.Builder b = D8Command.builder()
-                    .setMode(CompilationMode.RELEASE)
+                    .setMode(mode)
                     .setMinApiLevel(minApi)
                     .addLibraryResourceProvider(JdkClassFileProvider.fromSystemJdk())
                     .setOutput(dir, OutputMode.DexIndexed);
@@ -118,10 +133,15 @@ public final class Fixtures {
 
     /** D8 over a jar (e.g. a library from Maven Central); more than one output file is an error. */
     public static byte[] d8Jar(Path jar, int minApi) throws Exception {
+        return d8Jar(jar, minApi, CompilationMode.RELEASE);
+    }
+
+    /** D8 over a jar in the given mode; more than one output file is an error. */
+    public static byte[] d8Jar(Path jar, int minApi, CompilationMode mode) throws Exception {
         Path dir = Files.createTempDirectory("hyprof-d8");
         try {
             D8.run(D8Command.builder()
-                    .setMode(CompilationMode.RELEASE)
+                    .setMode(mode)
                     .setMinApiLevel(minApi)
                     .addLibraryResourceProvider(JdkClassFileProvider.fromSystemJdk())
                     .addProgramFiles(jar)
