@@ -17,7 +17,7 @@ import java.util.function.IntFunction;
 import org.hyprof.bb.NativeException;
 import org.hyprof.bb.Tracer;
 import org.hyprof.bb.cost.CpuProfile;
-import org.hyprof.bb.disasm.Instruction;
+import org.hyprof.bb.disasm.Listing;
 import org.hyprof.bb.emu.Engine;
 import org.hyprof.runtime.Hyprof;
 import org.hyprof.runtime.NativeCall;
@@ -353,18 +353,14 @@ public final class HybridRuntime implements NativeCall.Handler {
             Tracer.Block b = t.block(i);
             string(out, lib.name);
             Varint.write(out, i);
-            Varint.write(out, b.address() - org.hyprof.bb.emu.Emulator.BASE);
+            Varint.write(out, b.offset());
             string(out, b.function() == null ? "" : b.function());
             Varint.write(out, t.emulator.counter.size(i));
             Varint.write(out, b.instructions().size());
             StringBuilder cats = new StringBuilder();
             b.categories().forEach((k, v) -> cats.append(cats.length() == 0 ? "" : ",").append(k).append('=').append(v));
             string(out, cats.toString());
-            StringBuilder dis = new StringBuilder();
-            for (Instruction in : b.instructions())
-                dis.append(String.format("%08x  %-8s %s", in.address() - org.hyprof.bb.emu.Emulator.BASE, in.mnemonic(), in.operands())
-                        .stripTrailing()).append('\n');
-            string(out, dis.toString());
+            string(out, Listing.text(b.instructions()));
             int k = 0;
             for (long[] c : byMethod.values()) if (i < c.length && c[i] != 0) k++;
             Varint.write(out, k);
