@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.function.Consumer;
-import org.hyprof.bb.emu.Backend;
+import org.hyprof.bb.emu.BlockSink;
 
 /**
  * Counts executed basic blocks per epoch without boxing: block start addresses map to dense
@@ -16,11 +16,12 @@ import org.hyprof.bb.emu.Backend;
  * counts into an epoch of its own, and the outer epoch's counts resume when it ends.
  *
  * <p>The counts live in direct buffers so that an engine can count without calling Java at all
- * ({@link Backend#countBlocks}): it learns a block's index from {@link #firstSeen} once, then
- * increments slot {@code index} of the buffer last passed to its {@link #retargetTo} listener and
- * the total in {@link #totals()}. Without such an engine, {@link #block} does the same in Java.
+ * (see {@link BlockSink}, the engines' side): it learns a block's index from {@link #firstSeen}
+ * once, then increments slot {@code index} of the buffer last passed to its {@link #retargetTo}
+ * listener and the total in {@link #totals()}. Without such an engine, {@link #block} does the
+ * same in Java.
  */
-public final class BlockCounter implements Backend.BlockListener {
+public final class BlockCounter implements BlockSink {
     private long[] keys = new long[1024];   // address + 1 (0 = empty slot)
     private int[] values = new int[1024];   // dense index
     private long[] address = new long[256];
@@ -52,6 +53,7 @@ public final class BlockCounter implements Backend.BlockListener {
      * The direct buffer (native byte order) whose first long is the number of blocks executed;
      * an engine counting outside Java increments it.
      */
+    @Override
     public ByteBuffer totals() {
         return totals;
     }
@@ -61,6 +63,7 @@ public final class BlockCounter implements Backend.BlockListener {
      * engine counting outside Java counts into the buffer given last. It is a direct buffer of
      * longs in native byte order; slot i = executions of block i in the current epoch.
      */
+    @Override
     public void retargetTo(Consumer<LongBuffer> l) {
         this.retarget = l;
         l.accept(counts);
@@ -155,6 +158,7 @@ public final class BlockCounter implements Backend.BlockListener {
      * A block's first execution: gives it the next dense index, notes its size and instruction
      * set, and makes room for its count (which may replace the count buffer). Returns the index.
      */
+    @Override
     public int firstSeen(long addr, int len) {
         int idx = add(addr, len);
         long k = addr + 1;

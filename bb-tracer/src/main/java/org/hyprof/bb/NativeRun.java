@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.hyprof.bb.cost.CpuProfile;
 import org.hyprof.bb.cost.Estimate;
-import org.hyprof.bb.disasm.Instruction;
+import org.hyprof.bb.disasm.Listing;
 import org.hyprof.bb.emu.Backend;
 import org.hyprof.bb.emu.Emulator;
 import org.hyprof.bb.emu.Engine;
@@ -23,7 +23,9 @@ import org.hyprof.bb.emu.Engine;
  * (integer value of the return register), {@code blocks}, {@code instructions}, {@code categories}
  * (name → count), {@code cycles}, {@code time_ns}, {@code energy_uj}; also {@code return_double},
  * {@code return_float}, {@code return_long}, {@code library}, {@code symbol}, {@code arch},
- * {@code cpu}, {@code engine}, {@code functions}, {@code hot_blocks}.
+ * {@code cpu}, {@code engine}, {@code functions}, {@code hot_blocks} (each with {@code block}, the
+ * name every output gives it, e.g. {@code libkernels.so+0x1a2c}; {@code address}, its offset in
+ * the library; and its disassembly, as {@link Listing} prints it).
  */
 public record NativeRun(String library, String symbol, Backend.Arch arch, Engine engine, CpuProfile cpu, Emulator.Result result,
                         long blocks, Estimate estimate, Map<String, Long> categories, List<Tracer.HotBlock> hot,
@@ -66,12 +68,13 @@ public record NativeRun(String library, String symbol, Backend.Arch arch, Engine
         ArrayNode hb = o.putArray("hot_blocks");
         for (Tracer.HotBlock h : hot.subList(0, Math.min(top, hot.size()))) {
             ObjectNode b = hb.addObject();
-            b.put("address", "0x" + Long.toHexString(h.block().address()));
+            b.put("block", h.block().id());
+            b.put("address", "0x" + Long.toHexString(h.block().offset()));
             b.put("function", h.block().function());
             b.put("executions", h.executions());
             b.put("cycles", Math.round(h.estimate().cycles()));
             ArrayNode d = b.putArray("disassembly");
-            for (Instruction i : h.block().instructions()) d.add(i.mnemonic() + " " + i.operands() + "  ; " + i.category());
+            for (String line : Listing.lines(h.block().instructions())) d.add(line);
         }
         try {
             out.println(m.writeValueAsString(o));
@@ -98,9 +101,9 @@ public record NativeRun(String library, String symbol, Backend.Arch arch, Engine
                         String.format(Locale.ROOT, "%,d", e.getValue().instructions()), e.getKey()));
         out.println("hottest blocks:");
         for (Tracer.HotBlock h : hot.subList(0, Math.min(top, hot.size()))) {
-            out.printf(Locale.ROOT, "  0x%x in %s: %,d executions, %,.0f cycles%n", h.block().address(), h.block().function(),
+            out.printf(Locale.ROOT, "  %s in %s: %,d executions, %,.0f cycles%n", h.block().id(), h.block().function(),
                     h.executions(), h.estimate().cycles());
-            for (Instruction i : h.block().instructions()) out.printf(Locale.ROOT, "      %-40s %s%n", i.mnemonic() + " " + i.operands(), i.category());
+            for (String line : Listing.lines(h.block().instructions())) out.println("      " + line);
         }
         out.flush();
     }

@@ -13,6 +13,7 @@ import org.hyprof.bb.disasm.Instruction;
 import org.hyprof.bb.emu.Backend;
 import org.hyprof.bb.emu.Emulator;
 import org.hyprof.bb.emu.Engine;
+import org.hyprof.runtime.chunk.NativeBlocksChunk;
 
 /**
  * bb-tracer's entry point: a shared object in the emulator, a CPU profile, and for each call the
@@ -21,9 +22,17 @@ import org.hyprof.bb.emu.Engine;
  * cost is then Σ executions × block cost.
  */
 public final class Tracer implements AutoCloseable {
-    /** A block's static description and cost under the profile. */
-    public record Block(int index, long address, String function, List<Instruction> instructions,
-                        Map<String, Long> categories) {}
+    /**
+     * A block's static description and cost under the profile: {@code offset} is where it starts
+     * in {@code library} (the file name), as objdump shows it, never the emulator's load address.
+     */
+    public record Block(int index, String library, long offset, String function, List<Instruction> instructions,
+                        Map<String, Long> categories) {
+        /** How the block is named everywhere ({@code libkernels.so+0x1a2c}). */
+        public String id() {
+            return NativeBlocksChunk.blockId(library, offset);
+        }
+    }
 
     /** A block of a run with how often it ran. */
     public record HotBlock(Block block, long executions, Estimate estimate) {}
@@ -84,11 +93,12 @@ public final class Tracer implements AutoCloseable {
             int size = emulator.counter.size(i);
             byte[] code = emulator.cpu.read(addr, size);
             boolean thumb = emulator.counter.isThumb(i); // the CPU state when the block first ran
-            List<Instruction> insns = disassembler.disassemble(code, addr, thumb);
+            long offset = addr - Emulator.BASE;
+            List<Instruction> insns = disassembler.disassemble(code, offset, thumb); // at the offset: targets as objdump's
             Map<String, Long> cats = new LinkedHashMap<>();
             for (Instruction in : insns) cats.merge(in.category(), 1L, Long::sum);
             String fn = emulator.functionAt(addr);
-            return new Block(i, addr, fn, insns, cats);
+            return new Block(i, emulator.image.path.getFileName().toString(), offset, fn, insns, cats);
         });
     }
 

@@ -11,7 +11,7 @@ import org.hyprof.bb.NativeRun;
 import org.hyprof.bb.Tracer;
 import org.hyprof.bb.cost.CpuProfile;
 import org.hyprof.bb.cost.Estimate;
-import org.hyprof.bb.disasm.Instruction;
+import org.hyprof.bb.disasm.Listing;
 import org.hyprof.bb.emu.Backend;
 import org.hyprof.bb.emu.Emulator;
 import org.hyprof.bb.emu.Engine;
@@ -102,13 +102,9 @@ public final class NativeCommand implements Callable<Integer> {
         run.functions().forEach((name, e) -> functions.add(new NativeRunRecord.Function(name, e.instructions(), Math.round(e.cycles()),
                 Math.round(e.timeNanos()), Math.round(e.energyMicrojoules() * 1e6))));
         List<NativeRunRecord.Block> blocks = new ArrayList<>();
-        for (Tracer.HotBlock h : run.hot()) {
-            StringBuilder d = new StringBuilder();
-            for (Instruction i : h.block().instructions())
-                d.append(d.length() == 0 ? "" : "\n").append(i.mnemonic()).append(' ').append(i.operands()).append(" ; ").append(i.category());
-            blocks.add(new NativeRunRecord.Block(h.block().address() - Emulator.BASE, h.block().function(), h.executions(),
-                    h.block().instructions().size(), Math.round(h.estimate().cycles()), d.toString()));
-        }
+        for (Tracer.HotBlock h : run.hot())
+            blocks.add(new NativeRunRecord.Block(h.block().offset(), h.block().function(), h.executions(),
+                    h.block().instructions().size(), Math.round(h.estimate().cycles()), Listing.text(h.block().instructions())));
         Estimate e = run.estimate();
         NativeRunRecord r = new NativeRunRecord(0, Path.of(run.library()).toAbsolutePath().toString(), run.symbol(), args,
                 run.arch() == Backend.Arch.ARM64 ? "arm64-v8a" : "armeabi-v7a", run.cpu().name, run.engine().id,

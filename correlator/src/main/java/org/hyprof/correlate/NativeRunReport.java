@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.hyprof.runtime.chunk.NativeBlocksChunk;
 import org.hyprof.store.NativeRunRecord;
 
 /**
@@ -82,7 +83,8 @@ public final class NativeRunReport {
                         .put("time_ns", x.estNanos()).put("energy_uj", x.energyPicojoules() / 1e6);
             ArrayNode b = o.putArray("hot_blocks"); // every executed block, most cycles first
             for (NativeRunRecord.Block x : r.hotBlocks())
-                b.addObject().put("address", "0x" + Long.toHexString(x.address())).put("function", x.function())
+                b.addObject().put("block", NativeBlocksChunk.blockId(r.library(), x.address()))
+                        .put("address", "0x" + Long.toHexString(x.address())).put("function", x.function())
                         .put("executions", x.executions()).put("instructions", x.instructions()).put("cycles", x.cycles())
                         .put("disassembly", x.disassembly());
         }

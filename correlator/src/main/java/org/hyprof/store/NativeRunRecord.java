@@ -16,7 +16,11 @@ public record NativeRunRecord(long runId, String library, String symbol, String 
     /** Executed instructions and their estimates, per function of the library. */
     public record Function(String name, long instructions, long cycles, long estNanos, long energyPicojoules) {}
 
-    /** A block, how often it ran, and its disassembly (one instruction per line). */
+    /**
+     * A block ({@code address}: its offset in the library, shown as
+     * {@link org.hyprof.runtime.chunk.NativeBlocksChunk#blockId}), how often it ran, and its disassembly (one
+     * instruction per line).
+     */
     public record Block(long address, String function, long executions, long instructions, long cycles, String disassembly) {}
 
     /** A short label: {@code libkernels.so kernel_fft(256, 4) on cortex-a9}. */

@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.hyprof.runtime.chunk.NativeBlocksChunk;
+import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeEpoch;
 import org.hyprof.store.Store;
 import org.junit.jupiter.api.BeforeAll;
@@ -200,6 +202,17 @@ class HybridIT {
             assertEquals(j.get("energy_uj").asDouble() * 1e6 * ROUNDS, methodPj, ROUNDS, "the method carries exactly its epochs' energy");
             assertFalse(s.nativeBlocks(p).isEmpty(), "blocks with disassembly are stored");
             assertTrue(s.nativeBlocks(p).get(0).disassembly().length() > 0);
+            // the blocks 'hyprof native' printed are those the hybrid run stored (what the TUI shows), by the same name
+            Map<String, NativeBlock> stored = new HashMap<>();
+            for (NativeBlock b : s.nativeBlocks(p)) stored.put(NativeBlocksChunk.blockId(b.library(), b.address()), b);
+            for (JsonNode h : j.get("hot_blocks")) {
+                NativeBlock b = stored.get(h.get("block").asText());
+                assertNotNull(b, h.get("block") + " among the stored blocks " + stored.keySet());
+                assertEquals(h.get("executions").asLong() * ROUNDS, b.executionsByProbe().get(id));
+                List<String> lines = new ArrayList<>();
+                h.get("disassembly").forEach(x -> lines.add(x.asText()));
+                assertEquals(String.join("\n", lines), b.disassembly());
+            }
         }
     }
 

@@ -4,7 +4,18 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** 'hyprof native' end to end: the JSON contract and one-line errors. */
 class NativeIT {
@@ -76,6 +87,78 @@ class NativeIT {
         assertEquals(1, Cli.lines(bad.err).size(), bad.err);
         assertTrue(bad.err.contains(junk.toString()), bad.err);
         assertEquals("", bad.out, "nothing ran");
+    }
+
+    /**
+     * One identity per block: what 'hyprof native' prints (table and JSON) and what
+     * 'hyprof report --by native' shows of the stored run name each block the same way, as the
+     * library's file name + its offset in the file (never the emulator's load address), with the
+     * same disassembly, whose first instruction is at that offset.
+     */
+    @Test
+    void aBlockHasTheSameAddressInNativeAndReport(@TempDir Path dir) throws Exception {
+        for (String lib : new String[] {"arm64-v8a/libkernels.so", "armeabi-v7a/libkernels-thumb.so"}) {
+            Path so = Path.of(LIBS + lib), db = dir.resolve(so.getFileName() + ".db");
+            String[] call = {"native", so.toString(), "--call", "kernel_sor", "--arg", "20", "--arg", "3", "--top", "3"};
+            Cli table = Cli.run(concat(call, "-o", db.toString()));
+            assertEquals(0, table.exit, table.err);
+            Cli json = Cli.run(concat(call, "--format", "json"));
+            assertEquals(0, json.exit, json.err);
+            Cli report = Cli.run("report", db.toString(), "--by", "native", "--format", "json");
+            assertEquals(0, report.exit, report.err);
+
+            // the table: "  libkernels.so+0xa20 in kernel_sor: 918 executions, ..." then its instructions
+            Map<String, List<String>> printed = new LinkedHashMap<>();
+            Map<String, Long> executions = new HashMap<>();
+            Pattern head = Pattern.compile("  (\\S+) in \\S+: ([\\d,]+) executions, .*");
+            List<String> current = null;
+            for (String line : Cli.lines(table.out.substring(table.out.indexOf("hottest blocks:")))) {
+                Matcher m = head.matcher(line);
+                if (m.matches()) {
+                    printed.put(m.group(1), current = new ArrayList<>());
+                    executions.put(m.group(1), Long.parseLong(m.group(2).replace(",", "")));
+                } else if (current != null && line.startsWith("      ")) current.add(line.substring(6));
+            }
+            assertEquals(3, printed.size(), table.out);
+            long fileSize = Files.size(so);
+            for (Map.Entry<String, List<String>> b : printed.entrySet()) {
+                assertTrue(b.getKey().matches(Pattern.quote(so.getFileName().toString()) + "\\+0x[0-9a-f]+"), b.getKey());
+                long offset = Long.parseLong(b.getKey().substring(b.getKey().indexOf("+0x") + 3), 16);
+                assertTrue(offset < fileSize, b.getKey() + ": an offset in the file, not the emulator's address");
+                assertEquals(offset, Long.parseLong(b.getValue().get(0).substring(0, 8), 16), "the first instruction is at the block's offset");
+            }
+
+            // the JSON of the same call: the same blocks in the same order, the same lines
+            JsonNode hot = new ObjectMapper().readTree(json.out).get("hot_blocks");
+            assertEquals(3, hot.size());
+            int k = 0;
+            for (Map.Entry<String, List<String>> b : printed.entrySet()) {
+                JsonNode h = hot.get(k++);
+                assertEquals(b.getKey(), h.get("block").asText());
+                assertEquals(b.getKey(), so.getFileName() + "+" + h.get("address").asText());
+                List<String> lines = new ArrayList<>();
+                h.get("disassembly").forEach(x -> lines.add(x.asText()));
+                assertEquals(b.getValue(), lines);
+            }
+
+            // the stored run, as the report shows it
+            JsonNode stored = new ObjectMapper().readTree(report.out).get(0).get("hot_blocks");
+            Map<String, JsonNode> byId = new HashMap<>();
+            for (JsonNode h : stored) byId.put(h.get("block").asText(), h);
+            for (Map.Entry<String, List<String>> b : printed.entrySet()) {
+                JsonNode h = byId.get(b.getKey());
+                assertNotNull(h, b.getKey() + " in the report: " + report.out);
+                assertEquals(b.getKey(), so.getFileName() + "+" + h.get("address").asText());
+                assertEquals(executions.get(b.getKey()), h.get("executions").asLong());
+                assertEquals(String.join("\n", b.getValue()), h.get("disassembly").asText());
+            }
+        }
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
     }
 
     /**

@@ -637,7 +637,7 @@ final class TuiApp {
             mine.sort(Comparator.comparingLong((NativeBlock b) -> b.executionsByProbe().get(i.id()) * b.instructions()).reversed());
             out.add("hottest native blocks (executions by this method's calls):");
             for (NativeBlock b : mine.subList(0, Math.min(5, mine.size()))) {
-                out.add(String.format(Locale.ROOT, "  %s+0x%x in %s: %,d executions, %d instructions [%s]", b.library(), b.address(),
+                out.add(String.format(Locale.ROOT, "  %s in %s: %,d executions, %d instructions [%s]", org.hyprof.runtime.chunk.NativeBlocksChunk.blockId(b.library(), b.address()),
                         b.function() == null ? "?" : b.function(), b.executionsByProbe().get(i.id()), b.instructions(), b.categories()));
                 for (String d : b.disassembly().split("\n")) if (!d.isBlank()) out.add("      " + d);
             }

@@ -1,7 +1,5 @@
 package org.hyprof.bb.emu;
 
-import org.hyprof.bb.BlockCounter;
-
 /**
  * The CPU emulator behind bb-tracer, as narrow as callers need: memory, registers, running from an
  * address until another, and hooks (every executed basic block; every instruction of a small
@@ -76,12 +74,12 @@ public interface Backend extends AutoCloseable {
     void onBlock(long begin, long end, BlockListener l);
 
     /**
-     * Counts every block executed in [begin, end) into {@code counter}. This default calls
-     * {@code counter} from a {@link #onBlock} hook (an up-call into Java per block); an engine
-     * that can count inside itself overrides it (see {@link BlockCounter#firstSeen}).
+     * Counts every block executed in [begin, end) into {@code sink}. This default calls
+     * {@link BlockSink#block} from a {@link #onBlock} hook (an up-call into Java per block); an
+     * engine that can count inside itself overrides it (see {@link BlockSink#firstSeen}).
      */
-    default void countBlocks(long begin, long end, BlockCounter counter) {
-        onBlock(begin, end, counter);
+    default void countBlocks(long begin, long end, BlockSink sink) {
+        onBlock(begin, end, sink);
     }
 
     /** Which engine this is. */

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import org.hyprof.bb.BlockCounter;
 import org.hyprof.bb.NativeException;
 
 /**
@@ -144,9 +143,9 @@ public final class LibUnicornBackend implements Backend {
     @Override public void onCode(long begin, long end, CodeListener l) { hookCode(h(), begin, end, l); }
 
     @Override
-    public void countBlocks(long begin, long end, BlockCounter counter) {
-        countBlocks(h(), begin, end, counter, counter.totals());
-        counter.retargetTo(b -> { if (handle != 0) countInto(handle, b); });
+    public void countBlocks(long begin, long end, BlockSink sink) {
+        countBlocks(h(), begin, end, sink, sink.totals());
+        sink.retargetTo(b -> { if (handle != 0) countInto(handle, b); });
     }
 
     @Override
@@ -169,6 +168,6 @@ public final class LibUnicornBackend implements Backend {
     private static native void restore(long h, long context);
     private static native void hookCode(long h, long begin, long end, CodeListener l);
     private static native void hookBlock(long h, long begin, long end, BlockListener l);
-    private static native void countBlocks(long h, long begin, long end, BlockCounter counter, java.nio.ByteBuffer totals);
+    private static native void countBlocks(long h, long begin, long end, BlockSink sink, java.nio.ByteBuffer totals);
     private static native void countInto(long h, java.nio.Buffer counts);
 }

@@ -1,9 +1,7 @@
 package org.hyprof.bb.jni;
 
-import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,12 +15,15 @@ import java.util.function.IntFunction;
 import org.hyprof.bb.NativeException;
 import org.hyprof.bb.Tracer;
 import org.hyprof.bb.cost.CpuProfile;
-import org.hyprof.bb.disasm.Instruction;
+import org.hyprof.bb.disasm.Listing;
 import org.hyprof.bb.emu.Engine;
 import org.hyprof.runtime.Hyprof;
 import org.hyprof.runtime.NativeCall;
 import org.hyprof.runtime.SessionFormat;
-import org.hyprof.runtime.chunk.Varint;
+import org.hyprof.runtime.chunk.NativeBlocksChunk;
+import org.hyprof.runtime.chunk.NativeEpochsChunk;
+import org.hyprof.runtime.chunk.PayloadWriter;
+import org.hyprof.runtime.chunk.TextChunk;
 
 /**
  * The hybrid agent's native side: the app's {@code System.loadLibrary}/{@code System.load} load
@@ -55,8 +56,9 @@ public final class HybridRuntime implements NativeCall.Handler {
     private volatile NativeMethod[] methods = new NativeMethod[0];
     private final Set<String> reported = new LinkedHashSet<>();
     private final Object sessionLock = new Object();
-    private final ByteArrayOutputStream epochs = new ByteArrayOutputStream();
-    private int epochCount, errorCount, libraryCount;
+    /** Epochs not yet sent (at most EPOCHS_PER_CHUNK), guarded by sessionLock. */
+    private final List<NativeEpochsChunk.Epoch> epochs = new ArrayList<>();
+    private int errorCount, libraryCount;
     private long nextEpoch;
     private boolean finished;
 
@@ -298,28 +300,17 @@ public final class HybridRuntime implements NativeCall.Handler {
         Tracer.Cost cost = c.cost();
         synchronized (sessionLock) {
             if (finished) return;
-            Varint.write(epochs, ++nextEpoch);
-            Varint.write(epochs, Thread.currentThread().getId());
-            Varint.write(epochs, probeId);
-            string(epochs, symbol);
-            Varint.write(epochs, cost.blocks());
-            Varint.write(epochs, cost.instructions());
-            Varint.write(epochs, Math.round(cost.cycles()));
-            Varint.write(epochs, Math.round(cost.timeNanos()));
-            Varint.write(epochs, Math.round(cost.energyPicojoules()));
-            Varint.write(epochs, c.emulatorNanos());
-            if (++epochCount == EPOCHS_PER_CHUNK) flushEpochs();
+            epochs.add(new NativeEpochsChunk.Epoch(++nextEpoch, Thread.currentThread().getId(), probeId, symbol, cost.blocks(),
+                    cost.instructions(), Math.round(cost.cycles()), Math.round(cost.timeNanos()),
+                    Math.round(cost.energyPicojoules()), c.emulatorNanos()));
+            if (epochs.size() == EPOCHS_PER_CHUNK) flushEpochs();
         }
     }
 
     private void flushEpochs() {
-        if (epochCount == 0) return;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(epochs.size() + 4);
-        Varint.write(out, epochCount);
-        out.writeBytes(epochs.toByteArray());
-        NativeCall.chunk(SessionFormat.NATIVE_EPOCHS, out.toByteArray());
-        epochs.reset();
-        epochCount = 0;
+        if (epochs.isEmpty()) return;
+        chunk(SessionFormat.NATIVE_EPOCHS, new NativeEpochsChunk(new ArrayList<>(epochs))::encode);
+        epochs.clear();
     }
 
     /** At the end of recording: the last epochs, then every block executed, with disassembly. */
@@ -331,65 +322,53 @@ public final class HybridRuntime implements NativeCall.Handler {
         }
         for (NativeLibrary lib : libraries) {
             try {
-                NativeCall.chunk(SessionFormat.NATIVE_BLOCKS, blocks(lib));
+                chunk(SessionFormat.NATIVE_BLOCKS, blocks(lib)::encode);
             } catch (RuntimeException e) {
                 error("could not describe the blocks of " + lib.name + ": " + e.getMessage());
             }
         }
     }
 
-    private static byte[] blocks(NativeLibrary lib) {
+    /** The blocks of {@code lib} that ran, with their executions per native method. */
+    private static NativeBlocksChunk blocks(NativeLibrary lib) {
         Map<Integer, long[]> byMethod = lib.countsByMethod();
         int n = 0;
         for (long[] c : byMethod.values()) n = Math.max(n, c.length);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        List<Integer> executed = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            for (long[] c : byMethod.values()) if (i < c.length && c[i] != 0) { executed.add(i); break; }
-        }
-        Varint.write(out, executed.size());
+        List<NativeBlocksChunk.Block> blocks = new ArrayList<>();
         Tracer t = lib.tracer;
-        for (int i : executed) {
-            Tracer.Block b = t.block(i);
-            string(out, lib.name);
-            Varint.write(out, i);
-            Varint.write(out, b.address() - org.hyprof.bb.emu.Emulator.BASE);
-            string(out, b.function() == null ? "" : b.function());
-            Varint.write(out, t.emulator.counter.size(i));
-            Varint.write(out, b.instructions().size());
-            StringBuilder cats = new StringBuilder();
-            b.categories().forEach((k, v) -> cats.append(cats.length() == 0 ? "" : ",").append(k).append('=').append(v));
-            string(out, cats.toString());
-            StringBuilder dis = new StringBuilder();
-            for (Instruction in : b.instructions())
-                dis.append(String.format("%08x  %-8s %s", in.address() - org.hyprof.bb.emu.Emulator.BASE, in.mnemonic(), in.operands())
-                        .stripTrailing()).append('\n');
-            string(out, dis.toString());
+        for (int i = 0; i < n; i++) {
             int k = 0;
             for (long[] c : byMethod.values()) if (i < c.length && c[i] != 0) k++;
-            Varint.write(out, k);
+            if (k == 0) continue; // never executed
+            int[] probeIds = new int[k];
+            long[] executions = new long[k];
+            k = 0;
             for (Map.Entry<Integer, long[]> e : byMethod.entrySet()) {
                 long[] c = e.getValue();
                 if (i < c.length && c[i] != 0) {
-                    Varint.write(out, e.getKey()); // ON_LOAD (-1) for JNI_OnLoad
-                    Varint.write(out, c[i]);
+                    probeIds[k] = e.getKey(); // ON_LOAD (-1) for JNI_OnLoad
+                    executions[k++] = c[i];
                 }
             }
+            Tracer.Block b = t.block(i);
+            StringBuilder cats = new StringBuilder();
+            b.categories().forEach((name, count) -> cats.append(cats.length() == 0 ? "" : ",").append(name).append('=').append(count));
+            blocks.add(new NativeBlocksChunk.Block(lib.name, i, b.offset(), b.function(), t.emulator.counter.size(i),
+                    b.instructions().size(), cats.toString(), Listing.text(b.instructions()), probeIds, executions));
         }
-        return out.toByteArray();
+        return new NativeBlocksChunk(blocks);
     }
 
     /** A NATIVE_INFO chunk: one string of key=value lines. */
     private static void info(CharSequence lines) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        string(out, lines.toString());
-        NativeCall.chunk(SessionFormat.NATIVE_INFO, out.toByteArray());
+        chunk(SessionFormat.NATIVE_INFO, w -> TextChunk.encode(w, lines.toString()));
     }
 
-    private static void string(ByteArrayOutputStream out, String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        Varint.write(out, b.length);
-        out.write(b, 0, b.length);
+    /** Hands one session chunk to the runtime; its codec writes the bytes. */
+    private static void chunk(int type, java.util.function.Consumer<PayloadWriter> codec) {
+        PayloadWriter w = new PayloadWriter();
+        codec.accept(w);
+        NativeCall.chunk(type, w.toByteArray());
     }
 
     private static String escape(String v) {

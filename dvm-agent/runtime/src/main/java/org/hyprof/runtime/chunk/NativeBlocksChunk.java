@@ -48,6 +48,18 @@ public final class NativeBlocksChunk {
         }
     }
 
+    /**
+     * How a native block is named wherever it is shown ({@code hyprof native}, reports, the TUI):
+     * the library's file name and the block's offset in it, as objdump shows it —
+     * {@code libkernels.so+0x1a2c}. The offset is what this chunk and the store keep; the
+     * emulator's load address never leaves bb-tracer. {@code library} may be a path (its file name
+     * is used).
+     */
+    public static String blockId(String library, long offset) {
+        int slash = Math.max(library.lastIndexOf('/'), library.lastIndexOf('\\'));
+        return library.substring(slash + 1) + "+0x" + Long.toHexString(offset);
+    }
+
     public void encode(PayloadWriter w) {
         w.varint(blocks.size());
         for (Block b : blocks) {

@@ -1,0 +1,30 @@
+package org.hyprof.bb.emu;
+
+import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
+import java.util.function.Consumer;
+
+/**
+ * Where an engine counts executed basic blocks ({@link Backend#countBlocks}); implemented by
+ * {@code org.hyprof.bb.BlockCounter}. Blocks have dense indexes, given by {@link #firstSeen} the
+ * first time a block runs. An engine then counts either by calling {@link #block} for every
+ * executed block (a Java hook: one direct interface call with primitives, no allocation), or inside
+ * itself: it increments slot {@code index} of the buffer last passed to its {@link #retargetTo}
+ * listener and the first long of {@link #totals()}, and calls Java only for new blocks.
+ */
+public interface BlockSink extends Backend.BlockListener {
+    /**
+     * A block's first execution: gives it the next dense index (and may replace the count buffer,
+     * telling the {@link #retargetTo} listener). Returns the index.
+     */
+    int firstSeen(long address, int size);
+
+    /** A direct buffer (native byte order) whose first long is the number of blocks executed. */
+    ByteBuffer totals();
+
+    /**
+     * Calls {@code l} now and whenever the count buffer changes: a direct buffer of longs in native
+     * byte order, slot i = executions of block i in the current epoch.
+     */
+    void retargetTo(Consumer<LongBuffer> l);
+}
