@@ -211,8 +211,8 @@ public final class ReportWriter {
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
             CalibrationRecord c = cals.get(cals.size() - 1);
-            out.printf(Locale.ROOT, "calibration: probe event %.1f ns, inner %.1f ns, outer %.1f ns (%d measurements); times are %s%n",
-                    c.perEventPicos() / 1000.0, c.innerPicos() / 1000.0, c.outerPicos() / 1000.0, cals.size(),
+            out.printf(Locale.ROOT, "calibration: probe event %s ns, inner %s ns, outer %s ns (%d measurements); times are %s%n",
+                    Units.nanosOfPicos(c.perEventPicos()), Units.nanosOfPicos(c.innerPicos()), Units.nanosOfPicos(c.outerPicos()), cals.size(),
                     raw ? "RAW (probe cost included)" : "deducted");
         }
         out.println("dropped events: " + profile.eventDrops());
@@ -265,8 +265,9 @@ public final class ReportWriter {
             out.println("check: not applicable, process " + String.join(", ", unfinished)
                     + " did not end cleanly, so its outermost calls never finished");
         else if (t.available())
-            out.printf(Locale.ROOT, "check: sum of exclusive energy %.1f uJ, session total %.1f uJ (difference %.4f%%)%n",
-                    t.exclEnergyMicrojoules(), t.totalEnergyMicrojoules(), 100 * t.energyRelativeDifference());
+            out.printf(Locale.ROOT, "check: sum of exclusive energy %s uJ, session total %s uJ (difference %.4f%%)%n",
+                    Units.microjoules(t.exclEnergyMicrojoules()), Units.microjoules(t.totalEnergyMicrojoules()),
+                    100 * t.energyRelativeDifference());
         else out.println("check: no thread totals in this session (nothing to check the sums against)");
     }
 

@@ -24,6 +24,11 @@ public final class Units {
         return String.format(Locale.ROOT, "%.1f", nanos / 1e3);
     }
 
+    /** Picoseconds (probe costs are measured in ps) as nanoseconds with 1 decimal: {@code 24050 → "24.1"}. */
+    public static String nanosOfPicos(long picos) {
+        return String.format(Locale.ROOT, "%.1f", picos / 1000.0);
+    }
+
     /**
      * Nanoseconds with the largest unit that keeps the value at least 1, 1 decimal: {@code 999 ns},
      * {@code 1.0 us}, {@code 1.5 ms}, {@code 2.0 s}. The unit is chosen before rounding, so a value

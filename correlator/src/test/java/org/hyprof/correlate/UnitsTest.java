@@ -27,6 +27,16 @@ class UnitsTest {
     }
 
     @Test
+    void probeCostsInNanosFromPicos() {
+        assertEquals("0.0", Units.nanosOfPicos(0));
+        assertEquals("0.0", Units.nanosOfPicos(49));
+        assertEquals("0.1", Units.nanosOfPicos(50));
+        assertEquals("24.1", Units.nanosOfPicos(24_050));
+        assertEquals("33.0", Units.nanosOfPicos(33_000));
+        assertEquals("-4.0", Units.nanosOfPicos(-4_000));
+    }
+
+    @Test
     void durationPicksTheUnitBeforeRounding() {
         assertEquals("0 ns", Units.duration(0));
         assertEquals("999 ns", Units.duration(999));

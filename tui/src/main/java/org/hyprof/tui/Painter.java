@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.hyprof.config.ProbeInfo;
+import org.hyprof.correlate.Units;
 import org.hyprof.tui.UiState.View;
 
 /**
@@ -125,8 +126,7 @@ final class Painter {
     }
 
     private String status(UiState s) {
-        String cal = s.data.calibration == null ? "uncalibrated"
-                : String.format(Locale.ROOT, "probe %.1f ns", s.data.calibration.perEventPicos() / 1000.0);
+        String cal = s.data.calibration == null ? "uncalibrated" : "probe " + Units.nanosOfPicos(s.data.calibration.perEventPicos()) + " ns";
         return " " + source.describe() + " | " + cal + " | dropped " + s.data.eventDrops() + " | sort " + s.sortLabel() + " | ? help  q quit";
     }
 }
