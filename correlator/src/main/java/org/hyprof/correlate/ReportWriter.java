@@ -107,7 +107,7 @@ public final class ReportWriter {
                     out.println(String.join(",", csvField(r.method()), r.kind(), r.resolution(), n(r.calls()),
                             n(r.inclNanos()), n(r.exclNanos()), n(r.inclRawNanos()), n(r.exclRawNanos()),
                             n(r.minNanos()), n(r.maxNanos()), n(r.p50Nanos()), n(r.p99Nanos()), n(r.iterations()),
-                            n(r.throwsCount()), n(nInstr(r)), n(nCycles(r)), n(nNanos(r)), uj(energy(r))));
+                            n(r.throwsCount()), n(nInstr(r)), n(nCycles(r)), n(nNanos(r)), Units.microjoulesFine(energy(r))));
                 }
             }
             case THREAD -> {
@@ -115,8 +115,8 @@ public final class ReportWriter {
                 for (Profile.ThreadRow t : threadRows()) {
                     out.println(String.join(",", csvField(t.process()), n(t.pid()), n(t.tid()), csvField(t.name()),
                             n(t.methods()), n(t.calls()), n(t.timeNanos()), n(t.timeRawNanos()), n(t.eventDrops()),
-                            n(t.depthDrops()), n(t.nativeEstNanos()), uj(t.javaEnergyMicrojoules()),
-                            uj(t.nativeEnergyMicrojoules())));
+                            n(t.depthDrops()), n(t.nativeEstNanos()), Units.microjoulesFine(t.javaEnergyMicrojoules()),
+                            Units.microjoulesFine(t.nativeEnergyMicrojoules())));
                 }
             }
             case PROCESS -> {
@@ -124,7 +124,8 @@ public final class ReportWriter {
                 for (Profile.ProcessRow p : profile.processes()) {
                     out.println(String.join(",", csvField(p.name()), n(p.pid()), p.status(), n(p.threads()),
                             n(p.calls()), n(p.timeNanos()), n(p.timeRawNanos()), n(p.eventDrops()),
-                            n(p.nativeEstNanos()), uj(p.javaEnergyMicrojoules()), uj(p.nativeEnergyMicrojoules())));
+                            n(p.nativeEstNanos()), Units.microjoulesFine(p.javaEnergyMicrojoules()),
+                            Units.microjoulesFine(p.nativeEnergyMicrojoules())));
                 }
             }
         }
@@ -210,8 +211,8 @@ public final class ReportWriter {
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
             CalibrationRecord c = cals.get(cals.size() - 1);
-            out.printf(Locale.ROOT, "calibration: probe event %.1f ns, inner %.1f ns, outer %.1f ns (%d measurements); times are %s%n",
-                    c.perEventPicos() / 1000.0, c.innerPicos() / 1000.0, c.outerPicos() / 1000.0, cals.size(),
+            out.printf(Locale.ROOT, "calibration: probe event %s ns, inner %s ns, outer %s ns (%d measurements); times are %s%n",
+                    Units.nanosOfPicos(c.perEventPicos()), Units.nanosOfPicos(c.innerPicos()), Units.nanosOfPicos(c.outerPicos()), cals.size(),
                     raw ? "RAW (probe cost included)" : "deducted");
         }
         out.println("dropped events: " + profile.eventDrops());
@@ -227,10 +228,10 @@ public final class ReportWriter {
                 cells.add(nat ? new String[] {"calls", "incl ms", "excl ms", inclusive ? "native ms incl" : "native ms", e, "p50 us", "p99 us", "iter", "method"}
                         : new String[] {"calls", "incl ms", "excl ms", e, "p50 us", "p99 us", "iter", "method"});
                 for (MethodRow r : methodRows()) {
-                    List<String> c = new ArrayList<>(List.of(n(r.calls()), ms(raw ? r.inclRawNanos() : r.inclNanos()),
-                            ms(raw ? r.exclRawNanos() : r.exclNanos())));
-                    if (nat) c.add(ms(nNanos(r)));
-                    c.addAll(List.of(String.format(Locale.ROOT, "%.1f", energy(r)), us(r.p50Nanos()), us(r.p99Nanos()),
+                    List<String> c = new ArrayList<>(List.of(n(r.calls()), Units.millis(raw ? r.inclRawNanos() : r.inclNanos()),
+                            Units.millis(raw ? r.exclRawNanos() : r.exclNanos())));
+                    if (nat) c.add(Units.millis(nNanos(r)));
+                    c.addAll(List.of(Units.microjoules(energy(r)), Units.micros(r.p50Nanos()), Units.micros(r.p99Nanos()),
                             r.kind().equals("loop") ? n(r.iterations()) : "", r.method()));
                     cells.add(c.toArray(new String[0]));
                 }
@@ -241,8 +242,8 @@ public final class ReportWriter {
                 cells.add(new String[] {"tid", "methods", "calls", "time ms", "java uJ", "native uJ", "drops", "thread"});
                 for (Profile.ThreadRow t : threadRows())
                     cells.add(new String[] {n(t.tid()), n(t.methods()), n(t.calls()),
-                        ms(raw ? t.timeRawNanos() : t.timeNanos()), String.format(Locale.ROOT, "%.1f", t.javaEnergyMicrojoules()),
-                        String.format(Locale.ROOT, "%.1f", t.nativeEnergyMicrojoules()), n(t.eventDrops()), t.name()});
+                        Units.millis(raw ? t.timeRawNanos() : t.timeNanos()), Units.microjoules(t.javaEnergyMicrojoules()),
+                        Units.microjoules(t.nativeEnergyMicrojoules()), n(t.eventDrops()), t.name()});
                 aligned(out, cells);
             }
             case PROCESS -> {
@@ -250,8 +251,8 @@ public final class ReportWriter {
                 cells.add(new String[] {"pid", "threads", "calls", "time ms", "java uJ", "native uJ", "drops", "status", "process"});
                 for (Profile.ProcessRow p : profile.processes())
                     cells.add(new String[] {n(p.pid()), n(p.threads()), n(p.calls()),
-                        ms(raw ? p.timeRawNanos() : p.timeNanos()), String.format(Locale.ROOT, "%.1f", p.javaEnergyMicrojoules()),
-                        String.format(Locale.ROOT, "%.1f", p.nativeEnergyMicrojoules()), n(p.eventDrops()), p.status(), p.name()});
+                        Units.millis(raw ? p.timeRawNanos() : p.timeNanos()), Units.microjoules(p.javaEnergyMicrojoules()),
+                        Units.microjoules(p.nativeEnergyMicrojoules()), n(p.eventDrops()), p.status(), p.name()});
                 aligned(out, cells);
             }
         }
@@ -264,8 +265,9 @@ public final class ReportWriter {
             out.println("check: not applicable, process " + String.join(", ", unfinished)
                     + " did not end cleanly, so its outermost calls never finished");
         else if (t.available())
-            out.printf(Locale.ROOT, "check: sum of exclusive energy %.1f uJ, session total %.1f uJ (difference %.4f%%)%n",
-                    t.exclEnergyMicrojoules(), t.totalEnergyMicrojoules(), 100 * t.energyRelativeDifference());
+            out.printf(Locale.ROOT, "check: sum of exclusive energy %s uJ, session total %s uJ (difference %.4f%%)%n",
+                    Units.microjoules(t.exclEnergyMicrojoules()), Units.microjoules(t.totalEnergyMicrojoules()),
+                    100 * t.energyRelativeDifference());
         else out.println("check: no thread totals in this session (nothing to check the sums against)");
     }
 
@@ -284,19 +286,6 @@ public final class ReportWriter {
 
     private static String n(long v) {
         return Long.toString(v);
-    }
-
-    /** µJ with 3 decimals (nJ resolution), locale-independent. */
-    private static String uj(double v) {
-        return String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    private static String ms(long nanos) {
-        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
-    }
-
-    private static String us(long nanos) {
-        return String.format(Locale.ROOT, "%.1f", nanos / 1e3);
     }
 
     /** Quotes a CSV field when it holds a comma, quote or newline (RFC 4180). */

@@ -90,7 +90,7 @@ public final class TuiMain {
     private static void showError(Screen screen, String message) throws IOException {
         var g = screen.newTextGraphics();
         screen.clear();
-        g.putString(0, 0, TuiApp.fit("hyprof: " + message, screen.getTerminalSize().getColumns()));
+        g.putString(0, 0, Text.fit("hyprof: " + message, screen.getTerminalSize().getColumns()));
         g.putString(0, 2, "press q to quit");
         screen.refresh();
         while (true) {
