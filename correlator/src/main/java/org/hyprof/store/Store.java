@@ -2,8 +2,6 @@ package org.hyprof.store;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -405,7 +403,7 @@ public final class Store implements AutoCloseable {
             set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
                     s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
                     s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
-                    encodeHist(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
+                    HistogramCodec.encode(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
                     n.instructionsIncl(), n.cyclesIncl(), n.estNanosIncl(), n.energyPicojoulesIncl());
         });
     }
@@ -466,7 +464,7 @@ public final class Store implements AutoCloseable {
                 + " FROM probe_stats WHERE process_id = ? ORDER BY tid, probe_id", rs -> new ProbeStats(rs.getLong(1),
                 rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
                 rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
-                rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), decodeHist(rs.getBytes(19)),
+                rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), HistogramCodec.decode(rs.getBytes(19)),
                 new NativeCost(rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24), rs.getLong(25),
                         rs.getLong(26), rs.getLong(27))), processId);
     }
@@ -564,20 +562,6 @@ public final class Store implements AutoCloseable {
 
     private static void set(PreparedStatement ps, Object... args) throws SQLException {
         for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
-    }
-
-    static byte[] encodeHist(long[] hist) {
-        ByteBuffer b = ByteBuffer.allocate(hist.length * 8).order(ByteOrder.LITTLE_ENDIAN);
-        for (long v : hist) b.putLong(v);
-        return b.array();
-    }
-
-    static long[] decodeHist(byte[] data) {
-        if (data == null) return new long[0];
-        ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-        long[] h = new long[data.length / 8];
-        for (int i = 0; i < h.length; i++) h[i] = b.getLong();
-        return h;
     }
 
     private static String firstLine(String s) {
