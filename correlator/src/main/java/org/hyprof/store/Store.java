@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,11 +34,11 @@ public final class Store implements AutoCloseable {
     private static final String[] MIGRATIONS = {"V1.sql", "V2.sql", "V3.sql"};
 
     private final Path file;
-    private final Connection db;
+    private final Sql sql;
 
     private Store(Path file, Connection db) {
         this.file = file;
-        this.db = db;
+        this.sql = new Sql(file, db);
     }
 
     /** Creates a new session file (fails if it exists). */
@@ -81,7 +80,7 @@ public final class Store implements AutoCloseable {
             Path wal = Path.of(file + "-wal");
             if (Files.exists(wal)) Files.copy(wal, Path.of(tmp + "-wal"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Store migrated = open(tmp, false);
-            Store upgraded = new Store(file, migrated.db); // messages name the user's file
+            Store upgraded = new Store(file, migrated.sql.connection()); // messages name the user's file
             upgraded.temporaryCopy = tmp;
             return upgraded;
         } catch (IOException e) {
@@ -116,21 +115,22 @@ public final class Store implements AutoCloseable {
             c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), settings);
             return then.open(c);
         } catch (SQLException e) {
-            closeQuietly(c);
-            throw new StoreException(file + ": not a readable hyprof session (" + firstLine(e.getMessage()) + ")", e);
+            Sql.closeQuietly(c);
+            throw new StoreException(file + ": not a readable hyprof session (" + Sql.firstLine(e.getMessage()) + ")", e);
         } catch (StoreException e) {
-            closeQuietly(c);
+            Sql.closeQuietly(c);
             throw e;
         }
     }
 
     private void migrate(boolean create) throws SQLException {
         int version = version(create);
+        Connection db = sql.connection();
         for (int v = version; v < SCHEMA_VERSION; v++) {
-            String sql = resource(MIGRATIONS[v]);
+            String script = resource(MIGRATIONS[v]);
             inTransaction(() -> {
                 try (Statement s = db.createStatement()) {
-                    for (String stmt : sql.split(";\\s*\\n")) {
+                    for (String stmt : script.split(";\\s*\\n")) {
                         String t = stripComments(stmt).trim();
                         if (!t.isEmpty()) s.execute(t);
                     }
@@ -148,7 +148,7 @@ public final class Store implements AutoCloseable {
      */
     private int version(boolean create) throws SQLException {
         int version;
-        try (Statement s = db.createStatement()) {
+        try (Statement s = sql.connection().createStatement()) {
             boolean has;
             try (ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'")) {
                 has = rs.next();
@@ -196,7 +196,7 @@ public final class Store implements AutoCloseable {
 
     /** Schema version of the open file. */
     public int schemaVersion() {
-        return queryLong("SELECT version FROM schema_version").intValue();
+        return sql.queryLong("SELECT version FROM schema_version").intValue();
     }
 
     // ------------------------------------------------------------------ writing
@@ -207,86 +207,68 @@ public final class Store implements AutoCloseable {
     }
 
     /** Runs work in one transaction (rolled back if it fails); nested calls join the outer one. */
-    public synchronized void inTransaction(SqlWork work) {
-        try {
-            boolean auto = db.getAutoCommit();
-            if (!auto) {
-                work.run();
-                return;
-            }
-            db.setAutoCommit(false);
-            try {
-                work.run();
-                db.commit();
-            } catch (SQLException | RuntimeException e) {
-                db.rollback();
-                throw e;
-            } finally {
-                db.setAutoCommit(auto);
-            }
-        } catch (SQLException e) {
-            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
-        }
+    public void inTransaction(SqlWork work) {
+        sql.inTransaction(work);
     }
 
     public void putInfo(String key, String value) {
-        update("INSERT OR REPLACE INTO session_info(key, value) VALUES (?, ?)", key, value);
+        sql.update("INSERT OR REPLACE INTO session_info(key, value) VALUES (?, ?)", key, value);
     }
 
     /** A session-level setting, or null. */
     public String info(String key) {
-        List<String> v = query("SELECT value FROM session_info WHERE key = ?", rs -> rs.getString(1), key);
+        List<String> v = sql.query("SELECT value FROM session_info WHERE key = ?", rs -> rs.getString(1), key);
         return v.isEmpty() ? null : v.get(0);
     }
 
     /** Adds a process and returns its id in this session. */
     public long addProcess(ProcessInfo p) {
-        update("INSERT INTO process(pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source)"
+        sql.update("INSERT INTO process(pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source)"
                         + " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 p.pid(), p.name(), p.vm(), p.mode(), p.budgetBytes(), p.startWallMillis(), p.startNanos(),
                 p.endWallMillis(), p.status(), p.eventDrops(), p.source());
-        return queryLong("SELECT last_insert_rowid()");
+        return sql.queryLong("SELECT last_insert_rowid()");
     }
 
     public void updateProcessStatus(long processId, String status) {
-        update("UPDATE process SET status = ? WHERE id = ?", status, processId);
+        sql.update("UPDATE process SET status = ? WHERE id = ?", status, processId);
     }
 
     public void updateProcessDrops(long processId, long eventDrops) {
-        update("UPDATE process SET event_drops = ? WHERE id = ?", eventDrops, processId);
+        sql.update("UPDATE process SET event_drops = ? WHERE id = ?", eventDrops, processId);
     }
 
     public void updateProcessEnd(long processId, Long endWallMillis, String status, long eventDrops) {
-        update("UPDATE process SET end_wall_ms = ?, status = ?, event_drops = ? WHERE id = ?",
+        sql.update("UPDATE process SET end_wall_ms = ?, status = ?, event_drops = ? WHERE id = ?",
                 endWallMillis, status, eventDrops, processId);
     }
 
     public void addProbes(long processId, Collection<ProbeInfo> probes) {
-        batch("INSERT OR REPLACE INTO probe(process_id, id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source)"
+        sql.batch("INSERT OR REPLACE INTO probe(process_id, id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source)"
                 + " VALUES (?,?,?,?,?,?,?,?,?,?,?)", probes, (ps, p) -> {
-            set(ps, processId, p.id(), p.kindLabel(), p.resolution().label(), p.className(), p.methodName(),
+            Sql.set(ps, processId, p.id(), p.kindLabel(), p.resolution().label(), p.className(), p.methodName(),
                     p.descriptor(), p.ownerId(), p.loopIndex(), p.line(), p.source());
         });
     }
 
     public void addSkipped(long processId, Collection<SkippedMethod> skipped) {
-        batch("INSERT INTO skipped(process_id, class, method, descriptor, reason) VALUES (?,?,?,?,?)", skipped,
-                (ps, s) -> set(ps, processId, s.className(), s.methodName(), s.descriptor(), s.reason()));
+        sql.batch("INSERT INTO skipped(process_id, class, method, descriptor, reason) VALUES (?,?,?,?,?)", skipped,
+                (ps, s) -> Sql.set(ps, processId, s.className(), s.methodName(), s.descriptor(), s.reason()));
     }
 
     public void putThread(long processId, ThreadInfo t) {
-        update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns,"
+        sql.update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns,"
                 + " top_native_energy_pj) VALUES (?,?,?,?,?,?,?,?)", processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops(),
                 t.topInclNanos(), t.topNativeEstNanos(), t.topNativeEnergyPicojoules());
     }
 
     public void putNativeInfo(long processId, String key, String value) {
-        update("INSERT OR REPLACE INTO native_info(process_id, key, value) VALUES (?,?,?)", processId, key, value);
+        sql.update("INSERT OR REPLACE INTO native_info(process_id, key, value) VALUES (?,?,?)", processId, key, value);
     }
 
     public Map<String, String> nativeInfo(long processId) {
         Map<String, String> m = new java.util.LinkedHashMap<>();
-        for (String[] kv : query("SELECT key, value FROM native_info WHERE process_id = ? ORDER BY key",
+        for (String[] kv : sql.query("SELECT key, value FROM native_info WHERE process_id = ? ORDER BY key",
                 rs -> new String[] {rs.getString(1), rs.getString(2)}, processId)) m.put(kv[0], kv[1]);
         return m;
     }
@@ -294,26 +276,26 @@ public final class Store implements AutoCloseable {
     /** Blocks of a hybrid run with their executions per native method (replacing earlier counts). */
     public void putNativeBlocks(long processId, Collection<NativeBlock> blocks) {
         inTransaction(() -> {
-            batch("INSERT OR REPLACE INTO native_block(process_id, library, block_index, address, function, size, instructions,"
-                    + " categories, disassembly) VALUES (?,?,?,?,?,?,?,?,?)", blocks, (ps, b) -> set(ps, processId,
+            sql.batch("INSERT OR REPLACE INTO native_block(process_id, library, block_index, address, function, size, instructions,"
+                    + " categories, disassembly) VALUES (?,?,?,?,?,?,?,?,?)", blocks, (ps, b) -> Sql.set(ps, processId,
                     b.library(), b.index(), b.address(), b.function(), b.size(), b.instructions(), b.categories(),
                     b.disassembly()));
             List<Object[]> counts = new ArrayList<>();
             for (NativeBlock b : blocks)
                 for (Map.Entry<Integer, Long> e : b.executionsByProbe().entrySet())
                     counts.add(new Object[] {b.library(), b.index(), e.getKey(), e.getValue()});
-            batch("INSERT OR REPLACE INTO native_block_count(process_id, library, block_index, probe_id, executions)"
-                    + " VALUES (?,?,?,?,?)", counts, (ps, c) -> set(ps, processId, c[0], c[1], c[2], c[3]));
+            sql.batch("INSERT OR REPLACE INTO native_block_count(process_id, library, block_index, probe_id, executions)"
+                    + " VALUES (?,?,?,?,?)", counts, (ps, c) -> Sql.set(ps, processId, c[0], c[1], c[2], c[3]));
         });
     }
 
     /** Blocks of a hybrid run, with their executions per native method, most executed first. */
     public List<NativeBlock> nativeBlocks(long processId) {
         Map<String, Map<Integer, Long>> counts = new java.util.HashMap<>();
-        for (Object[] c : query("SELECT library, block_index, probe_id, executions FROM native_block_count WHERE process_id = ?",
+        for (Object[] c : sql.query("SELECT library, block_index, probe_id, executions FROM native_block_count WHERE process_id = ?",
                 rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getLong(4)}, processId))
             counts.computeIfAbsent(c[0] + "\0" + c[1], k -> new java.util.TreeMap<>()).put((Integer) c[2], (Long) c[3]);
-        List<NativeBlock> blocks = query("SELECT library, block_index, address, function, size, instructions, categories, disassembly"
+        List<NativeBlock> blocks = sql.query("SELECT library, block_index, address, function, size, instructions, categories, disassembly"
                 + " FROM native_block WHERE process_id = ?", rs -> new NativeBlock(rs.getString(1), rs.getInt(2), rs.getLong(3),
                 rs.getString(4), rs.getInt(5), rs.getLong(6), rs.getString(7), rs.getString(8),
                 counts.getOrDefault(rs.getString(1) + "\0" + rs.getInt(2), Map.of())), processId);
@@ -323,14 +305,14 @@ public final class Store implements AutoCloseable {
     }
 
     public void addNativeEpochs(long processId, Collection<NativeEpoch> epochs) {
-        batch("INSERT OR REPLACE INTO native_epoch(process_id, epoch_id, tid, probe_id, symbol, blocks, instructions, cycles,"
-                + " est_ns, energy_pj, wall_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)", epochs, (ps, e) -> set(ps, processId,
+        sql.batch("INSERT OR REPLACE INTO native_epoch(process_id, epoch_id, tid, probe_id, symbol, blocks, instructions, cycles,"
+                + " est_ns, energy_pj, wall_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)", epochs, (ps, e) -> Sql.set(ps, processId,
                 e.epochId(), e.tid(), e.probeId(), e.symbol(), e.blocks(), e.instructions(), e.cycles(), e.estNanos(),
                 e.energyPicojoules(), e.wallNanos()));
     }
 
     public List<NativeEpoch> nativeEpochs(long processId) {
-        return query("SELECT epoch_id, tid, probe_id, symbol, blocks, instructions, cycles, est_ns, energy_pj, wall_ns"
+        return sql.query("SELECT epoch_id, tid, probe_id, symbol, blocks, instructions, cycles, est_ns, energy_pj, wall_ns"
                 + " FROM native_epoch WHERE process_id = ? ORDER BY epoch_id", rs -> new NativeEpoch(rs.getLong(1),
                 rs.getLong(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
                 rs.getLong(9), rs.getLong(10)), processId);
@@ -342,22 +324,15 @@ public final class Store implements AutoCloseable {
         inTransaction(() -> {
             StringBuilder cats = new StringBuilder();
             r.categories().forEach((k, v) -> cats.append(cats.length() == 0 ? "" : ",").append(k).append('=').append(v));
-            try (PreparedStatement ps = db.prepareStatement("INSERT INTO native_run(library, symbol, args, abi, cpu_profile, engine,"
+            id[0] = sql.insert("INSERT INTO native_run(library, symbol, args, abi, cpu_profile, engine,"
                     + " return_value, blocks, instructions, cycles, est_ns, energy_pj, emulated_ns, categories, recorded_wall_millis)"
-                    + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", Statement.RETURN_GENERATED_KEYS)) {
-                set(ps, r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(), r.engine(), r.returnValue(), r.blocks(),
-                        r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(), r.emulatedNanos(), cats.toString(),
-                        r.recordedWallMillis());
-                ps.executeUpdate();
-                try (ResultSet k = ps.getGeneratedKeys()) {
-                    k.next();
-                    id[0] = k.getLong(1);
-                }
-            }
-            batch("INSERT INTO native_run_function(run_id, function, instructions, cycles, est_ns, energy_pj) VALUES (?,?,?,?,?,?)",
-                    r.functions(), (ps, f) -> set(ps, id[0], f.name(), f.instructions(), f.cycles(), f.estNanos(), f.energyPicojoules()));
-            batch("INSERT INTO native_run_block(run_id, address, function, executions, instructions, cycles, disassembly)"
-                    + " VALUES (?,?,?,?,?,?,?)", r.hotBlocks(), (ps, b) -> set(ps, id[0], b.address(), b.function(), b.executions(),
+                    + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(), r.engine(),
+                    r.returnValue(), r.blocks(), r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(), r.emulatedNanos(),
+                    cats.toString(), r.recordedWallMillis());
+            sql.batch("INSERT INTO native_run_function(run_id, function, instructions, cycles, est_ns, energy_pj) VALUES (?,?,?,?,?,?)",
+                    r.functions(), (ps, f) -> Sql.set(ps, id[0], f.name(), f.instructions(), f.cycles(), f.estNanos(), f.energyPicojoules()));
+            sql.batch("INSERT INTO native_run_block(run_id, address, function, executions, instructions, cycles, disassembly)"
+                    + " VALUES (?,?,?,?,?,?,?)", r.hotBlocks(), (ps, b) -> Sql.set(ps, id[0], b.address(), b.function(), b.executions(),
                     b.instructions(), b.cycles(), b.disassembly()));
         });
         return id[0];
@@ -365,7 +340,7 @@ public final class Store implements AutoCloseable {
 
     /** Stored native runs, in the order they were recorded. */
     public List<NativeRunRecord> nativeRuns() {
-        return query("SELECT run_id, library, symbol, args, abi, cpu_profile, engine, return_value, blocks, instructions, cycles,"
+        return sql.query("SELECT run_id, library, symbol, args, abi, cpu_profile, engine, return_value, blocks, instructions, cycles,"
                 + " est_ns, energy_pj, emulated_ns, categories, recorded_wall_millis FROM native_run ORDER BY run_id", rs -> {
                     Map<String, Long> cats = new java.util.LinkedHashMap<>();
                     for (String kv : rs.getString(15).split(",")) {
@@ -379,28 +354,28 @@ public final class Store implements AutoCloseable {
                 }).stream().map(r -> new NativeRunRecord(r.runId(), r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(),
                         r.engine(), r.returnValue(), r.blocks(), r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(),
                         r.emulatedNanos(), r.categories(), r.recordedWallMillis(),
-                        query("SELECT function, instructions, cycles, est_ns, energy_pj FROM native_run_function WHERE run_id = ?"
+                        sql.query("SELECT function, instructions, cycles, est_ns, energy_pj FROM native_run_function WHERE run_id = ?"
                                 + " ORDER BY cycles DESC, function", rs -> new NativeRunRecord.Function(rs.getString(1), rs.getLong(2),
                                 rs.getLong(3), rs.getLong(4), rs.getLong(5)), r.runId()),
-                        query("SELECT address, function, executions, instructions, cycles, disassembly FROM native_run_block"
+                        sql.query("SELECT address, function, executions, instructions, cycles, disassembly FROM native_run_block"
                                 + " WHERE run_id = ? ORDER BY cycles DESC, address", rs -> new NativeRunRecord.Block(rs.getLong(1),
                                 rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6)), r.runId()))).toList();
     }
 
     public void addCalibration(long processId, CalibrationRecord c) {
-        update("INSERT INTO calibration(process_id, measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps) VALUES (?,?,?,?,?,?)",
+        sql.update("INSERT INTO calibration(process_id, measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps) VALUES (?,?,?,?,?,?)",
                 processId, c.measuredAtNanos(), c.innerPicos(), c.perEventPicos(), c.perIterPicos(), c.clockPicos());
     }
 
     /** Inserts or replaces aggregates (values are cumulative, so the latest wins). */
     public void putStats(long processId, Collection<ProbeStats> stats) {
-        batch("INSERT OR REPLACE INTO probe_stats(process_id, tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns,"
+        sql.batch("INSERT OR REPLACE INTO probe_stats(process_id, tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns,"
                 + " min_ns, max_ns, outer_calls, events_inside, iters_inside, child_calls, direct_loop_events, direct_iters,"
                 + " iterations, throws, seen, hist, native_instr, native_cycles, native_est_ns, native_energy_pj,"
                 + " native_instr_incl, native_cycles_incl, native_est_ns_incl, native_energy_pj_incl)"
                 + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
             NativeCost n = s.nativeCost();
-            set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
+            Sql.set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
                     s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
                     s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
                     HistogramCodec.encode(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
@@ -414,50 +389,50 @@ public final class Store implements AutoCloseable {
      * was new.
      */
     public boolean addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
-        return update("INSERT OR IGNORE INTO event_chunk(process_id, tid, seq, base_ns, data) VALUES (?,?,?,?,?)",
+        return sql.update("INSERT OR IGNORE INTO event_chunk(process_id, tid, seq, base_ns, data) VALUES (?,?,?,?,?)",
                 processId, tid, seq, baseNanos, data) > 0;
     }
 
     public void addNote(Long processId, String severity, String message) {
-        update("INSERT INTO import_note(process_id, severity, message) VALUES (?,?,?)", processId, severity, message);
+        sql.update("INSERT INTO import_note(process_id, severity, message) VALUES (?,?,?)", processId, severity, message);
     }
 
     // ------------------------------------------------------------------ reading
 
     public List<ProcessInfo> processes() {
-        return query("SELECT id, pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source"
+        return sql.query("SELECT id, pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source"
                 + " FROM process ORDER BY id", rs -> new ProcessInfo(rs.getLong(1), rs.getLong(2), rs.getString(3),
                 rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
                 rs.getObject(9) == null ? null : rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getString(12)));
     }
 
     public List<ProbeInfo> probes(long processId) {
-        return query("SELECT id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source"
+        return sql.query("SELECT id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source"
                 + " FROM probe WHERE process_id = ? ORDER BY id", rs -> new ProbeInfo(rs.getInt(1),
                 rs.getString(2).equals("loop"), Resolution.parse(rs.getString(3)), rs.getString(4), rs.getString(5),
                 rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getInt(9), rs.getString(10)), processId);
     }
 
     public List<SkippedMethod> skipped(long processId) {
-        return query("SELECT class, method, descriptor, reason FROM skipped WHERE process_id = ? ORDER BY rowid",
+        return sql.query("SELECT class, method, descriptor, reason FROM skipped WHERE process_id = ? ORDER BY rowid",
                 rs -> new SkippedMethod(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), processId);
     }
 
     public List<ThreadInfo> threads(long processId) {
-        return query("SELECT tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns, top_native_energy_pj"
+        return sql.query("SELECT tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns, top_native_energy_pj"
                 + " FROM thread WHERE process_id = ? ORDER BY tid", rs -> new ThreadInfo(rs.getLong(1), rs.getString(2),
                 rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)), processId);
     }
 
     public List<CalibrationRecord> calibrations(long processId) {
-        return query("SELECT measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps FROM calibration"
+        return sql.query("SELECT measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps FROM calibration"
                 + " WHERE process_id = ? ORDER BY measured_at_ns", rs -> new CalibrationRecord(rs.getLong(1),
                 rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)), processId);
     }
 
     /** All aggregates of a process, one row per (thread, probe). */
     public List<ProbeStats> stats(long processId) {
-        return query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
+        return sql.query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
                 + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist,"
                 + " native_instr, native_cycles, native_est_ns, native_energy_pj, native_instr_incl, native_cycles_incl,"
                 + " native_est_ns_incl, native_energy_pj_incl"
@@ -471,30 +446,30 @@ public final class Store implements AutoCloseable {
 
     /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */
     public void eventChunks(long processId, Consumer<EventChunk> consumer) {
-        query("SELECT tid, seq, base_ns, data FROM event_chunk WHERE process_id = ? ORDER BY tid, seq", rs -> {
+        sql.query("SELECT tid, seq, base_ns, data FROM event_chunk WHERE process_id = ? ORDER BY tid, seq", rs -> {
             consumer.accept(new EventChunk(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4)));
             return null;
         }, processId);
     }
 
     public long eventChunkCount(long processId) {
-        return queryLong("SELECT count(*) FROM event_chunk WHERE process_id = " + processId);
+        return sql.queryLong("SELECT count(*) FROM event_chunk WHERE process_id = " + processId);
     }
 
     /** Import notes (damage found, missing end, ...), oldest first. */
     public List<String> notes() {
-        return query("SELECT severity || ': ' || message FROM import_note ORDER BY rowid", rs -> rs.getString(1));
+        return sql.query("SELECT severity || ': ' || message FROM import_note ORDER BY rowid", rs -> rs.getString(1));
     }
 
     /** The notes of one process ({@code severity: message}), oldest first. */
     public List<String> notes(long processId) {
-        return query("SELECT severity || ': ' || message FROM import_note WHERE process_id = ? ORDER BY rowid",
+        return sql.query("SELECT severity || ': ' || message FROM import_note WHERE process_id = ? ORDER BY rowid",
                 rs -> rs.getString(1), processId);
     }
 
     @Override
     public void close() {
-        closeQuietly(db);
+        sql.close();
         if (temporaryCopy != null) {
             for (String suffix : new String[] {"", "-wal", "-shm"}) {
                 try {
@@ -503,78 +478,6 @@ public final class Store implements AutoCloseable {
                     // a temporary file left behind; deleteOnExit may still get it
                 }
             }
-        }
-    }
-
-    // ------------------------------------------------------------------ plumbing
-
-    /** Maps one result row. */
-    public interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
-    }
-
-    private interface Binder<T> {
-        void bind(PreparedStatement ps, T item) throws SQLException;
-    }
-
-    private synchronized <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-        try (PreparedStatement ps = db.prepareStatement(sql)) {
-            set(ps, args);
-            List<T> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    T t = mapper.map(rs);
-                    if (t != null) out.add(t);
-                }
-            }
-            return out;
-        } catch (SQLException e) {
-            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
-        }
-    }
-
-    private Long queryLong(String sql) {
-        List<Long> r = query(sql, rs -> rs.getLong(1));
-        return r.isEmpty() ? 0L : r.get(0);
-    }
-
-    private synchronized int update(String sql, Object... args) {
-        try (PreparedStatement ps = db.prepareStatement(sql)) {
-            set(ps, args);
-            return ps.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
-        }
-    }
-
-    private synchronized <T> void batch(String sql, Collection<T> items, Binder<T> binder) {
-        if (items.isEmpty()) return;
-        inTransaction(() -> {
-            try (PreparedStatement ps = db.prepareStatement(sql)) {
-                for (T t : items) {
-                    binder.bind(ps, t);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        });
-    }
-
-    private static void set(PreparedStatement ps, Object... args) throws SQLException {
-        for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) return "unknown error";
-        int nl = s.indexOf('\n');
-        return nl >= 0 ? s.substring(0, nl) : s;
-    }
-
-    private static void closeQuietly(Connection c) {
-        try {
-            if (c != null) c.close();
-        } catch (SQLException ignored) {
-            // closing a broken connection: nothing to save
         }
     }
 }
