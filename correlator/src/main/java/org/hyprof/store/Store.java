@@ -1,13 +1,10 @@
 package org.hyprof.store;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -30,8 +27,7 @@ import org.hyprof.config.SkippedMethod;
  */
 public final class Store implements AutoCloseable {
     /** Schema version this build writes; files up to it can be opened. */
-    public static final int SCHEMA_VERSION = 3;
-    private static final String[] MIGRATIONS = {"V1.sql", "V2.sql", "V3.sql"};
+    public static final int SCHEMA_VERSION = Schema.VERSION;
 
     private final Path file;
     private final Sql sql;
@@ -68,7 +64,7 @@ public final class Store implements AutoCloseable {
         int[] version = new int[1];
         Store st = connect(file, cfg.toProperties(), c -> {
             Store s = new Store(file, c);
-            version[0] = s.version(false);
+            version[0] = Schema.version(s.sql, false);
             return s;
         });
         if (version[0] == SCHEMA_VERSION) return st;
@@ -99,7 +95,7 @@ public final class Store implements AutoCloseable {
                 s.execute("PRAGMA foreign_keys = ON");
             }
             Store st = new Store(file, c);
-            st.migrate(create);
+            Schema.migrate(st.sql, create);
             return st;
         });
     }
@@ -123,80 +119,13 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    private void migrate(boolean create) throws SQLException {
-        int version = version(create);
-        Connection db = sql.connection();
-        for (int v = version; v < SCHEMA_VERSION; v++) {
-            String script = resource(MIGRATIONS[v]);
-            inTransaction(() -> {
-                try (Statement s = db.createStatement()) {
-                    for (String stmt : script.split(";\\s*\\n")) {
-                        String t = stripComments(stmt).trim();
-                        if (!t.isEmpty()) s.execute(t);
-                    }
-                }
-            });
-            try (Statement s = db.createStatement()) {
-                s.execute("UPDATE schema_version SET version = " + (v + 1));
-            }
-        }
-    }
-
-    /**
-     * The file's schema version; {@code create}: an empty file becomes a version-0 session.
-     * Refuses files that are not hyprof sessions and sessions of a newer hyprof.
-     */
-    private int version(boolean create) throws SQLException {
-        int version;
-        try (Statement s = sql.connection().createStatement()) {
-            boolean has;
-            try (ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'")) {
-                has = rs.next();
-            }
-            if (!has) {
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master")) {
-                    rs.next();
-                    if (rs.getInt(1) > 0) throw new StoreException(file + ": an SQLite file, but not a hyprof session");
-                }
-                if (!create) throw new StoreException(file + ": empty file, not a hyprof session");
-                s.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
-                s.execute("INSERT INTO schema_version VALUES (0)");
-            }
-            try (ResultSet rs = s.executeQuery("SELECT version FROM schema_version")) {
-                if (!rs.next()) throw new StoreException(file + ": schema_version is empty");
-                version = rs.getInt(1);
-            }
-        }
-        if (version > SCHEMA_VERSION)
-            throw new StoreException(file + ": written by a newer hyprof (schema " + version + " > " + SCHEMA_VERSION + ")");
-        return version;
-    }
-
-    private static String stripComments(String sql) {
-        StringBuilder b = new StringBuilder();
-        for (String line : sql.split("\n")) {
-            int i = line.indexOf("--");
-            b.append(i >= 0 ? line.substring(0, i) : line).append('\n');
-        }
-        return b.toString();
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = Store.class.getResourceAsStream(name)) {
-            if (in == null) throw new StoreException("missing schema resource " + name);
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new StoreException("cannot read schema resource " + name, e);
-        }
-    }
-
     public Path file() {
         return file;
     }
 
     /** Schema version of the open file. */
     public int schemaVersion() {
-        return sql.queryLong("SELECT version FROM schema_version").intValue();
+        return Schema.stored(sql);
     }
 
     // ------------------------------------------------------------------ writing
