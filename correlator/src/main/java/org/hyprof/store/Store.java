@@ -31,10 +31,14 @@ public final class Store implements AutoCloseable {
 
     private final Path file;
     private final Sql sql;
+    private final Processes processes;
+    private final SessionNotes sessionNotes;
 
     private Store(Path file, Connection db) {
         this.file = file;
         this.sql = new Sql(file, db);
+        this.sessionNotes = new SessionNotes(sql);
+        this.processes = new Processes(sql);
     }
 
     /** Creates a new session file (fails if it exists). */
@@ -141,35 +145,29 @@ public final class Store implements AutoCloseable {
     }
 
     public void putInfo(String key, String value) {
-        sql.update("INSERT OR REPLACE INTO session_info(key, value) VALUES (?, ?)", key, value);
+        sessionNotes.putInfo(key, value);
     }
 
     /** A session-level setting, or null. */
     public String info(String key) {
-        List<String> v = sql.query("SELECT value FROM session_info WHERE key = ?", rs -> rs.getString(1), key);
-        return v.isEmpty() ? null : v.get(0);
+        return sessionNotes.info(key);
     }
 
     /** Adds a process and returns its id in this session. */
     public long addProcess(ProcessInfo p) {
-        sql.update("INSERT INTO process(pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source)"
-                        + " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                p.pid(), p.name(), p.vm(), p.mode(), p.budgetBytes(), p.startWallMillis(), p.startNanos(),
-                p.endWallMillis(), p.status(), p.eventDrops(), p.source());
-        return sql.queryLong("SELECT last_insert_rowid()");
+        return processes.add(p);
     }
 
     public void updateProcessStatus(long processId, String status) {
-        sql.update("UPDATE process SET status = ? WHERE id = ?", status, processId);
+        processes.updateStatus(processId, status);
     }
 
     public void updateProcessDrops(long processId, long eventDrops) {
-        sql.update("UPDATE process SET event_drops = ? WHERE id = ?", eventDrops, processId);
+        processes.updateDrops(processId, eventDrops);
     }
 
     public void updateProcessEnd(long processId, Long endWallMillis, String status, long eventDrops) {
-        sql.update("UPDATE process SET end_wall_ms = ?, status = ?, event_drops = ? WHERE id = ?",
-                endWallMillis, status, eventDrops, processId);
+        processes.updateEnd(processId, endWallMillis, status, eventDrops);
     }
 
     public void addProbes(long processId, Collection<ProbeInfo> probes) {
@@ -186,9 +184,7 @@ public final class Store implements AutoCloseable {
     }
 
     public void putThread(long processId, ThreadInfo t) {
-        sql.update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns,"
-                + " top_native_energy_pj) VALUES (?,?,?,?,?,?,?,?)", processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops(),
-                t.topInclNanos(), t.topNativeEstNanos(), t.topNativeEnergyPicojoules());
+        processes.putThread(processId, t);
     }
 
     public void putNativeInfo(long processId, String key, String value) {
@@ -323,16 +319,13 @@ public final class Store implements AutoCloseable {
     }
 
     public void addNote(Long processId, String severity, String message) {
-        sql.update("INSERT INTO import_note(process_id, severity, message) VALUES (?,?,?)", processId, severity, message);
+        sessionNotes.addNote(processId, severity, message);
     }
 
     // ------------------------------------------------------------------ reading
 
     public List<ProcessInfo> processes() {
-        return sql.query("SELECT id, pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source"
-                + " FROM process ORDER BY id", rs -> new ProcessInfo(rs.getLong(1), rs.getLong(2), rs.getString(3),
-                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                rs.getObject(9) == null ? null : rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getString(12)));
+        return processes.list();
     }
 
     public List<ProbeInfo> probes(long processId) {
@@ -348,9 +341,7 @@ public final class Store implements AutoCloseable {
     }
 
     public List<ThreadInfo> threads(long processId) {
-        return sql.query("SELECT tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns, top_native_energy_pj"
-                + " FROM thread WHERE process_id = ? ORDER BY tid", rs -> new ThreadInfo(rs.getLong(1), rs.getString(2),
-                rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)), processId);
+        return processes.threads(processId);
     }
 
     public List<CalibrationRecord> calibrations(long processId) {
@@ -387,13 +378,12 @@ public final class Store implements AutoCloseable {
 
     /** Import notes (damage found, missing end, ...), oldest first. */
     public List<String> notes() {
-        return sql.query("SELECT severity || ': ' || message FROM import_note ORDER BY rowid", rs -> rs.getString(1));
+        return sessionNotes.notes();
     }
 
     /** The notes of one process ({@code severity: message}), oldest first. */
     public List<String> notes(long processId) {
-        return sql.query("SELECT severity || ': ' || message FROM import_note WHERE process_id = ? ORDER BY rowid",
-                rs -> rs.getString(1), processId);
+        return sessionNotes.notes(processId);
     }
 
     @Override
