@@ -31,6 +31,8 @@ public final class Store implements AutoCloseable {
 
     private final Path file;
     private final Sql sql;
+    private final Calibrations calibrations;
+    private final Probes probes;
     private final Processes processes;
     private final SessionNotes sessionNotes;
 
@@ -39,6 +41,8 @@ public final class Store implements AutoCloseable {
         this.sql = new Sql(file, db);
         this.sessionNotes = new SessionNotes(sql);
         this.processes = new Processes(sql);
+        this.probes = new Probes(sql);
+        this.calibrations = new Calibrations(sql);
     }
 
     /** Creates a new session file (fails if it exists). */
@@ -171,16 +175,11 @@ public final class Store implements AutoCloseable {
     }
 
     public void addProbes(long processId, Collection<ProbeInfo> probes) {
-        sql.batch("INSERT OR REPLACE INTO probe(process_id, id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source)"
-                + " VALUES (?,?,?,?,?,?,?,?,?,?,?)", probes, (ps, p) -> {
-            Sql.set(ps, processId, p.id(), p.kindLabel(), p.resolution().label(), p.className(), p.methodName(),
-                    p.descriptor(), p.ownerId(), p.loopIndex(), p.line(), p.source());
-        });
+        probes.add(processId, probes);
     }
 
     public void addSkipped(long processId, Collection<SkippedMethod> skipped) {
-        sql.batch("INSERT INTO skipped(process_id, class, method, descriptor, reason) VALUES (?,?,?,?,?)", skipped,
-                (ps, s) -> Sql.set(ps, processId, s.className(), s.methodName(), s.descriptor(), s.reason()));
+        probes.addSkipped(processId, skipped);
     }
 
     public void putThread(long processId, ThreadInfo t) {
@@ -288,8 +287,7 @@ public final class Store implements AutoCloseable {
     }
 
     public void addCalibration(long processId, CalibrationRecord c) {
-        sql.update("INSERT INTO calibration(process_id, measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps) VALUES (?,?,?,?,?,?)",
-                processId, c.measuredAtNanos(), c.innerPicos(), c.perEventPicos(), c.perIterPicos(), c.clockPicos());
+        calibrations.add(processId, c);
     }
 
     /** Inserts or replaces aggregates (values are cumulative, so the latest wins). */
@@ -329,15 +327,11 @@ public final class Store implements AutoCloseable {
     }
 
     public List<ProbeInfo> probes(long processId) {
-        return sql.query("SELECT id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source"
-                + " FROM probe WHERE process_id = ? ORDER BY id", rs -> new ProbeInfo(rs.getInt(1),
-                rs.getString(2).equals("loop"), Resolution.parse(rs.getString(3)), rs.getString(4), rs.getString(5),
-                rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getInt(9), rs.getString(10)), processId);
+        return probes.list(processId);
     }
 
     public List<SkippedMethod> skipped(long processId) {
-        return sql.query("SELECT class, method, descriptor, reason FROM skipped WHERE process_id = ? ORDER BY rowid",
-                rs -> new SkippedMethod(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), processId);
+        return probes.skipped(processId);
     }
 
     public List<ThreadInfo> threads(long processId) {
@@ -345,9 +339,7 @@ public final class Store implements AutoCloseable {
     }
 
     public List<CalibrationRecord> calibrations(long processId) {
-        return sql.query("SELECT measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps FROM calibration"
-                + " WHERE process_id = ? ORDER BY measured_at_ns", rs -> new CalibrationRecord(rs.getLong(1),
-                rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)), processId);
+        return calibrations.list(processId);
     }
 
     /** All aggregates of a process, one row per (thread, probe). */
