@@ -175,7 +175,7 @@ public final class Store implements AutoCloseable {
     }
 
     public void addProbes(long processId, Collection<ProbeInfo> probes) {
-        probes.add(processId, probes);
+        this.probes.add(processId, probes);
     }
 
     public void addSkipped(long processId, Collection<SkippedMethod> skipped) {
