@@ -31,6 +31,8 @@ public final class Store implements AutoCloseable {
 
     private final Path file;
     private final Sql sql;
+    private final EventChunks eventChunks;
+    private final Aggregates aggregates;
     private final Calibrations calibrations;
     private final Probes probes;
     private final Processes processes;
@@ -43,6 +45,8 @@ public final class Store implements AutoCloseable {
         this.processes = new Processes(sql);
         this.probes = new Probes(sql);
         this.calibrations = new Calibrations(sql);
+        this.aggregates = new Aggregates(sql);
+        this.eventChunks = new EventChunks(sql);
     }
 
     /** Creates a new session file (fails if it exists). */
@@ -292,18 +296,7 @@ public final class Store implements AutoCloseable {
 
     /** Inserts or replaces aggregates (values are cumulative, so the latest wins). */
     public void putStats(long processId, Collection<ProbeStats> stats) {
-        sql.batch("INSERT OR REPLACE INTO probe_stats(process_id, tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns,"
-                + " min_ns, max_ns, outer_calls, events_inside, iters_inside, child_calls, direct_loop_events, direct_iters,"
-                + " iterations, throws, seen, hist, native_instr, native_cycles, native_est_ns, native_energy_pj,"
-                + " native_instr_incl, native_cycles_incl, native_est_ns_incl, native_energy_pj_incl)"
-                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
-            NativeCost n = s.nativeCost();
-            Sql.set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
-                    s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
-                    s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
-                    HistogramCodec.encode(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
-                    n.instructionsIncl(), n.cyclesIncl(), n.estNanosIncl(), n.energyPicojoulesIncl());
-        });
+        aggregates.put(processId, stats);
     }
 
     /**
@@ -312,8 +305,7 @@ public final class Store implements AutoCloseable {
      * was new.
      */
     public boolean addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
-        return sql.update("INSERT OR IGNORE INTO event_chunk(process_id, tid, seq, base_ns, data) VALUES (?,?,?,?,?)",
-                processId, tid, seq, baseNanos, data) > 0;
+        return eventChunks.add(processId, tid, seq, baseNanos, data);
     }
 
     public void addNote(Long processId, String severity, String message) {
@@ -344,28 +336,16 @@ public final class Store implements AutoCloseable {
 
     /** All aggregates of a process, one row per (thread, probe). */
     public List<ProbeStats> stats(long processId) {
-        return sql.query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
-                + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist,"
-                + " native_instr, native_cycles, native_est_ns, native_energy_pj, native_instr_incl, native_cycles_incl,"
-                + " native_est_ns_incl, native_energy_pj_incl"
-                + " FROM probe_stats WHERE process_id = ? ORDER BY tid, probe_id", rs -> new ProbeStats(rs.getLong(1),
-                rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
-                rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), HistogramCodec.decode(rs.getBytes(19)),
-                new NativeCost(rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24), rs.getLong(25),
-                        rs.getLong(26), rs.getLong(27))), processId);
+        return aggregates.list(processId);
     }
 
     /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */
     public void eventChunks(long processId, Consumer<EventChunk> consumer) {
-        sql.query("SELECT tid, seq, base_ns, data FROM event_chunk WHERE process_id = ? ORDER BY tid, seq", rs -> {
-            consumer.accept(new EventChunk(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4)));
-            return null;
-        }, processId);
+        eventChunks.forEach(processId, consumer);
     }
 
     public long eventChunkCount(long processId) {
-        return sql.queryLong("SELECT count(*) FROM event_chunk WHERE process_id = " + processId);
+        return eventChunks.count(processId);
     }
 
     /** Import notes (damage found, missing end, ...), oldest first. */
