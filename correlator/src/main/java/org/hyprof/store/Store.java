@@ -31,6 +31,8 @@ public final class Store implements AutoCloseable {
 
     private final Path file;
     private final Sql sql;
+    private final NativeRuns nativeRuns;
+    private final NativeBlocks nativeBlocks;
     private final EventChunks eventChunks;
     private final Aggregates aggregates;
     private final Calibrations calibrations;
@@ -47,6 +49,8 @@ public final class Store implements AutoCloseable {
         this.calibrations = new Calibrations(sql);
         this.aggregates = new Aggregates(sql);
         this.eventChunks = new EventChunks(sql);
+        this.nativeBlocks = new NativeBlocks(sql);
+        this.nativeRuns = new NativeRuns(sql);
     }
 
     /** Creates a new session file (fails if it exists). */
@@ -191,103 +195,39 @@ public final class Store implements AutoCloseable {
     }
 
     public void putNativeInfo(long processId, String key, String value) {
-        sql.update("INSERT OR REPLACE INTO native_info(process_id, key, value) VALUES (?,?,?)", processId, key, value);
+        nativeBlocks.putInfo(processId, key, value);
     }
 
     public Map<String, String> nativeInfo(long processId) {
-        Map<String, String> m = new java.util.LinkedHashMap<>();
-        for (String[] kv : sql.query("SELECT key, value FROM native_info WHERE process_id = ? ORDER BY key",
-                rs -> new String[] {rs.getString(1), rs.getString(2)}, processId)) m.put(kv[0], kv[1]);
-        return m;
+        return nativeBlocks.info(processId);
     }
 
     /** Blocks of a hybrid run with their executions per native method (replacing earlier counts). */
     public void putNativeBlocks(long processId, Collection<NativeBlock> blocks) {
-        inTransaction(() -> {
-            sql.batch("INSERT OR REPLACE INTO native_block(process_id, library, block_index, address, function, size, instructions,"
-                    + " categories, disassembly) VALUES (?,?,?,?,?,?,?,?,?)", blocks, (ps, b) -> Sql.set(ps, processId,
-                    b.library(), b.index(), b.address(), b.function(), b.size(), b.instructions(), b.categories(),
-                    b.disassembly()));
-            List<Object[]> counts = new ArrayList<>();
-            for (NativeBlock b : blocks)
-                for (Map.Entry<Integer, Long> e : b.executionsByProbe().entrySet())
-                    counts.add(new Object[] {b.library(), b.index(), e.getKey(), e.getValue()});
-            sql.batch("INSERT OR REPLACE INTO native_block_count(process_id, library, block_index, probe_id, executions)"
-                    + " VALUES (?,?,?,?,?)", counts, (ps, c) -> Sql.set(ps, processId, c[0], c[1], c[2], c[3]));
-        });
+        nativeBlocks.put(processId, blocks);
     }
 
     /** Blocks of a hybrid run, with their executions per native method, most executed first. */
     public List<NativeBlock> nativeBlocks(long processId) {
-        Map<String, Map<Integer, Long>> counts = new java.util.HashMap<>();
-        for (Object[] c : sql.query("SELECT library, block_index, probe_id, executions FROM native_block_count WHERE process_id = ?",
-                rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getLong(4)}, processId))
-            counts.computeIfAbsent(c[0] + "\0" + c[1], k -> new java.util.TreeMap<>()).put((Integer) c[2], (Long) c[3]);
-        List<NativeBlock> blocks = sql.query("SELECT library, block_index, address, function, size, instructions, categories, disassembly"
-                + " FROM native_block WHERE process_id = ?", rs -> new NativeBlock(rs.getString(1), rs.getInt(2), rs.getLong(3),
-                rs.getString(4), rs.getInt(5), rs.getLong(6), rs.getString(7), rs.getString(8),
-                counts.getOrDefault(rs.getString(1) + "\0" + rs.getInt(2), Map.of())), processId);
-        blocks.sort(java.util.Comparator.comparingLong((NativeBlock b) -> b.executions() * b.instructions()).reversed()
-                .thenComparing(NativeBlock::library).thenComparingInt(NativeBlock::index));
-        return blocks;
+        return nativeBlocks.list(processId);
     }
 
     public void addNativeEpochs(long processId, Collection<NativeEpoch> epochs) {
-        sql.batch("INSERT OR REPLACE INTO native_epoch(process_id, epoch_id, tid, probe_id, symbol, blocks, instructions, cycles,"
-                + " est_ns, energy_pj, wall_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)", epochs, (ps, e) -> Sql.set(ps, processId,
-                e.epochId(), e.tid(), e.probeId(), e.symbol(), e.blocks(), e.instructions(), e.cycles(), e.estNanos(),
-                e.energyPicojoules(), e.wallNanos()));
+        nativeBlocks.addEpochs(processId, epochs);
     }
 
     public List<NativeEpoch> nativeEpochs(long processId) {
-        return sql.query("SELECT epoch_id, tid, probe_id, symbol, blocks, instructions, cycles, est_ns, energy_pj, wall_ns"
-                + " FROM native_epoch WHERE process_id = ? ORDER BY epoch_id", rs -> new NativeEpoch(rs.getLong(1),
-                rs.getLong(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                rs.getLong(9), rs.getLong(10)), processId);
+        return nativeBlocks.epochs(processId);
     }
 
     /** Stores a run of one native function with its functions and hottest blocks; returns its id. */
     public long addNativeRun(NativeRunRecord r) {
-        long[] id = new long[1];
-        inTransaction(() -> {
-            StringBuilder cats = new StringBuilder();
-            r.categories().forEach((k, v) -> cats.append(cats.length() == 0 ? "" : ",").append(k).append('=').append(v));
-            id[0] = sql.insert("INSERT INTO native_run(library, symbol, args, abi, cpu_profile, engine,"
-                    + " return_value, blocks, instructions, cycles, est_ns, energy_pj, emulated_ns, categories, recorded_wall_millis)"
-                    + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(), r.engine(),
-                    r.returnValue(), r.blocks(), r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(), r.emulatedNanos(),
-                    cats.toString(), r.recordedWallMillis());
-            sql.batch("INSERT INTO native_run_function(run_id, function, instructions, cycles, est_ns, energy_pj) VALUES (?,?,?,?,?,?)",
-                    r.functions(), (ps, f) -> Sql.set(ps, id[0], f.name(), f.instructions(), f.cycles(), f.estNanos(), f.energyPicojoules()));
-            sql.batch("INSERT INTO native_run_block(run_id, address, function, executions, instructions, cycles, disassembly)"
-                    + " VALUES (?,?,?,?,?,?,?)", r.hotBlocks(), (ps, b) -> Sql.set(ps, id[0], b.address(), b.function(), b.executions(),
-                    b.instructions(), b.cycles(), b.disassembly()));
-        });
-        return id[0];
+        return nativeRuns.add(r);
     }
 
     /** Stored native runs, in the order they were recorded. */
     public List<NativeRunRecord> nativeRuns() {
-        return sql.query("SELECT run_id, library, symbol, args, abi, cpu_profile, engine, return_value, blocks, instructions, cycles,"
-                + " est_ns, energy_pj, emulated_ns, categories, recorded_wall_millis FROM native_run ORDER BY run_id", rs -> {
-                    Map<String, Long> cats = new java.util.LinkedHashMap<>();
-                    for (String kv : rs.getString(15).split(",")) {
-                        int eq = kv.indexOf('=');
-                        if (eq > 0) cats.put(kv.substring(0, eq), Long.parseLong(kv.substring(eq + 1)));
-                    }
-                    long run = rs.getLong(1);
-                    return new NativeRunRecord(run, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11),
-                            rs.getLong(12), rs.getLong(13), rs.getLong(14), cats, rs.getLong(16), List.of(), List.of());
-                }).stream().map(r -> new NativeRunRecord(r.runId(), r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(),
-                        r.engine(), r.returnValue(), r.blocks(), r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(),
-                        r.emulatedNanos(), r.categories(), r.recordedWallMillis(),
-                        sql.query("SELECT function, instructions, cycles, est_ns, energy_pj FROM native_run_function WHERE run_id = ?"
-                                + " ORDER BY cycles DESC, function", rs -> new NativeRunRecord.Function(rs.getString(1), rs.getLong(2),
-                                rs.getLong(3), rs.getLong(4), rs.getLong(5)), r.runId()),
-                        sql.query("SELECT address, function, executions, instructions, cycles, disassembly FROM native_run_block"
-                                + " WHERE run_id = ? ORDER BY cycles DESC, address", rs -> new NativeRunRecord.Block(rs.getLong(1),
-                                rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6)), r.runId()))).toList();
+        return nativeRuns.list();
     }
 
     public void addCalibration(long processId, CalibrationRecord c) {
