@@ -7,23 +7,24 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hyprof.config.ProbeInfo;
-import org.hyprof.config.Resolution;
 import org.hyprof.config.SkippedMethod;
 
 /**
- * A session in SQLite: processes, their probes, per-thread aggregates, calibrations, event chunks
- * and import notes. WAL mode; a {@code schema_version} table and ordered migrations
- * ({@code V1.sql}, ...) bring older files up to date when opened for writing. Commands that only
- * read a session ({@link #openReadOnly}) never write to it, not even to bring it up to date.
+ * A session in SQLite: processes, their probes, per-thread aggregates, calibrations, event chunks,
+ * the native side of hybrid runs and import notes. WAL mode; a {@code schema_version} table and
+ * ordered migrations ({@code V1.sql}, ...: {@code Schema}) bring older files up to date when
+ * opened for writing. Commands that only read a session ({@link #openReadOnly}) never write to it,
+ * not even to bring it up to date.
  *
- * <p>Everything else reads sessions through this class, never with SQL of its own. Safe to
- * share between threads (one connection; calls are serialized).
+ * <p>Everything else reads sessions through this class, never with SQL of its own. This class
+ * opens and closes the file and hands each call to the package-private class of the tables it
+ * concerns ({@code Processes}, {@code Probes}, {@code Aggregates}, ...), all sharing one
+ * connection ({@code Sql}). Safe to share between threads (one connection; calls are serialized).
  */
 public final class Store implements AutoCloseable {
     /** Schema version this build writes; files up to it can be opened. */
@@ -31,14 +32,14 @@ public final class Store implements AutoCloseable {
 
     private final Path file;
     private final Sql sql;
-    private final NativeRuns nativeRuns;
-    private final NativeBlocks nativeBlocks;
-    private final EventChunks eventChunks;
-    private final Aggregates aggregates;
-    private final Calibrations calibrations;
-    private final Probes probes;
-    private final Processes processes;
     private final SessionNotes sessionNotes;
+    private final Processes processes;
+    private final Probes probes;
+    private final Calibrations calibrations;
+    private final Aggregates aggregates;
+    private final EventChunks eventChunks;
+    private final NativeBlocks nativeBlocks;
+    private final NativeRuns nativeRuns;
 
     private Store(Path file, Connection db) {
         this.file = file;
@@ -135,6 +136,7 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /** The session file, as it was named when opened. */
     public Path file() {
         return file;
     }
@@ -144,7 +146,19 @@ public final class Store implements AutoCloseable {
         return Schema.stored(sql);
     }
 
-    // ------------------------------------------------------------------ writing
+    @Override
+    public void close() {
+        sql.close();
+        if (temporaryCopy != null) {
+            for (String suffix : new String[] {"", "-wal", "-shm"}) {
+                try {
+                    Files.deleteIfExists(Path.of(temporaryCopy + suffix));
+                } catch (IOException e) {
+                    // a temporary file left behind; deleteOnExit may still get it
+                }
+            }
+        }
+    }
 
     /** A unit of work that may throw SQL errors. */
     public interface SqlWork {
@@ -156,6 +170,9 @@ public final class Store implements AutoCloseable {
         sql.inTransaction(work);
     }
 
+    // ------------------------------------------------------------------ session settings and notes (SessionNotes)
+
+    /** Sets a session-level setting, replacing an earlier value. */
     public void putInfo(String key, String value) {
         sessionNotes.putInfo(key, value);
     }
@@ -164,6 +181,23 @@ public final class Store implements AutoCloseable {
     public String info(String key) {
         return sessionNotes.info(key);
     }
+
+    /** Adds an import note ({@code severity}: warning, error, ...) to a process, or to the session when null. */
+    public void addNote(Long processId, String severity, String message) {
+        sessionNotes.addNote(processId, severity, message);
+    }
+
+    /** Import notes (damage found, missing end, ...), oldest first. */
+    public List<String> notes() {
+        return sessionNotes.notes();
+    }
+
+    /** The notes of one process ({@code severity: message}), oldest first. */
+    public List<String> notes(long processId) {
+        return sessionNotes.notes(processId);
+    }
+
+    // ------------------------------------------------------------------ processes and threads (Processes)
 
     /** Adds a process and returns its id in this session. */
     public long addProcess(ProcessInfo p) {
@@ -182,6 +216,24 @@ public final class Store implements AutoCloseable {
         processes.updateEnd(processId, endWallMillis, status, eventDrops);
     }
 
+    /** The session's processes, in the order they were added. */
+    public List<ProcessInfo> processes() {
+        return processes.list();
+    }
+
+    /** Inserts or replaces a thread of a process. */
+    public void putThread(long processId, ThreadInfo t) {
+        processes.putThread(processId, t);
+    }
+
+    /** The threads of a process, by thread id. */
+    public List<ThreadInfo> threads(long processId) {
+        return processes.threads(processId);
+    }
+
+    // ------------------------------------------------------------------ probe manifest (Probes)
+
+    /** Adds probes to a process's manifest (a probe already stored under its id is replaced). */
     public void addProbes(long processId, Collection<ProbeInfo> probes) {
         this.probes.add(processId, probes);
     }
@@ -190,14 +242,67 @@ public final class Store implements AutoCloseable {
         probes.addSkipped(processId, skipped);
     }
 
-    public void putThread(long processId, ThreadInfo t) {
-        processes.putThread(processId, t);
+    /** A process's probes, by id. */
+    public List<ProbeInfo> probes(long processId) {
+        return probes.list(processId);
     }
 
+    /** The methods the instrumenter skipped in a process, in the order received. */
+    public List<SkippedMethod> skipped(long processId) {
+        return probes.skipped(processId);
+    }
+
+    // ------------------------------------------------------------------ calibrations (Calibrations)
+
+    public void addCalibration(long processId, CalibrationRecord c) {
+        calibrations.add(processId, c);
+    }
+
+    /** A process's calibrations, oldest first. */
+    public List<CalibrationRecord> calibrations(long processId) {
+        return calibrations.list(processId);
+    }
+
+    // ------------------------------------------------------------------ aggregates (Aggregates)
+
+    /** Inserts or replaces aggregates (values are cumulative, so the latest wins). */
+    public void putStats(long processId, Collection<ProbeStats> stats) {
+        aggregates.put(processId, stats);
+    }
+
+    /** All aggregates of a process, one row per (thread, probe). */
+    public List<ProbeStats> stats(long processId) {
+        return aggregates.list(processId);
+    }
+
+    // ------------------------------------------------------------------ event logs (EventChunks)
+
+    /**
+     * Stores one thread's event chunk unless the process already has that thread's chunk
+     * {@code seq} (an agent resends unacknowledged chunks after a reconnect); returns whether it
+     * was new.
+     */
+    public boolean addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
+        return eventChunks.add(processId, tid, seq, baseNanos, data);
+    }
+
+    /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */
+    public void eventChunks(long processId, Consumer<EventChunk> consumer) {
+        eventChunks.forEach(processId, consumer);
+    }
+
+    public long eventChunkCount(long processId) {
+        return eventChunks.count(processId);
+    }
+
+    // ------------------------------------------------------------------ native side of hybrid runs (NativeBlocks)
+
+    /** Sets one of the tracer's settings for a process, replacing an earlier value. */
     public void putNativeInfo(long processId, String key, String value) {
         nativeBlocks.putInfo(processId, key, value);
     }
 
+    /** The tracer's settings for a process, by key. */
     public Map<String, String> nativeInfo(long processId) {
         return nativeBlocks.info(processId);
     }
@@ -216,9 +321,12 @@ public final class Store implements AutoCloseable {
         nativeBlocks.addEpochs(processId, epochs);
     }
 
+    /** The native calls of a process, by epoch id. */
     public List<NativeEpoch> nativeEpochs(long processId) {
         return nativeBlocks.epochs(processId);
     }
+
+    // ------------------------------------------------------------------ runs of one native function (NativeRuns)
 
     /** Stores a run of one native function with its functions and hottest blocks; returns its id. */
     public long addNativeRun(NativeRunRecord r) {
@@ -228,87 +336,5 @@ public final class Store implements AutoCloseable {
     /** Stored native runs, in the order they were recorded. */
     public List<NativeRunRecord> nativeRuns() {
         return nativeRuns.list();
-    }
-
-    public void addCalibration(long processId, CalibrationRecord c) {
-        calibrations.add(processId, c);
-    }
-
-    /** Inserts or replaces aggregates (values are cumulative, so the latest wins). */
-    public void putStats(long processId, Collection<ProbeStats> stats) {
-        aggregates.put(processId, stats);
-    }
-
-    /**
-     * Stores one thread's event chunk unless the process already has that thread's chunk
-     * {@code seq} (an agent resends unacknowledged chunks after a reconnect); returns whether it
-     * was new.
-     */
-    public boolean addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
-        return eventChunks.add(processId, tid, seq, baseNanos, data);
-    }
-
-    public void addNote(Long processId, String severity, String message) {
-        sessionNotes.addNote(processId, severity, message);
-    }
-
-    // ------------------------------------------------------------------ reading
-
-    public List<ProcessInfo> processes() {
-        return processes.list();
-    }
-
-    public List<ProbeInfo> probes(long processId) {
-        return probes.list(processId);
-    }
-
-    public List<SkippedMethod> skipped(long processId) {
-        return probes.skipped(processId);
-    }
-
-    public List<ThreadInfo> threads(long processId) {
-        return processes.threads(processId);
-    }
-
-    public List<CalibrationRecord> calibrations(long processId) {
-        return calibrations.list(processId);
-    }
-
-    /** All aggregates of a process, one row per (thread, probe). */
-    public List<ProbeStats> stats(long processId) {
-        return aggregates.list(processId);
-    }
-
-    /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */
-    public void eventChunks(long processId, Consumer<EventChunk> consumer) {
-        eventChunks.forEach(processId, consumer);
-    }
-
-    public long eventChunkCount(long processId) {
-        return eventChunks.count(processId);
-    }
-
-    /** Import notes (damage found, missing end, ...), oldest first. */
-    public List<String> notes() {
-        return sessionNotes.notes();
-    }
-
-    /** The notes of one process ({@code severity: message}), oldest first. */
-    public List<String> notes(long processId) {
-        return sessionNotes.notes(processId);
-    }
-
-    @Override
-    public void close() {
-        sql.close();
-        if (temporaryCopy != null) {
-            for (String suffix : new String[] {"", "-wal", "-shm"}) {
-                try {
-                    Files.deleteIfExists(Path.of(temporaryCopy + suffix));
-                } catch (IOException e) {
-                    // a temporary file left behind; deleteOnExit may still get it
-                }
-            }
-        }
     }
 }
