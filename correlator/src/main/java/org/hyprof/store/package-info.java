@@ -29,8 +29,8 @@
  * settings, blocks, epochs), {@code NativeRuns} (runs of one native function). Records read back
  * ({@link org.hyprof.store.ProcessInfo}, {@link org.hyprof.store.ProbeStats},
  * {@link org.hyprof.store.NativeBlock}, ...) are public. Session data comes in through
- * {@link org.hyprof.store.SessionReader} (session-file chunks), {@link org.hyprof.store.SessionImporter}
- * (a whole file) and {@link org.hyprof.store.SessionIngest} (chunk by chunk, idempotent, also for
- * live agents).
+ * {@link org.hyprof.store.SessionReader} (session-file chunks),
+ * {@link org.hyprof.store.SessionImporter} (a whole file) and
+ * {@link org.hyprof.store.SessionIngest} (chunk by chunk, idempotent, also for live agents).
  */
 package org.hyprof.store;
