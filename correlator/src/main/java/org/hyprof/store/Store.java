@@ -1,47 +1,57 @@
 package org.hyprof.store;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hyprof.config.ProbeInfo;
-import org.hyprof.config.Resolution;
 import org.hyprof.config.SkippedMethod;
 
 /**
- * A session in SQLite: processes, their probes, per-thread aggregates, calibrations, event chunks
- * and import notes. WAL mode; a {@code schema_version} table and ordered migrations
- * ({@code V1.sql}, ...) bring older files up to date when opened for writing. Commands that only
- * read a session ({@link #openReadOnly}) never write to it, not even to bring it up to date.
+ * A session in SQLite: processes, their probes, per-thread aggregates, calibrations, event chunks,
+ * the native side of hybrid runs and import notes. WAL mode; a {@code schema_version} table and
+ * ordered migrations ({@code V1.sql}, ...: {@code Schema}) bring older files up to date when
+ * opened for writing. Commands that only read a session ({@link #openReadOnly}) never write to it,
+ * not even to bring it up to date.
  *
- * <p>Everything else reads sessions through this class, never with SQL of its own. Safe to
- * share between threads (one connection; calls are serialized).
+ * <p>Everything else reads sessions through this class, never with SQL of its own. This class
+ * opens and closes the file and hands each call to the package-private class of the tables it
+ * concerns ({@code Processes}, {@code Probes}, {@code Aggregates}, ...), all sharing one
+ * connection ({@code Sql}). Safe to share between threads (one connection; calls are serialized).
  */
 public final class Store implements AutoCloseable {
     /** Schema version this build writes; files up to it can be opened. */
-    public static final int SCHEMA_VERSION = 3;
-    private static final String[] MIGRATIONS = {"V1.sql", "V2.sql", "V3.sql"};
+    public static final int SCHEMA_VERSION = Schema.VERSION;
 
     private final Path file;
-    private final Connection db;
+    private final Sql sql;
+    private final SessionNotes sessionNotes;
+    private final Processes processes;
+    private final Probes probes;
+    private final Calibrations calibrations;
+    private final Aggregates aggregates;
+    private final EventChunks eventChunks;
+    private final NativeBlocks nativeBlocks;
+    private final NativeRuns nativeRuns;
 
     private Store(Path file, Connection db) {
         this.file = file;
-        this.db = db;
+        this.sql = new Sql(file, db);
+        this.sessionNotes = new SessionNotes(sql);
+        this.processes = new Processes(sql);
+        this.probes = new Probes(sql);
+        this.calibrations = new Calibrations(sql);
+        this.aggregates = new Aggregates(sql);
+        this.eventChunks = new EventChunks(sql);
+        this.nativeBlocks = new NativeBlocks(sql);
+        this.nativeRuns = new NativeRuns(sql);
     }
 
     /** Creates a new session file (fails if it exists). */
@@ -71,7 +81,7 @@ public final class Store implements AutoCloseable {
         int[] version = new int[1];
         Store st = connect(file, cfg.toProperties(), c -> {
             Store s = new Store(file, c);
-            version[0] = s.version(false);
+            version[0] = Schema.version(s.sql, false);
             return s;
         });
         if (version[0] == SCHEMA_VERSION) return st;
@@ -83,7 +93,7 @@ public final class Store implements AutoCloseable {
             Path wal = Path.of(file + "-wal");
             if (Files.exists(wal)) Files.copy(wal, Path.of(tmp + "-wal"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Store migrated = open(tmp, false);
-            Store upgraded = new Store(file, migrated.db); // messages name the user's file
+            Store upgraded = new Store(file, migrated.sql.connection()); // messages name the user's file
             upgraded.temporaryCopy = tmp;
             return upgraded;
         } catch (IOException e) {
@@ -102,7 +112,7 @@ public final class Store implements AutoCloseable {
                 s.execute("PRAGMA foreign_keys = ON");
             }
             Store st = new Store(file, c);
-            st.migrate(create);
+            Schema.migrate(st.sql, create);
             return st;
         });
     }
@@ -118,385 +128,27 @@ public final class Store implements AutoCloseable {
             c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), settings);
             return then.open(c);
         } catch (SQLException e) {
-            closeQuietly(c);
-            throw new StoreException(file + ": not a readable hyprof session (" + firstLine(e.getMessage()) + ")", e);
+            Sql.closeQuietly(c);
+            throw new StoreException(file + ": not a readable hyprof session (" + Sql.firstLine(e.getMessage()) + ")", e);
         } catch (StoreException e) {
-            closeQuietly(c);
+            Sql.closeQuietly(c);
             throw e;
         }
     }
 
-    private void migrate(boolean create) throws SQLException {
-        int version = version(create);
-        for (int v = version; v < SCHEMA_VERSION; v++) {
-            String sql = resource(MIGRATIONS[v]);
-            inTransaction(() -> {
-                try (Statement s = db.createStatement()) {
-                    for (String stmt : sql.split(";\\s*\\n")) {
-                        String t = stripComments(stmt).trim();
-                        if (!t.isEmpty()) s.execute(t);
-                    }
-                }
-            });
-            try (Statement s = db.createStatement()) {
-                s.execute("UPDATE schema_version SET version = " + (v + 1));
-            }
-        }
-    }
-
-    /**
-     * The file's schema version; {@code create}: an empty file becomes a version-0 session.
-     * Refuses files that are not hyprof sessions and sessions of a newer hyprof.
-     */
-    private int version(boolean create) throws SQLException {
-        int version;
-        try (Statement s = db.createStatement()) {
-            boolean has;
-            try (ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'")) {
-                has = rs.next();
-            }
-            if (!has) {
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master")) {
-                    rs.next();
-                    if (rs.getInt(1) > 0) throw new StoreException(file + ": an SQLite file, but not a hyprof session");
-                }
-                if (!create) throw new StoreException(file + ": empty file, not a hyprof session");
-                s.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
-                s.execute("INSERT INTO schema_version VALUES (0)");
-            }
-            try (ResultSet rs = s.executeQuery("SELECT version FROM schema_version")) {
-                if (!rs.next()) throw new StoreException(file + ": schema_version is empty");
-                version = rs.getInt(1);
-            }
-        }
-        if (version > SCHEMA_VERSION)
-            throw new StoreException(file + ": written by a newer hyprof (schema " + version + " > " + SCHEMA_VERSION + ")");
-        return version;
-    }
-
-    private static String stripComments(String sql) {
-        StringBuilder b = new StringBuilder();
-        for (String line : sql.split("\n")) {
-            int i = line.indexOf("--");
-            b.append(i >= 0 ? line.substring(0, i) : line).append('\n');
-        }
-        return b.toString();
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = Store.class.getResourceAsStream(name)) {
-            if (in == null) throw new StoreException("missing schema resource " + name);
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new StoreException("cannot read schema resource " + name, e);
-        }
-    }
-
+    /** The session file, as it was named when opened. */
     public Path file() {
         return file;
     }
 
     /** Schema version of the open file. */
     public int schemaVersion() {
-        return queryLong("SELECT version FROM schema_version").intValue();
-    }
-
-    // ------------------------------------------------------------------ writing
-
-    /** A unit of work that may throw SQL errors. */
-    public interface SqlWork {
-        void run() throws SQLException;
-    }
-
-    /** Runs work in one transaction (rolled back if it fails); nested calls join the outer one. */
-    public synchronized void inTransaction(SqlWork work) {
-        try {
-            boolean auto = db.getAutoCommit();
-            if (!auto) {
-                work.run();
-                return;
-            }
-            db.setAutoCommit(false);
-            try {
-                work.run();
-                db.commit();
-            } catch (SQLException | RuntimeException e) {
-                db.rollback();
-                throw e;
-            } finally {
-                db.setAutoCommit(auto);
-            }
-        } catch (SQLException e) {
-            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
-        }
-    }
-
-    public void putInfo(String key, String value) {
-        update("INSERT OR REPLACE INTO session_info(key, value) VALUES (?, ?)", key, value);
-    }
-
-    /** A session-level setting, or null. */
-    public String info(String key) {
-        List<String> v = query("SELECT value FROM session_info WHERE key = ?", rs -> rs.getString(1), key);
-        return v.isEmpty() ? null : v.get(0);
-    }
-
-    /** Adds a process and returns its id in this session. */
-    public long addProcess(ProcessInfo p) {
-        update("INSERT INTO process(pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source)"
-                        + " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                p.pid(), p.name(), p.vm(), p.mode(), p.budgetBytes(), p.startWallMillis(), p.startNanos(),
-                p.endWallMillis(), p.status(), p.eventDrops(), p.source());
-        return queryLong("SELECT last_insert_rowid()");
-    }
-
-    public void updateProcessStatus(long processId, String status) {
-        update("UPDATE process SET status = ? WHERE id = ?", status, processId);
-    }
-
-    public void updateProcessDrops(long processId, long eventDrops) {
-        update("UPDATE process SET event_drops = ? WHERE id = ?", eventDrops, processId);
-    }
-
-    public void updateProcessEnd(long processId, Long endWallMillis, String status, long eventDrops) {
-        update("UPDATE process SET end_wall_ms = ?, status = ?, event_drops = ? WHERE id = ?",
-                endWallMillis, status, eventDrops, processId);
-    }
-
-    public void addProbes(long processId, Collection<ProbeInfo> probes) {
-        batch("INSERT OR REPLACE INTO probe(process_id, id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source)"
-                + " VALUES (?,?,?,?,?,?,?,?,?,?,?)", probes, (ps, p) -> {
-            set(ps, processId, p.id(), p.kindLabel(), p.resolution().label(), p.className(), p.methodName(),
-                    p.descriptor(), p.ownerId(), p.loopIndex(), p.line(), p.source());
-        });
-    }
-
-    public void addSkipped(long processId, Collection<SkippedMethod> skipped) {
-        batch("INSERT INTO skipped(process_id, class, method, descriptor, reason) VALUES (?,?,?,?,?)", skipped,
-                (ps, s) -> set(ps, processId, s.className(), s.methodName(), s.descriptor(), s.reason()));
-    }
-
-    public void putThread(long processId, ThreadInfo t) {
-        update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns,"
-                + " top_native_energy_pj) VALUES (?,?,?,?,?,?,?,?)", processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops(),
-                t.topInclNanos(), t.topNativeEstNanos(), t.topNativeEnergyPicojoules());
-    }
-
-    public void putNativeInfo(long processId, String key, String value) {
-        update("INSERT OR REPLACE INTO native_info(process_id, key, value) VALUES (?,?,?)", processId, key, value);
-    }
-
-    public Map<String, String> nativeInfo(long processId) {
-        Map<String, String> m = new java.util.LinkedHashMap<>();
-        for (String[] kv : query("SELECT key, value FROM native_info WHERE process_id = ? ORDER BY key",
-                rs -> new String[] {rs.getString(1), rs.getString(2)}, processId)) m.put(kv[0], kv[1]);
-        return m;
-    }
-
-    /** Blocks of a hybrid run with their executions per native method (replacing earlier counts). */
-    public void putNativeBlocks(long processId, Collection<NativeBlock> blocks) {
-        inTransaction(() -> {
-            batch("INSERT OR REPLACE INTO native_block(process_id, library, block_index, address, function, size, instructions,"
-                    + " categories, disassembly) VALUES (?,?,?,?,?,?,?,?,?)", blocks, (ps, b) -> set(ps, processId,
-                    b.library(), b.index(), b.address(), b.function(), b.size(), b.instructions(), b.categories(),
-                    b.disassembly()));
-            List<Object[]> counts = new ArrayList<>();
-            for (NativeBlock b : blocks)
-                for (Map.Entry<Integer, Long> e : b.executionsByProbe().entrySet())
-                    counts.add(new Object[] {b.library(), b.index(), e.getKey(), e.getValue()});
-            batch("INSERT OR REPLACE INTO native_block_count(process_id, library, block_index, probe_id, executions)"
-                    + " VALUES (?,?,?,?,?)", counts, (ps, c) -> set(ps, processId, c[0], c[1], c[2], c[3]));
-        });
-    }
-
-    /** Blocks of a hybrid run, with their executions per native method, most executed first. */
-    public List<NativeBlock> nativeBlocks(long processId) {
-        Map<String, Map<Integer, Long>> counts = new java.util.HashMap<>();
-        for (Object[] c : query("SELECT library, block_index, probe_id, executions FROM native_block_count WHERE process_id = ?",
-                rs -> new Object[] {rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getLong(4)}, processId))
-            counts.computeIfAbsent(c[0] + "\0" + c[1], k -> new java.util.TreeMap<>()).put((Integer) c[2], (Long) c[3]);
-        List<NativeBlock> blocks = query("SELECT library, block_index, address, function, size, instructions, categories, disassembly"
-                + " FROM native_block WHERE process_id = ?", rs -> new NativeBlock(rs.getString(1), rs.getInt(2), rs.getLong(3),
-                rs.getString(4), rs.getInt(5), rs.getLong(6), rs.getString(7), rs.getString(8),
-                counts.getOrDefault(rs.getString(1) + "\0" + rs.getInt(2), Map.of())), processId);
-        blocks.sort(java.util.Comparator.comparingLong((NativeBlock b) -> b.executions() * b.instructions()).reversed()
-                .thenComparing(NativeBlock::library).thenComparingInt(NativeBlock::index));
-        return blocks;
-    }
-
-    public void addNativeEpochs(long processId, Collection<NativeEpoch> epochs) {
-        batch("INSERT OR REPLACE INTO native_epoch(process_id, epoch_id, tid, probe_id, symbol, blocks, instructions, cycles,"
-                + " est_ns, energy_pj, wall_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)", epochs, (ps, e) -> set(ps, processId,
-                e.epochId(), e.tid(), e.probeId(), e.symbol(), e.blocks(), e.instructions(), e.cycles(), e.estNanos(),
-                e.energyPicojoules(), e.wallNanos()));
-    }
-
-    public List<NativeEpoch> nativeEpochs(long processId) {
-        return query("SELECT epoch_id, tid, probe_id, symbol, blocks, instructions, cycles, est_ns, energy_pj, wall_ns"
-                + " FROM native_epoch WHERE process_id = ? ORDER BY epoch_id", rs -> new NativeEpoch(rs.getLong(1),
-                rs.getLong(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                rs.getLong(9), rs.getLong(10)), processId);
-    }
-
-    /** Stores a run of one native function with its functions and hottest blocks; returns its id. */
-    public long addNativeRun(NativeRunRecord r) {
-        long[] id = new long[1];
-        inTransaction(() -> {
-            StringBuilder cats = new StringBuilder();
-            r.categories().forEach((k, v) -> cats.append(cats.length() == 0 ? "" : ",").append(k).append('=').append(v));
-            try (PreparedStatement ps = db.prepareStatement("INSERT INTO native_run(library, symbol, args, abi, cpu_profile, engine,"
-                    + " return_value, blocks, instructions, cycles, est_ns, energy_pj, emulated_ns, categories, recorded_wall_millis)"
-                    + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", Statement.RETURN_GENERATED_KEYS)) {
-                set(ps, r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(), r.engine(), r.returnValue(), r.blocks(),
-                        r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(), r.emulatedNanos(), cats.toString(),
-                        r.recordedWallMillis());
-                ps.executeUpdate();
-                try (ResultSet k = ps.getGeneratedKeys()) {
-                    k.next();
-                    id[0] = k.getLong(1);
-                }
-            }
-            batch("INSERT INTO native_run_function(run_id, function, instructions, cycles, est_ns, energy_pj) VALUES (?,?,?,?,?,?)",
-                    r.functions(), (ps, f) -> set(ps, id[0], f.name(), f.instructions(), f.cycles(), f.estNanos(), f.energyPicojoules()));
-            batch("INSERT INTO native_run_block(run_id, address, function, executions, instructions, cycles, disassembly)"
-                    + " VALUES (?,?,?,?,?,?,?)", r.hotBlocks(), (ps, b) -> set(ps, id[0], b.address(), b.function(), b.executions(),
-                    b.instructions(), b.cycles(), b.disassembly()));
-        });
-        return id[0];
-    }
-
-    /** Stored native runs, in the order they were recorded. */
-    public List<NativeRunRecord> nativeRuns() {
-        return query("SELECT run_id, library, symbol, args, abi, cpu_profile, engine, return_value, blocks, instructions, cycles,"
-                + " est_ns, energy_pj, emulated_ns, categories, recorded_wall_millis FROM native_run ORDER BY run_id", rs -> {
-                    Map<String, Long> cats = new java.util.LinkedHashMap<>();
-                    for (String kv : rs.getString(15).split(",")) {
-                        int eq = kv.indexOf('=');
-                        if (eq > 0) cats.put(kv.substring(0, eq), Long.parseLong(kv.substring(eq + 1)));
-                    }
-                    long run = rs.getLong(1);
-                    return new NativeRunRecord(run, rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11),
-                            rs.getLong(12), rs.getLong(13), rs.getLong(14), cats, rs.getLong(16), List.of(), List.of());
-                }).stream().map(r -> new NativeRunRecord(r.runId(), r.library(), r.symbol(), r.args(), r.abi(), r.cpuProfile(),
-                        r.engine(), r.returnValue(), r.blocks(), r.instructions(), r.cycles(), r.estNanos(), r.energyPicojoules(),
-                        r.emulatedNanos(), r.categories(), r.recordedWallMillis(),
-                        query("SELECT function, instructions, cycles, est_ns, energy_pj FROM native_run_function WHERE run_id = ?"
-                                + " ORDER BY cycles DESC, function", rs -> new NativeRunRecord.Function(rs.getString(1), rs.getLong(2),
-                                rs.getLong(3), rs.getLong(4), rs.getLong(5)), r.runId()),
-                        query("SELECT address, function, executions, instructions, cycles, disassembly FROM native_run_block"
-                                + " WHERE run_id = ? ORDER BY cycles DESC, address", rs -> new NativeRunRecord.Block(rs.getLong(1),
-                                rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6)), r.runId()))).toList();
-    }
-
-    public void addCalibration(long processId, CalibrationRecord c) {
-        update("INSERT INTO calibration(process_id, measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps) VALUES (?,?,?,?,?,?)",
-                processId, c.measuredAtNanos(), c.innerPicos(), c.perEventPicos(), c.perIterPicos(), c.clockPicos());
-    }
-
-    /** Inserts or replaces aggregates (values are cumulative, so the latest wins). */
-    public void putStats(long processId, Collection<ProbeStats> stats) {
-        batch("INSERT OR REPLACE INTO probe_stats(process_id, tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns,"
-                + " min_ns, max_ns, outer_calls, events_inside, iters_inside, child_calls, direct_loop_events, direct_iters,"
-                + " iterations, throws, seen, hist, native_instr, native_cycles, native_est_ns, native_energy_pj,"
-                + " native_instr_incl, native_cycles_incl, native_est_ns_incl, native_energy_pj_incl)"
-                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
-            NativeCost n = s.nativeCost();
-            set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
-                    s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
-                    s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
-                    encodeHist(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
-                    n.instructionsIncl(), n.cyclesIncl(), n.estNanosIncl(), n.energyPicojoulesIncl());
-        });
-    }
-
-    /**
-     * Stores one thread's event chunk unless the process already has that thread's chunk
-     * {@code seq} (an agent resends unacknowledged chunks after a reconnect); returns whether it
-     * was new.
-     */
-    public boolean addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
-        return update("INSERT OR IGNORE INTO event_chunk(process_id, tid, seq, base_ns, data) VALUES (?,?,?,?,?)",
-                processId, tid, seq, baseNanos, data) > 0;
-    }
-
-    public void addNote(Long processId, String severity, String message) {
-        update("INSERT INTO import_note(process_id, severity, message) VALUES (?,?,?)", processId, severity, message);
-    }
-
-    // ------------------------------------------------------------------ reading
-
-    public List<ProcessInfo> processes() {
-        return query("SELECT id, pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source"
-                + " FROM process ORDER BY id", rs -> new ProcessInfo(rs.getLong(1), rs.getLong(2), rs.getString(3),
-                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                rs.getObject(9) == null ? null : rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getString(12)));
-    }
-
-    public List<ProbeInfo> probes(long processId) {
-        return query("SELECT id, kind, resolution, class, method, descriptor, owner_id, loop_index, line, source"
-                + " FROM probe WHERE process_id = ? ORDER BY id", rs -> new ProbeInfo(rs.getInt(1),
-                rs.getString(2).equals("loop"), Resolution.parse(rs.getString(3)), rs.getString(4), rs.getString(5),
-                rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getInt(9), rs.getString(10)), processId);
-    }
-
-    public List<SkippedMethod> skipped(long processId) {
-        return query("SELECT class, method, descriptor, reason FROM skipped WHERE process_id = ? ORDER BY rowid",
-                rs -> new SkippedMethod(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), processId);
-    }
-
-    public List<ThreadInfo> threads(long processId) {
-        return query("SELECT tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns, top_native_energy_pj"
-                + " FROM thread WHERE process_id = ? ORDER BY tid", rs -> new ThreadInfo(rs.getLong(1), rs.getString(2),
-                rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)), processId);
-    }
-
-    public List<CalibrationRecord> calibrations(long processId) {
-        return query("SELECT measured_at_ns, inner_ps, per_event_ps, per_iter_ps, clock_ps FROM calibration"
-                + " WHERE process_id = ? ORDER BY measured_at_ns", rs -> new CalibrationRecord(rs.getLong(1),
-                rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)), processId);
-    }
-
-    /** All aggregates of a process, one row per (thread, probe). */
-    public List<ProbeStats> stats(long processId) {
-        return query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
-                + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist,"
-                + " native_instr, native_cycles, native_est_ns, native_energy_pj, native_instr_incl, native_cycles_incl,"
-                + " native_est_ns_incl, native_energy_pj_incl"
-                + " FROM probe_stats WHERE process_id = ? ORDER BY tid, probe_id", rs -> new ProbeStats(rs.getLong(1),
-                rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
-                rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), decodeHist(rs.getBytes(19)),
-                new NativeCost(rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24), rs.getLong(25),
-                        rs.getLong(26), rs.getLong(27))), processId);
-    }
-
-    /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */
-    public void eventChunks(long processId, Consumer<EventChunk> consumer) {
-        query("SELECT tid, seq, base_ns, data FROM event_chunk WHERE process_id = ? ORDER BY tid, seq", rs -> {
-            consumer.accept(new EventChunk(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4)));
-            return null;
-        }, processId);
-    }
-
-    public long eventChunkCount(long processId) {
-        return queryLong("SELECT count(*) FROM event_chunk WHERE process_id = " + processId);
-    }
-
-    /** Import notes (damage found, missing end, ...), oldest first. */
-    public List<String> notes() {
-        return query("SELECT severity || ': ' || message FROM import_note ORDER BY rowid", rs -> rs.getString(1));
-    }
-
-    /** The notes of one process ({@code severity: message}), oldest first. */
-    public List<String> notes(long processId) {
-        return query("SELECT severity || ': ' || message FROM import_note WHERE process_id = ? ORDER BY rowid",
-                rs -> rs.getString(1), processId);
+        return Schema.stored(sql);
     }
 
     @Override
     public void close() {
-        closeQuietly(db);
+        sql.close();
         if (temporaryCopy != null) {
             for (String suffix : new String[] {"", "-wal", "-shm"}) {
                 try {
@@ -508,89 +160,181 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    // ------------------------------------------------------------------ plumbing
-
-    /** Maps one result row. */
-    public interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
+    /** A unit of work that may throw SQL errors. */
+    public interface SqlWork {
+        void run() throws SQLException;
     }
 
-    private interface Binder<T> {
-        void bind(PreparedStatement ps, T item) throws SQLException;
+    /** Runs work in one transaction (rolled back if it fails); nested calls join the outer one. */
+    public void inTransaction(SqlWork work) {
+        sql.inTransaction(work);
     }
 
-    private synchronized <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-        try (PreparedStatement ps = db.prepareStatement(sql)) {
-            set(ps, args);
-            List<T> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    T t = mapper.map(rs);
-                    if (t != null) out.add(t);
-                }
-            }
-            return out;
-        } catch (SQLException e) {
-            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
-        }
+    // ------------------------------------------------------------------ session settings and notes (SessionNotes)
+
+    /** Sets a session-level setting, replacing an earlier value. */
+    public void putInfo(String key, String value) {
+        sessionNotes.putInfo(key, value);
     }
 
-    private Long queryLong(String sql) {
-        List<Long> r = query(sql, rs -> rs.getLong(1));
-        return r.isEmpty() ? 0L : r.get(0);
+    /** A session-level setting, or null. */
+    public String info(String key) {
+        return sessionNotes.info(key);
     }
 
-    private synchronized int update(String sql, Object... args) {
-        try (PreparedStatement ps = db.prepareStatement(sql)) {
-            set(ps, args);
-            return ps.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreException(file + ": " + firstLine(e.getMessage()), e);
-        }
+    /** Adds an import note ({@code severity}: warning, error, ...) to a process, or to the session when null. */
+    public void addNote(Long processId, String severity, String message) {
+        sessionNotes.addNote(processId, severity, message);
     }
 
-    private synchronized <T> void batch(String sql, Collection<T> items, Binder<T> binder) {
-        if (items.isEmpty()) return;
-        inTransaction(() -> {
-            try (PreparedStatement ps = db.prepareStatement(sql)) {
-                for (T t : items) {
-                    binder.bind(ps, t);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        });
+    /** Import notes (damage found, missing end, ...), oldest first. */
+    public List<String> notes() {
+        return sessionNotes.notes();
     }
 
-    private static void set(PreparedStatement ps, Object... args) throws SQLException {
-        for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
+    /** The notes of one process ({@code severity: message}), oldest first. */
+    public List<String> notes(long processId) {
+        return sessionNotes.notes(processId);
     }
 
-    static byte[] encodeHist(long[] hist) {
-        ByteBuffer b = ByteBuffer.allocate(hist.length * 8).order(ByteOrder.LITTLE_ENDIAN);
-        for (long v : hist) b.putLong(v);
-        return b.array();
+    // ------------------------------------------------------------------ processes and threads (Processes)
+
+    /** Adds a process and returns its id in this session. */
+    public long addProcess(ProcessInfo p) {
+        return processes.add(p);
     }
 
-    static long[] decodeHist(byte[] data) {
-        if (data == null) return new long[0];
-        ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-        long[] h = new long[data.length / 8];
-        for (int i = 0; i < h.length; i++) h[i] = b.getLong();
-        return h;
+    public void updateProcessStatus(long processId, String status) {
+        processes.updateStatus(processId, status);
     }
 
-    private static String firstLine(String s) {
-        if (s == null) return "unknown error";
-        int nl = s.indexOf('\n');
-        return nl >= 0 ? s.substring(0, nl) : s;
+    public void updateProcessDrops(long processId, long eventDrops) {
+        processes.updateDrops(processId, eventDrops);
     }
 
-    private static void closeQuietly(Connection c) {
-        try {
-            if (c != null) c.close();
-        } catch (SQLException ignored) {
-            // closing a broken connection: nothing to save
-        }
+    public void updateProcessEnd(long processId, Long endWallMillis, String status, long eventDrops) {
+        processes.updateEnd(processId, endWallMillis, status, eventDrops);
+    }
+
+    /** The session's processes, in the order they were added. */
+    public List<ProcessInfo> processes() {
+        return processes.list();
+    }
+
+    /** Inserts or replaces a thread of a process. */
+    public void putThread(long processId, ThreadInfo t) {
+        processes.putThread(processId, t);
+    }
+
+    /** The threads of a process, by thread id. */
+    public List<ThreadInfo> threads(long processId) {
+        return processes.threads(processId);
+    }
+
+    // ------------------------------------------------------------------ probe manifest (Probes)
+
+    /** Adds probes to a process's manifest (a probe already stored under its id is replaced). */
+    public void addProbes(long processId, Collection<ProbeInfo> probes) {
+        this.probes.add(processId, probes);
+    }
+
+    public void addSkipped(long processId, Collection<SkippedMethod> skipped) {
+        probes.addSkipped(processId, skipped);
+    }
+
+    /** A process's probes, by id. */
+    public List<ProbeInfo> probes(long processId) {
+        return probes.list(processId);
+    }
+
+    /** The methods the instrumenter skipped in a process, in the order received. */
+    public List<SkippedMethod> skipped(long processId) {
+        return probes.skipped(processId);
+    }
+
+    // ------------------------------------------------------------------ calibrations (Calibrations)
+
+    public void addCalibration(long processId, CalibrationRecord c) {
+        calibrations.add(processId, c);
+    }
+
+    /** A process's calibrations, oldest first. */
+    public List<CalibrationRecord> calibrations(long processId) {
+        return calibrations.list(processId);
+    }
+
+    // ------------------------------------------------------------------ aggregates (Aggregates)
+
+    /** Inserts or replaces aggregates (values are cumulative, so the latest wins). */
+    public void putStats(long processId, Collection<ProbeStats> stats) {
+        aggregates.put(processId, stats);
+    }
+
+    /** All aggregates of a process, one row per (thread, probe). */
+    public List<ProbeStats> stats(long processId) {
+        return aggregates.list(processId);
+    }
+
+    // ------------------------------------------------------------------ event logs (EventChunks)
+
+    /**
+     * Stores one thread's event chunk unless the process already has that thread's chunk
+     * {@code seq} (an agent resends unacknowledged chunks after a reconnect); returns whether it
+     * was new.
+     */
+    public boolean addEventChunk(long processId, long tid, long seq, long baseNanos, byte[] data) {
+        return eventChunks.add(processId, tid, seq, baseNanos, data);
+    }
+
+    /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */
+    public void eventChunks(long processId, Consumer<EventChunk> consumer) {
+        eventChunks.forEach(processId, consumer);
+    }
+
+    public long eventChunkCount(long processId) {
+        return eventChunks.count(processId);
+    }
+
+    // ------------------------------------------------------------------ native side of hybrid runs (NativeBlocks)
+
+    /** Sets one of the tracer's settings for a process, replacing an earlier value. */
+    public void putNativeInfo(long processId, String key, String value) {
+        nativeBlocks.putInfo(processId, key, value);
+    }
+
+    /** The tracer's settings for a process, by key. */
+    public Map<String, String> nativeInfo(long processId) {
+        return nativeBlocks.info(processId);
+    }
+
+    /** Blocks of a hybrid run with their executions per native method (replacing earlier counts). */
+    public void putNativeBlocks(long processId, Collection<NativeBlock> blocks) {
+        nativeBlocks.put(processId, blocks);
+    }
+
+    /** Blocks of a hybrid run, with their executions per native method, most executed first. */
+    public List<NativeBlock> nativeBlocks(long processId) {
+        return nativeBlocks.list(processId);
+    }
+
+    public void addNativeEpochs(long processId, Collection<NativeEpoch> epochs) {
+        nativeBlocks.addEpochs(processId, epochs);
+    }
+
+    /** The native calls of a process, by epoch id. */
+    public List<NativeEpoch> nativeEpochs(long processId) {
+        return nativeBlocks.epochs(processId);
+    }
+
+    // ------------------------------------------------------------------ runs of one native function (NativeRuns)
+
+    /** Stores a run of one native function with its functions and hottest blocks; returns its id. */
+    public long addNativeRun(NativeRunRecord r) {
+        return nativeRuns.add(r);
+    }
+
+    /** Stored native runs, in the order they were recorded. */
+    public List<NativeRunRecord> nativeRuns() {
+        return nativeRuns.list();
     }
 }

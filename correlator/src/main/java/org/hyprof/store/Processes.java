@@ -1,0 +1,57 @@
+package org.hyprof.store;
+
+import java.util.List;
+
+/**
+ * The processes of a session ({@code process}: one per imported file or agent connection, with
+ * its start, end and status) and their threads ({@code thread}: names and per-thread drop counts
+ * and totals). A process row is added when its session starts; its status, end and drop count
+ * are updated as they become known (clean end, damage found, agent gone).
+ */
+final class Processes {
+    private final Sql sql;
+
+    Processes(Sql sql) {
+        this.sql = sql;
+    }
+
+    long add(ProcessInfo p) {
+        sql.update("INSERT INTO process(pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source)"
+                        + " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                p.pid(), p.name(), p.vm(), p.mode(), p.budgetBytes(), p.startWallMillis(), p.startNanos(),
+                p.endWallMillis(), p.status(), p.eventDrops(), p.source());
+        return sql.queryLong("SELECT last_insert_rowid()");
+    }
+
+    void updateStatus(long processId, String status) {
+        sql.update("UPDATE process SET status = ? WHERE id = ?", status, processId);
+    }
+
+    void updateDrops(long processId, long eventDrops) {
+        sql.update("UPDATE process SET event_drops = ? WHERE id = ?", eventDrops, processId);
+    }
+
+    void updateEnd(long processId, Long endWallMillis, String status, long eventDrops) {
+        sql.update("UPDATE process SET end_wall_ms = ?, status = ?, event_drops = ? WHERE id = ?",
+                endWallMillis, status, eventDrops, processId);
+    }
+
+    List<ProcessInfo> list() {
+        return sql.query("SELECT id, pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source"
+                + " FROM process ORDER BY id", rs -> new ProcessInfo(rs.getLong(1), rs.getLong(2), rs.getString(3),
+                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
+                rs.getObject(9) == null ? null : rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getString(12)));
+    }
+
+    void putThread(long processId, ThreadInfo t) {
+        sql.update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns,"
+                + " top_native_energy_pj) VALUES (?,?,?,?,?,?,?,?)", processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops(),
+                t.topInclNanos(), t.topNativeEstNanos(), t.topNativeEnergyPicojoules());
+    }
+
+    List<ThreadInfo> threads(long processId) {
+        return sql.query("SELECT tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns, top_native_energy_pj"
+                + " FROM thread WHERE process_id = ? ORDER BY tid", rs -> new ThreadInfo(rs.getLong(1), rs.getString(2),
+                rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)), processId);
+    }
+}
