@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** The units formatter at its boundaries; {@link UnitsGermanLocaleTest} runs it again under a German locale. */
+/** The units formatter at its boundaries (run again under a German default locale: parent pom, goldens-under-de-DE). */
 class UnitsTest {
     @Test
     void millisHaveMicrosecondResolution() {
