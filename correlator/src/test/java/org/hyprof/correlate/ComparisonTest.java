@@ -9,7 +9,7 @@ import java.util.List;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.runtime.Stats;
-import org.hyprof.store.Golden;
+import org.hyprof.testing.Golden;
 import org.hyprof.store.NativeCost;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;

@@ -6,7 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
-import org.hyprof.store.Golden;
+import org.hyprof.testing.Golden;
 import org.hyprof.store.NativeRunRecord;
 import org.junit.jupiter.api.Test;
 

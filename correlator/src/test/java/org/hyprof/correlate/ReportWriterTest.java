@@ -10,7 +10,7 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.runtime.Stats;
 import org.hyprof.store.CalibrationRecord;
-import org.hyprof.store.Golden;
+import org.hyprof.testing.Golden;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;

@@ -19,7 +19,7 @@ import org.hyprof.config.Resolution;
 import org.hyprof.correlate.EnergyModel;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.chunk.EventRecords;
-import org.hyprof.store.Golden;
+import org.hyprof.testing.Golden;
 import org.hyprof.store.NativeEpoch;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;

@@ -2,9 +2,6 @@ package org.hyprof.control;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HexFormat;
@@ -14,6 +11,7 @@ import java.util.Map;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Wire;
 import org.hyprof.runtime.chunk.PayloadWriter;
+import org.hyprof.testing.Golden;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,9 +45,7 @@ class FrameGoldenTest {
         StringBuilder b = new StringBuilder();
         for (Map.Entry<String, Frame> e : samples().entrySet())
             b.append(e.getKey()).append(' ').append(HexFormat.of().formatHex(e.getValue().toBytes())).append('\n');
-        Path golden = Path.of("src/test/resources/golden/frames.hex");
-        if (Boolean.getBoolean("hyprof.regenerateGoldens")) Files.writeString(golden, b.toString(), StandardCharsets.UTF_8);
-        assertEquals(Files.readString(golden, StandardCharsets.UTF_8), b.toString(), "regenerate with -Dhyprof.regenerateGoldens=true if intended");
+        Golden.check("frames.hex", b.toString());
     }
 
     @Test

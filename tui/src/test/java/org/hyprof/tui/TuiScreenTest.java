@@ -36,6 +36,7 @@ import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
+import org.hyprof.testing.Golden;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -191,10 +192,8 @@ class TuiScreenTest {
         for (char c : s.toCharArray()) keys(c);
     }
 
-    static void golden(String name, String actual) throws Exception {
-        Path f = Path.of("src/test/resources/golden").resolve(name);
-        if (Boolean.getBoolean("hyprof.regenerateGoldens")) Files.writeString(f, actual, StandardCharsets.UTF_8);
-        assertEquals(Files.readString(f, StandardCharsets.UTF_8), actual, name + " (regenerate with -Dhyprof.regenerateGoldens=true if intended)");
+    static void golden(String name, String actual) {
+        Golden.check(name, actual);
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.hyprof.config.ProfilingConfig;
+import org.hyprof.testing.Golden;
 import org.jf.dexlib2.dexbacked.DexBackedDexFile;
 import org.jf.dexlib2.iface.ClassDef;
 import org.junit.jupiter.api.BeforeAll;
