@@ -8,7 +8,6 @@ import com.googlecode.lanterna.input.KeyType;
 import com.googlecode.lanterna.screen.TerminalScreen;
 import com.googlecode.lanterna.terminal.virtual.DefaultVirtualTerminal;
 import com.googlecode.lanterna.terminal.virtual.VirtualTerminalListener;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +27,10 @@ import org.hyprof.live.LiveSession;
 import org.hyprof.runtime.Wire;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.Stats;
-import org.hyprof.runtime.chunk.Varint;
+import org.hyprof.runtime.chunk.EventRecords;
+import org.hyprof.runtime.chunk.PayloadWriter;
+import org.hyprof.runtime.chunk.SnapshotChunk;
+import org.hyprof.runtime.chunk.TextChunk;
 import org.hyprof.store.CalibrationRecord;
 import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeCost;
@@ -100,45 +102,17 @@ class TuiScreenTest {
                     java.util.Map.of(7, 5000L))));
             if (events) {
                 long t = 1_000_000;
-                s.addEventChunk(p, 1, 0, t, new Events(t).at(1, SessionFormat.EV_ENTER, t + 1_000).at(3, SessionFormat.EV_LOOP_ENTER, t + 2_000)
-                        .at(2, SessionFormat.EV_ENTER, t + 3_000).at(2, SessionFormat.EV_ENTER, t + 4_000).at(2, SessionFormat.EV_EXIT, t + 9_000)
-                        .at(2, SessionFormat.EV_EXIT, t + 12_000).at(2, SessionFormat.EV_ENTER, t + 13_000).at(2, SessionFormat.EV_EXIT, t + 15_000)
-                        .at(7, SessionFormat.EV_ENTER, t + 16_000).at(7, SessionFormat.EV_EXIT, t + 17_000)
-                        .loopExit(3, t + 20_000, 2).at(1, SessionFormat.EV_EXIT, t + 30_000).bytes());
-                s.addEventChunk(p, 12, 0, t, new Events(t).at(4, SessionFormat.EV_ENTER, t + 5_000).at(5, SessionFormat.EV_ENTER, t + 6_000)
-                        .at(5, SessionFormat.EV_EXIT, t + 8_000).at(5, SessionFormat.EV_ENTER, t + 9_000).at(5, SessionFormat.EV_EXIT, t + 11_000)
-                        .at(4, SessionFormat.EV_EXIT, t + 12_000).bytes());
+                s.addEventChunk(p, 1, 0, t, new EventRecords.Writer(t).add(1, SessionFormat.EV_ENTER, t + 1_000).add(3, SessionFormat.EV_LOOP_ENTER, t + 2_000)
+                        .add(2, SessionFormat.EV_ENTER, t + 3_000).add(2, SessionFormat.EV_ENTER, t + 4_000).add(2, SessionFormat.EV_EXIT, t + 9_000)
+                        .add(2, SessionFormat.EV_EXIT, t + 12_000).add(2, SessionFormat.EV_ENTER, t + 13_000).add(2, SessionFormat.EV_EXIT, t + 15_000)
+                        .add(7, SessionFormat.EV_ENTER, t + 16_000).add(7, SessionFormat.EV_EXIT, t + 17_000)
+                        .loopExit(3, t + 20_000, 2).add(1, SessionFormat.EV_EXIT, t + 30_000).toByteArray());
+                s.addEventChunk(p, 12, 0, t, new EventRecords.Writer(t).add(4, SessionFormat.EV_ENTER, t + 5_000).add(5, SessionFormat.EV_ENTER, t + 6_000)
+                        .add(5, SessionFormat.EV_EXIT, t + 8_000).add(5, SessionFormat.EV_ENTER, t + 9_000).add(5, SessionFormat.EV_EXIT, t + 11_000)
+                        .add(4, SessionFormat.EV_EXIT, t + 12_000).toByteArray());
             }
         }
         return db;
-    }
-
-    /** Event records as the runtime's EventLog writes them: varint (id << 3 | kind), zigzag time delta. */
-    static final class Events {
-        final java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-        long last;
-
-        Events(long base) {
-            last = base;
-        }
-
-        Events at(int id, int kind, long nanos) {
-            Varint.write(b, ((long) id << 3) | kind);
-            long d = nanos - last;
-            Varint.write(b, (d << 1) ^ (d >> 63));
-            last = nanos;
-            return this;
-        }
-
-        Events loopExit(int id, long nanos, long iterations) {
-            at(id, SessionFormat.EV_LOOP_EXIT, nanos);
-            Varint.write(b, iterations);
-            return this;
-        }
-
-        byte[] bytes() {
-            return b.toByteArray();
-        }
     }
 
     @BeforeEach
@@ -312,11 +286,9 @@ class TuiScreenTest {
             public void send(Frame f) {
                 if (f instanceof ConfigFrame c) live.state(id[0], c.state());
                 if (f instanceof SnapshotRequest) {
-                    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-                    Varint.write(b, 0); // nanoTime
-                    Varint.write(b, 0); // fields per probe
-                    Varint.write(b, 0); // threads
-                    live.chunk(id[0], new Chunk(0, SessionFormat.SNAPSHOT, b.toByteArray()));
+                    PayloadWriter w = new PayloadWriter();
+                    SnapshotChunk.begin(w, 0, 0, 0); // no threads yet
+                    live.chunk(id[0], new Chunk(0, SessionFormat.SNAPSHOT, w.toByteArray()));
                 }
             }
 
@@ -331,11 +303,9 @@ class TuiScreenTest {
             }
         };
         id[0] = live.connected(new Hello(Wire.VERSION, Wire.ROLE_AGENT, "", 4242, "app.Main", "test-vm", 0, 0, "jvm"), agent);
-        byte[] text = m.toText().getBytes(StandardCharsets.UTF_8);
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-        Varint.write(b, text.length);
-        b.writeBytes(text);
-        live.chunk(id[0], new Chunk(0, SessionFormat.MANIFEST, b.toByteArray()));
+        PayloadWriter w = new PayloadWriter();
+        TextChunk.encode(w, m.toText());
+        live.chunk(id[0], new Chunk(0, SessionFormat.MANIFEST, w.toByteArray()));
         live.state(id[0], Zoom.apply(Zoom.start(), m, new ControlState(m.idLimit(), new java.util.BitSet(), new int[0], 0, 0, 0, false, 0)));
         return new Source.Live(store, live, new Collector("127.0.0.1", 0, null, live, live, l -> { }), "127.0.0.1:7811");
     }
