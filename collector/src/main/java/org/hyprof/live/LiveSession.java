@@ -224,12 +224,15 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
     }
 
     private void detach(Proc p, String reason, boolean clean) {
-        p.connection = null;
-        p.status = clean || p.ingest.ended() ? ProcessInfo.ENDED : ProcessInfo.DISCONNECTED;
-        store.updateProcessStatus(p.id, p.status);
-        if (p.status.equals(ProcessInfo.DISCONNECTED))
+        // the store first, then what other threads read without the lock: whoever sees the process
+        // disconnected finds its row (and note) updated already
+        String status = clean || p.ingest.ended() ? ProcessInfo.ENDED : ProcessInfo.DISCONNECTED;
+        store.updateProcessStatus(p.id, status);
+        if (status.equals(ProcessInfo.DISCONNECTED))
             store.addNote(p.id, "warning", describe(p.id, p.hello.process(), p.hello.pid()) + ": connection lost (" + reason
                     + ") at " + now());
+        p.status = status;
+        p.connection = null;
         notifyAll();
     }
 
