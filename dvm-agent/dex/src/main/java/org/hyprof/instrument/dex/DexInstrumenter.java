@@ -120,7 +120,7 @@ public final class DexInstrumenter {
         if (kind == null) throw new DexInputException(in + ": not an APK, a DEX file or a directory of DEX files");
         AppInput input = AppInput.read(in, kind, minSdk);
         List<String> notes = new ArrayList<>(input.notes());
-        Opened opened = open(in, input.dexFiles());
+        Opened opened = open(in, input.dexFiles(), notes);
 
         byte[] runtime = DexOutput.runtimeDex();
         boolean mergeRuntime = kind == Kind.DEX || input.minSdk() < NATIVE_MULTIDEX_API;
@@ -167,15 +167,18 @@ public final class DexInstrumenter {
     /** The input DEX files opened and checked, with the number of methods that have code. */
     private record Opened(List<DexBackedDexFile> dexes, int methods, long dexInBytes) {}
 
-    /** Opens every input DEX file ({@link DexFiles#read}); input hyprof already instrumented is refused. */
-    private static Opened open(Path in, List<AppInput.Dex> inputs) throws DexInputException {
+    /**
+     * Opens and checks every input DEX file ({@link DexFiles#read}: a damaged one is refused before
+     * anything is rewritten); input hyprof already instrumented is refused.
+     */
+    private static Opened open(Path in, List<AppInput.Dex> inputs, List<String> notes) throws DexInputException {
         List<DexBackedDexFile> dexes = new ArrayList<>();
         long dexIn = 0;
         int total = 0;
         for (AppInput.Dex i : inputs) {
             DexBackedDexFile d;
             try {
-                d = DexFiles.read(i.bytes(), i.display());
+                d = DexFiles.read(i.bytes(), i.display(), notes);
             } catch (DexFiles.DexException e) {
                 throw new DexInputException(e.getMessage());
             }
