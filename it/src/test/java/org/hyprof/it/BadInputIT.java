@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.hyprof.instrument.dex.Fixtures;
+import org.hyprof.instrument.dex.InvalidDex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import workload.Deterministic;
@@ -136,6 +138,21 @@ class BadInputIT {
         assertFalse(Files.exists(out));
         try (var s = Files.list(dir)) {
             assertTrue(s.noneMatch(f -> f.getFileName().toString().endsWith(".tmp")), "no partial output left");
+        }
+    }
+
+    @Test
+    void aDamagedDexIsRefusedBeforeRewritingWithOneLineAndNoOutput() throws Exception {
+        InvalidDex.Case damaged = InvalidDex.cases(Fixtures.smaliDex()).get("code-offset.dex");
+        Path bad = dir.resolve("bad.dex"), out = dir.resolve("out.dex");
+        Files.write(bad, damaged.bytes());
+        Cli c = Cli.run("instrument", bad.toString(), "-o", out.toString());
+        oneLine(c);
+        assertEquals(1, c.exit, c.err);
+        assertTrue(c.err.startsWith("hyprof: " + bad + ": damaged DEX file: ") && c.err.contains(damaged.expected()), c.err);
+        assertFalse(Files.exists(out), "no output");
+        try (var s = Files.list(dir)) {
+            assertEquals(java.util.List.of(bad), s.toList(), "nothing but the input: no manifest, no temporary file");
         }
     }
 }

@@ -1,31 +1,17 @@
 package org.hyprof.instrument.dex;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.jar.Attributes;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipException;
-import java.util.zip.ZipFile;
 import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.ProfilingConfig;
-import org.hyprof.instrument.OutputFiles;
 import org.hyprof.instrument.ProbeIds;
 import org.hyprof.instrument.ProbeSet;
 import org.jf.dexlib2.dexbacked.DexBackedDexFile;
@@ -45,6 +31,10 @@ import org.jf.dexlib2.writer.DexWriter;
  * <p>The output appears only when complete (written to a temporary file or directory, then
  * moved). Unreadable input is a {@link DexInputException} whose message is one line naming the
  * input and the problem.
+ *
+ * <p>This class is the orchestration: read the inputs, rewrite their classes, add the runtime,
+ * spill at the 64K limit, name the output files, summarize. Reading and writing files are
+ * {@link AppInput} and {@link AppOutput} (zip entries, aligned writing, assets, signature files).
  */
 public final class DexInstrumenter {
     private DexInstrumenter() {}
@@ -128,30 +118,67 @@ public final class DexInstrumenter {
             throws IOException {
         Kind kind = kindOf(in);
         if (kind == null) throw new DexInputException(in + ": not an APK, a DEX file or a directory of DEX files");
-        List<String> notes = new ArrayList<>();
-        List<Input> inputs = new ArrayList<>();
-        int sdk;
-        long inBytes = 0;
-        if (kind == Kind.APK) {
-            sdk = readApk(in, inputs, minSdk, notes);
-            inBytes = Files.size(in);
-        } else if (kind == Kind.DEX) {
-            byte[] b = Files.readAllBytes(in);
-            inputs.add(new Input(in.getFileName().toString(), in.toString(), b));
-            sdk = minSdk != null ? minSdk : NATIVE_MULTIDEX_API;
-            inBytes = b.length;
-        } else {
-            readDirectory(in, inputs);
-            sdk = minSdk != null ? minSdk : NATIVE_MULTIDEX_API;
-            for (Input i : inputs) inBytes += i.bytes.length;
+        AppInput input = AppInput.read(in, kind, minSdk);
+        List<String> notes = new ArrayList<>(input.notes());
+        Opened opened = open(in, input.dexFiles(), notes);
+
+        byte[] runtime = DexOutput.runtimeDex();
+        boolean mergeRuntime = kind == Kind.DEX || input.minSdk() < NATIVE_MULTIDEX_API;
+        ProbeSet set = new ProbeSet(cfg);
+        Written all = rewrite(in, input.dexFiles(), opened, cfg, set, mergeRuntime ? runtime : null, progress, maxRefs);
+        if (all.spilled > 0) notes.add(all.spilled + " classes moved to extra DEX files (64K reference limit)");
+        long dexOut = 0;
+        for (AppOutput.Dex d : all.outputs) dexOut += d.bytes().length;
+        for (byte[] s : all.spillFiles) dexOut += s.length;
+
+        // name the extra files after the highest classesN.dex of the input
+        List<AppOutput.Dex> outputs = new ArrayList<>(all.outputs);
+        int next = nextDexNumber(outputs);
+        List<String> listing = new ArrayList<>();
+        for (AppOutput.Dex d : outputs) listing.add(d.name() + (mergeRuntime && d == outputs.get(0) ? " (with the runtime)" : ""));
+        for (byte[] s : all.spillFiles) {
+            String name = "classes" + next++ + ".dex";
+            outputs.add(new AppOutput.Dex(name, s));
+            listing.add(name + " (spilled classes)");
         }
+        if (!mergeRuntime) {
+            String name = "classes" + next + ".dex";
+            outputs.add(new AppOutput.Dex(name, runtime));
+            listing.add(name + " (the runtime)");
+        }
+        if (kind == Kind.DEX && outputs.size() > 1)
+            throw new DexInputException(in + ": the code and the runtime need " + outputs.size()
+                    + " DEX files (64K reference limit); give a directory of DEX files or an APK instead");
+
+        AppOutput.write(kind, in, out, outputs, set.manifest().toText(), set.runtimeProperties());
+        if (kind != Kind.APK)
+            notes.add("put " + beside(out, ".manifest.tsv").getFileName() + " and " + beside(out, ".runtime.properties").getFileName()
+                    + " into the APK as " + MANIFEST_ASSET + " and " + OPTIONS_ASSET + " when packaging");
+        long outBytes = kind == Kind.DIRECTORY ? outputs.stream().mapToLong(d -> d.bytes().length).sum() : Files.size(out);
+        return new Summary(kind, all.classes, all.instrumented, all.methods, all.loops, set.manifest(), input.inBytes(),
+                outBytes, opened.dexInBytes, dexOut, runtime.length, listing, input.minSdk(), all.spilled, notes);
+    }
+
+    /** {@code OUT.suffix} beside the output file or directory. */
+    public static Path beside(Path out, String suffix) {
+        return AppOutput.beside(out, suffix);
+    }
+
+    /** The input DEX files opened and checked, with the number of methods that have code. */
+    private record Opened(List<DexBackedDexFile> dexes, int methods, long dexInBytes) {}
+
+    /**
+     * Opens and checks every input DEX file ({@link DexFiles#read}: a damaged one is refused before
+     * anything is rewritten); input hyprof already instrumented is refused.
+     */
+    private static Opened open(Path in, List<AppInput.Dex> inputs, List<String> notes) throws DexInputException {
         List<DexBackedDexFile> dexes = new ArrayList<>();
         long dexIn = 0;
         int total = 0;
-        for (Input i : inputs) {
+        for (AppInput.Dex i : inputs) {
             DexBackedDexFile d;
             try {
-                d = DexFiles.read(i.bytes, i.display);
+                d = DexFiles.read(i.bytes(), i.display(), notes);
             } catch (DexFiles.DexException e) {
                 throw new DexInputException(e.getMessage());
             }
@@ -162,109 +189,72 @@ public final class DexInstrumenter {
                     for (Method m : cd.getMethods()) if (m.getImplementation() != null) total++;
                 }
             } catch (RuntimeException e) {
-                throw damaged(i.display, null, e);
+                throw damaged(i.display(), null, e);
             }
             dexes.add(d);
-            dexIn += i.bytes.length;
+            dexIn += i.bytes().length;
         }
+        return new Opened(dexes, total, dexIn);
+    }
 
-        byte[] runtime = DexOutput.runtimeDex();
-        DexBackedDexFile runtimeDex = new DexBackedDexFile(null, runtime);
-        boolean mergeRuntime = kind == Kind.DEX || sdk < NATIVE_MULTIDEX_API;
+    /** What rewriting every input DEX file gave: the rewritten files, spill files and counts. */
+    private static final class Written {
+        final List<AppOutput.Dex> outputs = new ArrayList<>();
+        final List<byte[]> spillFiles = new ArrayList<>();
+        int classes, instrumented, methods, loops, spilled;
+    }
 
-        ProbeIds ids = new ProbeIds();
-        ProbeSet set = new ProbeSet(cfg);
-        int classes = 0, instrumented = 0, methods = 0, loops = 0, done = 0, spilled = 0;
-        List<Named> outputs = new ArrayList<>();
-        List<byte[]> spillFiles = new ArrayList<>();
-        // two stages on two threads: rewriting (ids in class order) feeds interning and writing
+    /**
+     * Rewrites every class and writes each input DEX file again under its own name, the runtime
+     * first in the first file when {@code runtime} is given, classes beyond the reference limit
+     * into spill files. Two stages on two threads: rewriting (ids in class order) feeds interning
+     * and writing.
+     */
+    private static Written rewrite(Path in, List<AppInput.Dex> inputs, Opened opened, ProfilingConfig cfg, ProbeSet set,
+                                     byte[] runtime, Progress progress, int maxRefs) throws IOException {
+        Written all = new Written();
+        int done = 0;
         BlockingQueue<Rewritten> queue = new ArrayBlockingQueue<>(512);
-        List<String> names = inputs.stream().map(Input::display).toList();
-        Thread producer = new Thread(() -> rewriteAll(dexes, names, cfg, ids, queue), "hyprof-dex-rewriter");
+        List<String> names = inputs.stream().map(AppInput.Dex::display).toList();
+        Thread producer = new Thread(() -> rewriteAll(opened.dexes, names, cfg, new ProbeIds(), queue), "hyprof-dex-rewriter");
         producer.setDaemon(true);
         producer.start();
         try {
-            for (int k = 0; k < dexes.size(); k++) {
-                DexOutput o = new DexOutput(dexes.get(k).getOpcodes(), maxRefs);
-                if (mergeRuntime && k == 0) {
+            for (int k = 0; k < opened.dexes.size(); k++) {
+                DexOutput o = new DexOutput(opened.dexes.get(k).getOpcodes(), maxRefs);
+                if (runtime != null && k == 0) {
                     try {
-                        o.addRuntime(runtimeDex);
+                        o.addRuntime(new DexBackedDexFile(null, runtime));
                     } catch (IllegalStateException e) {
-                        throw new DexInputException(in + ": no room for the runtime in " + inputs.get(0).name + " ("
+                        throw new DexInputException(in + ": no room for the runtime in " + inputs.get(0).name() + " ("
                                 + e.getMessage() + ")");
                     }
                 }
                 for (Rewritten r; (r = take(queue)).classDef != null; ) {
-                    classes++;
+                    all.classes++;
                     done += r.methods;
                     if (r.result != null) {
                         set.add(r.result.probes(), r.result.skipped());
-                        if (!r.result.probes().isEmpty()) instrumented++;
-                        for (ProbeInfo p : r.result.probes()) { if (p.loop()) loops++; else methods++; }
+                        if (!r.result.probes().isEmpty()) all.instrumented++;
+                        for (ProbeInfo p : r.result.probes()) { if (p.loop()) all.loops++; else all.methods++; }
                     }
                     try {
                         o.add(r.classDef);
                     } catch (RuntimeException e) {
-                        throw new DexInputException(inputs.get(k).display + ": cannot write "
+                        throw new DexInputException(inputs.get(k).display() + ": cannot write "
                                 + ClassRewriter.dotted(r.classDef.getType()) + " (" + e.getMessage() + ")");
                     }
-                    if (progress != null) progress.methods(done, total);
+                    if (progress != null) progress.methods(done, opened.methods);
                 }
-                outputs.add(new Named(inputs.get(k).name, o.writeMain()));
-                spillFiles.addAll(o.writeSpills());
-                spilled += o.spilledClasses();
+                all.outputs.add(new AppOutput.Dex(inputs.get(k).name(), o.writeMain()));
+                all.spillFiles.addAll(o.writeSpills());
+                all.spilled += o.spilledClasses();
             }
         } finally {
             producer.interrupt();
         }
-        if (spilled > 0) notes.add(spilled + " classes moved to extra DEX files (64K reference limit)");
-        long dexOut = 0;
-        for (Named n : outputs) dexOut += n.bytes.length;
-        for (byte[] s : spillFiles) dexOut += s.length;
-
-        // name the extra files after the highest classesN.dex of the input
-        int next = nextDexNumber(outputs);
-        List<String> listing = new ArrayList<>();
-        for (Named n : outputs) listing.add(n.name + (mergeRuntime && n == outputs.get(0) ? " (with the runtime)" : ""));
-        for (byte[] s : spillFiles) {
-            String name = "classes" + next++ + ".dex";
-            outputs.add(new Named(name, s));
-            listing.add(name + " (spilled classes)");
-        }
-        if (!mergeRuntime) {
-            String name = "classes" + next + ".dex";
-            outputs.add(new Named(name, runtime));
-            listing.add(name + " (the runtime)");
-        }
-        if (kind == Kind.DEX && outputs.size() > 1)
-            throw new DexInputException(in + ": the code and the runtime need " + outputs.size()
-                    + " DEX files (64K reference limit); give a directory of DEX files or an APK instead");
-
-        String manifestText = set.manifest().toText();
-        String options = set.runtimeProperties();
-        switch (kind) {
-            case APK -> writeApk(in, out, outputs, manifestText, options);
-            case DEX -> writeAtomically(out, outputs.get(0).bytes);
-            case DIRECTORY -> writeDirectory(out, outputs);
-        }
-        Files.writeString(beside(out, ".manifest.tsv"), manifestText);
-        if (kind != Kind.APK) {
-            Files.writeString(beside(out, ".runtime.properties"), options);
-            notes.add("put " + beside(out, ".manifest.tsv").getFileName() + " and " + beside(out, ".runtime.properties").getFileName()
-                    + " into the APK as " + MANIFEST_ASSET + " and " + OPTIONS_ASSET + " when packaging");
-        }
-        long outBytes = kind == Kind.DIRECTORY ? outputs.stream().mapToLong(n -> n.bytes.length).sum() : Files.size(out);
-        return new Summary(kind, classes, instrumented, methods, loops, set.manifest(), inBytes, outBytes, dexIn, dexOut,
-                runtime.length, listing, sdk, spilled, notes);
+        return all;
     }
-
-    /** {@code OUT.suffix} beside the output file or directory. */
-    public static Path beside(Path out, String suffix) {
-        Path abs = out.toAbsolutePath().normalize();
-        return abs.resolveSibling(abs.getFileName() + suffix);
-    }
-
-    private record Input(String name, String display, byte[] bytes) {}
 
     /** One class on its way from the rewriter to the writer; a null class ends a DEX file. */
     private record Rewritten(ClassDef classDef, ClassRewriter.Result result, int methods, IOException failure) {}
@@ -323,160 +313,13 @@ public final class DexInstrumenter {
         }
     }
 
-    private record Named(String name, byte[] bytes) {}
-
-    private static final Pattern CLASSES_DEX = Pattern.compile("classes(\\d*)\\.dex");
-
-    private static int dexNumber(String name) {
-        Matcher m = CLASSES_DEX.matcher(name);
-        if (!m.matches()) return Integer.MAX_VALUE;
-        return m.group(1).isEmpty() ? 1 : Integer.parseInt(m.group(1));
-    }
-
-    private static int nextDexNumber(List<Named> outputs) {
+    /** The number after the highest {@code classesN.dex} among the outputs (at least 2). */
+    private static int nextDexNumber(List<AppOutput.Dex> outputs) {
         int max = 1;
-        for (Named n : outputs) if (dexNumber(n.name) != Integer.MAX_VALUE) max = Math.max(max, dexNumber(n.name));
+        for (AppOutput.Dex d : outputs) {
+            int n = AppInput.dexNumber(d.name());
+            if (n != Integer.MAX_VALUE) max = Math.max(max, n);
+        }
         return max + 1;
-    }
-
-    private static int readApk(Path in, List<Input> inputs, Integer minSdk, List<String> notes) throws IOException {
-        Integer fromManifest = null;
-        try (ZipFile zip = openZip(in)) {
-            List<ZipEntry> dex = new ArrayList<>();
-            for (ZipEntry e : Collections.list(zip.entries())) {
-                if (!e.isDirectory() && CLASSES_DEX.matcher(e.getName()).matches()) dex.add(e);
-                if (e.getName().equals("AndroidManifest.xml")) {
-                    try {
-                        fromManifest = AndroidManifest.parse(read(zip, e, in)).minSdk;
-                    } catch (IllegalArgumentException | IndexOutOfBoundsException bad) {
-                        throw new DexInputException(in + ": AndroidManifest.xml: not binary XML (" + bad.getMessage() + ")");
-                    }
-                }
-            }
-            if (dex.isEmpty()) throw new DexInputException(in + ": no classes.dex inside (not an APK with code)");
-            dex.sort(Comparator.comparingInt((ZipEntry e) -> dexNumber(e.getName())));
-            for (ZipEntry e : dex) inputs.add(new Input(e.getName(), in + "!/" + e.getName(), read(zip, e, in)));
-        }
-        if (minSdk != null) return minSdk;
-        if (fromManifest != null) return fromManifest;
-        notes.add("no AndroidManifest.xml: assuming minSdk " + NATIVE_MULTIDEX_API + " (the runtime gets its own DEX file; --min-sdk overrides)");
-        return NATIVE_MULTIDEX_API;
-    }
-
-    private static ZipFile openZip(Path in) throws DexInputException {
-        try {
-            return new ZipFile(in.toFile());
-        } catch (IOException e) {
-            throw new DexInputException(in + ": not an APK/zip file (" + e.getMessage() + ")");
-        }
-    }
-
-    private static byte[] read(ZipFile zip, ZipEntry e, Path in) throws DexInputException {
-        try (InputStream s = zip.getInputStream(e)) {
-            return s.readAllBytes();
-        } catch (IOException bad) {
-            throw new DexInputException(in + "!/" + e.getName() + ": cannot read (" + bad.getMessage() + ")");
-        }
-    }
-
-    private static void readDirectory(Path in, List<Input> inputs) throws IOException {
-        List<Path> files;
-        try (Stream<Path> s = Files.list(in)) {
-            files = s.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".dex"))
-                    .sorted(Comparator.comparingInt((Path p) -> dexNumber(p.getFileName().toString()))
-                            .thenComparing(p -> p.getFileName().toString()))
-                    .toList();
-        }
-        if (files.isEmpty()) throw new DexInputException(in + ": no .dex files in this directory");
-        for (Path p : files) inputs.add(new Input(p.getFileName().toString(), p.toString(), Files.readAllBytes(p)));
-    }
-
-    private static void writeApk(Path in, Path out, List<Named> dexes, String manifest, String options) throws IOException {
-        Path tmp = OutputFiles.tempBeside(out);
-        try {
-            try (ZipFile zip = openZip(in); ZipWriter w = new ZipWriter(Files.newOutputStream(tmp))) {
-                boolean dexDeflated = true;
-                List<String> written = new ArrayList<>();
-                for (ZipEntry e : Collections.list(zip.entries())) {
-                    String name = e.getName();
-                    if (isSignature(name) || name.startsWith("assets/hyprof/")) continue;
-                    boolean deflate = e.getMethod() == ZipEntry.DEFLATED;
-                    Named dex = null;
-                    for (Named d : dexes) if (d.name.equals(name)) dex = d;
-                    if (dex != null) {
-                        dexDeflated = deflate;
-                        w.add(name, dex.bytes, deflate);
-                        written.add(name);
-                        continue;
-                    }
-                    byte[] data = read(zip, e, in);
-                    if (name.equals("META-INF/MANIFEST.MF")) data = stripDigests(data);
-                    w.add(name, data, deflate);
-                }
-                for (Named d : dexes) if (!written.contains(d.name)) w.add(d.name, d.bytes, dexDeflated);
-                w.add(MANIFEST_ASSET, manifest.getBytes(StandardCharsets.UTF_8), true);
-                w.add(OPTIONS_ASSET, options.getBytes(StandardCharsets.UTF_8), true);
-            }
-            move(tmp, out);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    private static void writeAtomically(Path out, byte[] data) throws IOException {
-        Path tmp = OutputFiles.tempBeside(out);
-        try {
-            Files.write(tmp, data);
-            move(tmp, out);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    private static void writeDirectory(Path out, List<Named> dexes) throws IOException {
-        Path parent = out.toAbsolutePath().getParent();
-        Path tmp = Files.createTempDirectory(parent, ".hyprof-dex-");
-        try {
-            for (Named d : dexes) Files.write(tmp.resolve(d.name), d.bytes);
-            if (Files.isDirectory(out)) {
-                // replace only what an earlier run wrote: the DEX files
-                try (Stream<Path> s = Files.list(out)) {
-                    for (Path p : (Iterable<Path>) s::iterator) if (p.toString().endsWith(".dex")) Files.delete(p);
-                }
-                for (Named d : dexes) Files.move(tmp.resolve(d.name), out.resolve(d.name), StandardCopyOption.REPLACE_EXISTING);
-            } else {
-                move(tmp, out);
-            }
-        } finally {
-            if (Files.exists(tmp)) {
-                try (Stream<Path> s = Files.list(tmp)) {
-                    for (Path p : (Iterable<Path>) s::iterator) Files.deleteIfExists(p);
-                }
-                Files.deleteIfExists(tmp);
-            }
-        }
-    }
-
-    private static void move(Path tmp, Path out) throws IOException {
-        OutputFiles.moveIntoPlace(tmp, out);
-    }
-
-    /** v1 signature files: they no longer match, and apksigner writes new ones. */
-    static boolean isSignature(String name) {
-        if (!name.startsWith("META-INF/") || name.indexOf('/', 9) >= 0) return false;
-        String u = name.toUpperCase(Locale.ROOT);
-        return u.endsWith(".SF") || u.endsWith(".RSA") || u.endsWith(".DSA") || u.endsWith(".EC")
-                || u.startsWith("META-INF/SIG-");
-    }
-
-    /** Drops per-entry digests from a jar manifest: they no longer match the rewritten entries. */
-    private static byte[] stripDigests(byte[] mf) throws IOException {
-        java.util.jar.Manifest m = new java.util.jar.Manifest(new ByteArrayInputStream(mf));
-        for (Attributes a : m.getEntries().values())
-            a.keySet().removeIf(k -> k.toString().toUpperCase(Locale.ROOT).endsWith("-DIGEST"));
-        m.getEntries().values().removeIf(Attributes::isEmpty);
-        ByteArrayOutputStream bo = new ByteArrayOutputStream();
-        m.write(bo);
-        return bo.toByteArray();
     }
 }
