@@ -4,6 +4,7 @@
 #   armeabi-v7a: ARM and Thumb shared objects, softfp calling convention (Android's armeabi-v7a)
 #   arm64-v8a:   AArch64 shared object
 #   static/:     static executables of the same kernels for qemu-user reference runs
+#   liblimits.so: misbehaving code (an endless loop, huge memset) for bb-tracer's limit tests
 #   libhyprofdemo.so: the JNI half of the hybrid demo (samples/java, package demo), Thumb on
 #                armeabi-v7a (Android's default), against the JDK's real jni.h
 set -euo pipefail
@@ -14,6 +15,9 @@ mkdir -p lib/armeabi-v7a lib/arm64-v8a static
 $ARM32 -marm   $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/libkernels.so src/kernels.c -lgcc
 $ARM32 -mthumb $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/libkernels-thumb.so src/kernels.c -lgcc
 aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/libkernels.so src/kernels.c -lgcc
+# misbehaving code for the emulator's limit tests (bb-tracer LimitsTest)
+$ARM32 -marm   $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/liblimits.so src/limits.c -lgcc
+aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/liblimits.so src/limits.c -lgcc
 # JNI: jni.h from the JDK that runs javac; no libc headers (-nostdinc; src/jni-shim has an empty stdio.h)
 JDK=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 jni() { echo "-nostdinc -isystem $($1 -print-file-name=include) -Isrc/jni-shim -I$JDK/include -I$JDK/include/linux"; }

@@ -55,7 +55,7 @@ typedef struct engine {
     uint32_t mask, used;
     int64_t *counts;         /* the current epoch's counts (BlockCounter's direct buffer) */
     int64_t capacity;        /* entries in counts */
-    int64_t *executed;       /* BlockCounter's total, a direct buffer of one long */
+    int64_t *executed;       /* BlockCounter's totals: [0] blocks executed, [1] code bytes left in the call's budget */
 } engine;
 
 static void throw_native(JNIEnv *env, const char *what, uc_err err) {
@@ -323,7 +323,6 @@ static int32_t first_seen(engine *e, uint64_t address, uint32_t size, uint32_t s
 }
 
 static void on_block_count(uc_engine *uc, uint64_t address, uint32_t size, void *user) {
-    (void) uc;
     engine *e = user;
     uint64_t k = address + 1;
     uint32_t i = mix(k) & e->mask;
@@ -335,12 +334,15 @@ static void on_block_count(uc_engine *uc, uint64_t address, uint32_t size, void 
         i = (i + 1) & e->mask;
     }
     if (idx < e->capacity) e->counts[idx]++;
-    (*e->executed)++;
+    e->executed[0]++;
+    /* the instruction budget (Limits): one subtraction and a branch never taken until it runs out */
+    if ((e->executed[1] -= size) < 0) uc_emu_stop(uc);
 }
 
 /*
  * Counts every block in [begin, end) into counter's buffers: counter.firstSeen(long, int) gives a
- * new block's index; counts go into the buffer last passed to countInto, executions into totals[0].
+ * new block's index; counts go into the buffer last passed to countInto, executions into totals[0];
+ * each block's size is taken from totals[1], the call's budget, and the emulation stops below 0.
  */
 JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_countBlocks(JNIEnv *env, jclass cls, jlong h, jlong begin, jlong end,
                                                                              jobject counter, jobject totals) {
@@ -351,6 +353,7 @@ JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_countBlocks(JNIE
     e->first_seen = (*env)->GetMethodID(env, c, "firstSeen", "(JI)I");
     if (e->first_seen == NULL) return;
     e->executed = (*env)->GetDirectBufferAddress(env, totals);
+    if ((*env)->GetDirectBufferCapacity(env, totals) < 16) e->executed = NULL;
     if (e->executed == NULL || !grow_table(e)) { throw_native(env, "cannot count blocks", UC_ERR_NOMEM); return; }
     e->counter = (*env)->NewGlobalRef(env, counter);
     uc_hook hh;

@@ -33,8 +33,13 @@ public final class BlockCounter implements BlockSink {
 
     /** The current epoch's counts (slot = block index). */
     private LongBuffer counts = newCounts(256);
-    /** Slot 0: blocks executed over all epochs (drives the virtual clock). */
-    private final ByteBuffer totals = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+    /**
+     * Slot 0: blocks executed over all epochs (drives the virtual clock). Slot 1: bytes of code
+     * the current call may still execute (its instruction budget); below 0 the call is stopped.
+     */
+    private final ByteBuffer totals = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder()).putLong(8, Long.MAX_VALUE);
+    /** Stops the emulation when the budget runs out (engines counting in Java). */
+    private Runnable exhausted = () -> { };
     /** Told each time {@link #counts} is replaced (an engine counting outside Java). */
     private Consumer<LongBuffer> retarget = b -> { };
     private long epochThread = -1, epochId = -1;
@@ -50,8 +55,10 @@ public final class BlockCounter implements BlockSink {
     }
 
     /**
-     * The direct buffer (native byte order) whose first long is the number of blocks executed;
-     * an engine counting outside Java increments it.
+     * The direct buffer (native byte order) whose first long is the number of blocks executed and
+     * whose second is the code bytes left in the call's budget; an engine counting outside Java
+     * increments the first, subtracts each block's size from the second and stops when it is
+     * below 0.
      */
     @Override
     public ByteBuffer totals() {
@@ -152,6 +159,24 @@ public final class BlockCounter implements BlockSink {
         }
         counts.put(idx, counts.get(idx) + 1);
         totals.putLong(0, totals.getLong(0) + 1);
+        long left = totals.getLong(8) - len;
+        totals.putLong(8, left);
+        if (left < 0) exhausted.run();
+    }
+
+    /** Sets the bytes of code the next blocks may execute ({@link Long#MAX_VALUE}: no limit). */
+    public void budget(long codeBytes) {
+        totals.putLong(8, codeBytes);
+    }
+
+    /** Whether the budget set by {@link #budget} ran out. */
+    public boolean overBudget() {
+        return totals.getLong(8) < 0;
+    }
+
+    /** What stops the emulation when the budget runs out (engines that count by calling {@link #block}). */
+    public void onBudgetExhausted(Runnable stop) {
+        this.exhausted = stop;
     }
 
     /**

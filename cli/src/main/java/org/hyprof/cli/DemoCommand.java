@@ -46,6 +46,11 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Emulator engine: libunicorn, unidbg or auto (see hyprof profile --help). Default: auto, or $HYPROF_ENGINE.")
     String engine;
 
+    @Option(names = "--native-limit", paramLabel = "LIMIT",
+            description = "Limit of each native call: instructions (k/m/g) and/or wall time (s, ms), or off (see hyprof profile --help). "
+                    + "Default: 10g,120s.")
+    String limit;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
@@ -62,6 +67,7 @@ public final class DemoCommand implements Callable<Integer> {
         List<String> argv = new ArrayList<>(List.of("profile", "--force", "-o", out.toString(),
                 "--native-libs", natives.toString(), "--abi", abi, "--cpu", profile));
         if (engine != null) argv.addAll(List.of("--engine", engine));
+        if (limit != null) argv.addAll(List.of("--native-limit", limit));
         argv.addAll(List.of("--", java, "-cp", samples.toString(), "demo.HybridDemo", Integer.toString(rounds)));
         int code = HyprofCommand.newCommandLine()
                 .setOut(spec.commandLine().getOut()).setErr(err)

@@ -15,6 +15,7 @@ import org.hyprof.bb.disasm.Listing;
 import org.hyprof.bb.emu.Backend;
 import org.hyprof.bb.emu.Emulator;
 import org.hyprof.bb.emu.Engine;
+import org.hyprof.bb.emu.Limits;
 import org.hyprof.store.NativeRunRecord;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
@@ -52,6 +53,11 @@ public final class NativeCommand implements Callable<Integer> {
                     + "unidbg (a Java hook per block, ~20x slower) or auto (libunicorn when built). Default: auto, or $HYPROF_ENGINE.")
     String engine;
 
+    @Option(names = "--native-limit", paramLabel = "LIMIT", defaultValue = "10g,120s",
+            description = "Stop the call when it runs longer than this: instructions (k/m/g suffix) and/or wall time (s or ms), "
+                    + "e.g. 500m,30s, or off. Exceeding it is an error naming the function (exit 1). Default: ${DEFAULT-VALUE}.")
+    String limit;
+
     @Option(names = "--top", paramLabel = "N", defaultValue = "5", description = "Hottest blocks to show. Default: ${DEFAULT-VALUE}.")
     int top;
 
@@ -70,8 +76,10 @@ public final class NativeCommand implements Callable<Integer> {
             List<Emulator.Arg> parsed = new ArrayList<>();
             for (String a : args) parsed.add(Emulator.Arg.parse(a));
             CpuProfile p = cpu == null ? null : CpuProfile.load(cpu);
+            Limits lim = limits(limit);
             if (store != null) checkWritable(store);
             try (Tracer t = Tracer.open(library, p, engine(engine))) {
+                t.emulator.limits(lim);
                 NativeRun run = t.call(symbol, parsed);
                 PrintWriter out = spec.commandLine().getOut();
                 if (format.equals("json")) run.json(out, top);
@@ -113,6 +121,15 @@ public final class NativeCommand implements Callable<Integer> {
                 run.categories(), System.currentTimeMillis(), functions, blocks);
         try (Store s = Files.exists(db) ? Store.open(db) : Store.create(db)) {
             return s.addNativeRun(r);
+        }
+    }
+
+    /** The limits a {@code --native-limit} option gives; a bad value is a usage error. */
+    static Limits limits(String spec) {
+        try {
+            return Limits.parse(spec);
+        } catch (NativeException e) {
+            throw new UserError(e.getMessage(), 2);
         }
     }
 

@@ -226,12 +226,16 @@ class HybridIT {
         String[][] cases = {
             {"missing", "armeabi-v7a", "1", "libhyprofdemo.so not found"},
             {"wrong", "armeabi-v7a", "1", "AArch64 (arm64-v8a) code, but the ABI chosen is armeabi-v7a"},
-            {LIBS.toString(), "arm64-v8a", "unsupported", "unsupported JNI function NewDirectByteBuffer"}};
+            {LIBS.toString(), "arm64-v8a", "unsupported", "unsupported JNI function NewDirectByteBuffer"},
+            // issue 20: a native call past its limit (here every real one: 2,000 instructions) is one error, the Java part is kept
+            {LIBS.toString(), "armeabi-v7a", "1", "did not return within 2,000 instructions (the limit per native call", "2k"}};
         for (String[] k : cases) {
             Path libs = k[0].startsWith("/") ? Path.of(k[0]) : dir.resolve(k[0]);
-            Path db = dir.resolve("bad-" + k[0].replace('/', '_') + ".db");
-            Run r = hyprof("profile", "-o", db.toString(), "--native-libs", libs.toString(), "--abi", k[1], "--",
-                    Cli.java(), "-cp", samples(), "demo.HybridDemo", k[2]);
+            Path db = dir.resolve("bad-" + k[0].replace('/', '_') + k.length + ".db");
+            List<String> a = new ArrayList<>(List.of("profile", "-o", db.toString(), "--native-libs", libs.toString(), "--abi", k[1]));
+            if (k.length > 4) a.addAll(List.of("--native-limit", k[4]));
+            a.addAll(List.of("--", Cli.java(), "-cp", samples(), "demo.HybridDemo", k[2]));
+            Run r = hyprof(a.toArray(new String[0]));
             assertEquals(1, r.exit(), "the program died of the error: " + r.err());
             assertEquals(1, r.hyprofLines().size(), r.err());
             assertTrue(r.hyprofLines().get(0).contains(k[3]), r.err());
@@ -249,6 +253,8 @@ class HybridIT {
             {"--native-libs", LIBS.toString(), "--abi", "x86"},
             {"--native-libs", LIBS.toString(), "--abi", "arm64-v8a", "--cpu", "cortex-a8"},
             {"--native-libs", LIBS.toString(), "--cpu", "no-such-cpu"},
+            {"--native-libs", LIBS.toString(), "--native-limit", "lots"},
+            {"--native-limit", "30s"},
             {"--abi", "arm64-v8a"},
             {"--power-profile", dir.resolve("nope.xml").toString()},
             {"--cluster", "7"}};

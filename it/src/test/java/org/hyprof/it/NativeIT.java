@@ -212,4 +212,29 @@ class NativeIT {
             assertEquals(1, Cli.lines(c.err).size(), c.err);
         }
     }
+
+    /** Issue 20: "b ." used to hang 'hyprof native' forever; a huge memset took 2.2 GB. */
+    @Test
+    void nativeCodeThatNeverReturnsOrAsksTooMuchIsStoppedWithOneLine() {
+        String lib = LIBS + "arm64-v8a/liblimits.so";
+        String[][] cases = {
+            {"--call", "spin", "--native-limit", "1m",
+             "hyprof: spin did not return within 1,000,000 instructions (the limit per native call; --native-limit changes it);"
+                     + " stopped at liblimits.so+0x3c0"},
+            {"--call", "spin", "--native-limit", "off,300ms", null},
+            {"--call", "spin", "--native-limit", "300ms",
+             "hyprof: spin did not return within 0.3 s (the limit per native call; --native-limit changes it); stopped at liblimits.so+0x3c0"},
+            {"--call", "fill", "--arg", "0x30000000", "--arg", "0", "--arg", "0x7ffffff0", "--native-limit", "10g,120s",
+             "hyprof: memset(0x30000000, 0, 2147483632): 2,147,483,632 bytes from 0x30000000 run past the end of the emulated heap"
+                     + " (0x30000000-0x40000000, 268,435,456 bytes)"}};
+        for (String[] k : cases) {
+            List<String> a = new ArrayList<>(List.of("native", lib));
+            a.addAll(Arrays.asList(k).subList(0, k.length - 1));
+            Cli c = Cli.run(a.toArray(new String[0]));
+            assertEquals(k[k.length - 1] == null ? 2 : 1, c.exit, String.join(" ", a) + ": " + c.err);
+            assertEquals(1, Cli.lines(c.err).size(), c.err);
+            if (k[k.length - 1] != null) assertEquals(k[k.length - 1], Cli.lines(c.err).get(0));
+            else assertTrue(c.err.startsWith("hyprof: --native-limit 'off,300ms': "), c.err);
+        }
+    }
 }

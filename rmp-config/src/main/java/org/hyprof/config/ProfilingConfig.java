@@ -31,25 +31,26 @@ import org.hyprof.runtime.Options;
  * <tr><td>minDuration, minCalls, maxDepth</td><td>rules (see DESIGN.md §3)</td></tr>
  * <tr><td>snapshotMillis, recalibrateMillis, calibrate, process</td><td>runtime tuning</td></tr>
  * <tr><td>connect, token</td><td>stream to a collector at {@code HOST:PORT} (live control)</td></tr>
- * <tr><td>nativeLibs, abi, cpu, engine</td><td>hybrid run: the app's native libraries (a directory), the ABI
- *     ({@code arm64-v8a}|{@code armeabi-v7a}), the CPU profile native code is costed with and the
- *     emulator engine ({@code libunicorn}|{@code unidbg}|{@code auto})</td></tr>
+ * <tr><td>nativeLibs, abi, cpu, engine, nativeLimit</td><td>hybrid run: the app's native libraries (a directory), the ABI
+ *     ({@code arm64-v8a}|{@code armeabi-v7a}), the CPU profile native code is costed with, the
+ *     emulator engine ({@code libunicorn}|{@code unidbg}|{@code auto}) and the limits of each native
+ *     call (instructions and wall time, e.g. {@code 10g;120s}; checked by bb-tracer)</td></tr>
  * <tr><td>config</td><td>(agent argument only) a properties file read first; arguments override</td></tr>
  * </table>
  */
 public final class ProfilingConfig {
     private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
-            "process", "config", "connect", "token", "nativeLibs", "abi", "cpu", "engine");
+            "process", "config", "connect", "token", "nativeLibs", "abi", "cpu", "engine", "nativeLimit");
     /** Settings of a hybrid run (passed to bb-tracer inside the agent, not to the runtime). */
-    private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu", "engine");
+    private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu", "engine", "nativeLimit");
 
     public final ClassFilter classes = new ClassFilter();
     public final Set<Resolution> resolutions = EnumSet.allOf(Resolution.class);
     public final List<Glob> roots = new ArrayList<>();
     /** Runtime settings in runtime terms (already validated). */
     public final Options runtime = new Options();
-    /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}, {@code engine}); empty unless hybrid. */
+    /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}, {@code engine}, {@code nativeLimit}); empty unless hybrid. */
     public final Map<String, String> hybrid = new LinkedHashMap<>();
 
     /** Whether native methods run in bb-tracer (a native-libraries directory is set). */

@@ -10,7 +10,9 @@ import java.util.function.Consumer;
  * first time a block runs. An engine then counts either by calling {@link #block} for every
  * executed block (a Java hook: one direct interface call with primitives, no allocation), or inside
  * itself: it increments slot {@code index} of the buffer last passed to its {@link #retargetTo}
- * listener and the first long of {@link #totals()}, and calls Java only for new blocks.
+ * listener and the first long of {@link #totals()}, and calls Java only for new blocks. Either
+ * way it subtracts each block's size from the second long of {@link #totals()} (the call's budget
+ * of code bytes) and stops the emulation when that drops below 0.
  */
 public interface BlockSink extends Backend.BlockListener {
     /**
@@ -19,7 +21,10 @@ public interface BlockSink extends Backend.BlockListener {
      */
     int firstSeen(long address, int size);
 
-    /** A direct buffer (native byte order) whose first long is the number of blocks executed. */
+    /**
+     * A direct buffer (native byte order) of two longs: the number of blocks executed, and the
+     * bytes of code the current call may still execute (below 0: stop).
+     */
     ByteBuffer totals();
 
     /**

@@ -4,7 +4,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.hyprof.bb.BlockCounter;
 import org.hyprof.bb.NativeException;
 import org.hyprof.bb.elf.ElfImage;
@@ -12,7 +16,10 @@ import org.hyprof.bb.elf.ElfImage;
 /**
  * A shared object loaded into an emulated CPU, ready to call: segments mapped, relocations
  * applied, imports bound to {@link Stubs}, init functions run, every executed block of the
- * library counted by a {@link BlockCounter}. One call at a time (the CPU has one state).
+ * library counted by a {@link BlockCounter}. One call at a time (the CPU has one state). Each call
+ * runs under {@link Limits} (an instruction budget and a wall-time limit; exceeding either is a
+ * {@link NativeException} naming the function), and library functions touch only mapped memory
+ * ({@link GuestMemory}).
  *
  * <pre>
  * 0x0E00_0000  return trap (a call ends when the PC gets here)
@@ -58,7 +65,15 @@ public final class Emulator implements AutoCloseable {
     public final Backend cpu;
     public final BlockCounter counter = new BlockCounter();
     public final Heap heap = new Heap(HEAP, HEAP_SIZE);
+    public final GuestMemory memory;
     public final Stubs stubs;
+    private volatile Limits limits = Limits.DEFAULT;
+    /** Stops calls that run past their wall-time limit (one daemon thread for all emulators). */
+    private static ScheduledThreadPoolExecutor watchdog;
+    /** Guards {@link #watched} and {@link #timedOut} between the calling thread and the watchdog. */
+    private final Object watch = new Object();
+    private long watched, calls;
+    private boolean timedOut;
     private final long span;
     private long epochs;
     /** Calls in progress: above 0 while a stub (JNI calling back into Java) runs. */
@@ -70,10 +85,11 @@ public final class Emulator implements AutoCloseable {
         long end = 0;
         for (ElfImage.Segment s : image.segments) end = Math.max(end, s.vaddr() + s.memSize());
         this.span = (end + 0xffff) & ~0xffffL;
-        cpu.map(TRAP, 0x1000, true, false, true);
-        cpu.map(HEAP, HEAP_SIZE, true, true, false);
-        cpu.map(STACK, STACK_SIZE, true, true, false);
-        cpu.map(BASE, span, true, true, true);
+        this.memory = new GuestMemory(cpu);
+        memory.map("return trap", TRAP, 0x1000, true, false, true);
+        memory.map("heap", HEAP, HEAP_SIZE, true, true, false);
+        memory.map("stack", STACK, STACK_SIZE, true, true, false);
+        memory.map(image.path.getFileName().toString(), BASE, span, true, true, true);
         for (ElfImage.Segment s : image.segments) {
             if (s.fileSize() > 0) {
                 byte[] b = new byte[(int) s.fileSize()];
@@ -81,10 +97,11 @@ public final class Emulator implements AutoCloseable {
                 cpu.write(BASE + s.vaddr(), b);
             }
         }
-        this.stubs = new Stubs(cpu, heap, () -> counter.executed() * 4); // ~4 ns per block: deterministic
+        this.stubs = new Stubs(cpu, heap, memory, () -> counter.executed() * 4); // ~4 ns per block: deterministic
         relocate();
         if (countBlocks) {
             if (cpu.arch() == Backend.Arch.ARM) counter.thumbStateFrom(cpu::thumb);
+            counter.onBudgetExhausted(cpu::stop);
             cpu.countBlocks(BASE, BASE + span, counter);
         }
     }
@@ -151,6 +168,15 @@ public final class Emulator implements AutoCloseable {
         }
     }
 
+    /** The limits of each call from now on (init functions ran under {@link Limits#DEFAULT}). */
+    public void limits(Limits l) {
+        this.limits = l;
+    }
+
+    public Limits limits() {
+        return limits;
+    }
+
     /** Address of an exported symbol (Thumb functions keep their low bit). */
     public long symbol(String name) {
         Long v = image.exports.get(name);
@@ -194,13 +220,72 @@ public final class Emulator implements AutoCloseable {
             if (saved != 0) cpu.restore(saved);
             throw new NativeException("native calls nested too deeply (emulated stack exhausted)");
         }
+        // limits are per outermost call: nested calls (native -> Java -> native) spend from the same budget and time
+        ScheduledFuture<?> timer = null;
+        if (depth == 0) {
+            Limits l = limits;
+            counter.budget(l.codeBytes());
+            long id = ++calls;
+            synchronized (watch) {
+                watched = id;
+                timedOut = false;
+            }
+            if (l.wallMillis() > 0) timer = watchdog().schedule(() -> expire(id), l.wallMillis(), TimeUnit.MILLISECONDS);
+        }
         depth++;
         try {
             return run(address, args, sp);
         } finally {
             depth--;
             if (saved != 0) cpu.restore(saved);
+            if (depth == 0) {
+                synchronized (watch) {
+                    watched = 0;
+                }
+                if (timer != null) timer.cancel(false);
+            }
         }
+    }
+
+    private static synchronized ScheduledThreadPoolExecutor watchdog() {
+        if (watchdog == null) {
+            watchdog = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "hyprof-native-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+            watchdog.setRemoveOnCancelPolicy(true);
+        }
+        return watchdog;
+    }
+
+    /** The watchdog: call {@code id} ran out of time; stop it if it is still running. */
+    private void expire(long id) {
+        synchronized (watch) {
+            if (watched != id) return;
+            timedOut = true;
+            cpu.stop(); // Unicorn allows this from another thread (its own timeout does the same)
+        }
+    }
+
+    private boolean timedOut() {
+        synchronized (watch) {
+            return timedOut;
+        }
+    }
+
+    /** Why a call did not return, if a limit stopped it; null otherwise. */
+    private String limitHit(long address) {
+        boolean time = timedOut(), budget = counter.overBudget();
+        if (!time && !budget) return null;
+        Limits l = limits;
+        String fn = functionAt(address);
+        long pc = cpu.pc();
+        String where = pc >= BASE && pc < BASE + span ? image.path.getFileName() + "+0x" + Long.toHexString(pc - BASE) : "0x" + Long.toHexString(pc);
+        String what = time ? "did not return within " + Limits.seconds(l.wallMillis())
+                : String.format(Locale.ROOT, "did not return within %,d instructions", l.instructions());
+        return (fn != null ? fn : "native code at 0x" + Long.toHexString(address - BASE)) + " " + what
+                + " (the limit per native call; --native-limit changes it); stopped at " + where;
     }
 
     private Result run(long address, List<Arg> args, long sp) {
@@ -227,6 +312,10 @@ public final class Emulator implements AutoCloseable {
         BlockCounter.EpochCounts counts = counter.endEpoch();
         if (why != null) throw new NativeException(why);
         if (error != null) throw error;
+        if (cpu.pc() != TRAP) {
+            String limit = limitHit(address);
+            if (limit != null) throw new NativeException(limit);
+        }
         if (cpu.pc() != TRAP) throw new NativeException("native code stopped at 0x" + Long.toHexString(cpu.pc()) + " without returning");
         return new Result(cpu.gpr(0), cpu.gpr(1), cpu.fpr(0), counts);
     }

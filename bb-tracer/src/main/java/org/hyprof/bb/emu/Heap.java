@@ -22,6 +22,8 @@ public final class Heap {
     }
 
     public long malloc(long size) {
+        if (size < 0 || size > limit - base)
+            throw new NativeException("emulated heap exhausted (" + (limit - base) + " bytes) by malloc(" + Long.toUnsignedString(size) + ")");
         long n = Math.max(16, (size + 15) & ~15L);
         ArrayDeque<Long> f = free.get(n);
         long p;

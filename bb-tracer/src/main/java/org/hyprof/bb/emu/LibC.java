@@ -9,12 +9,15 @@ final class LibC {
     private LibC() {}
 
     static void register(Stubs s) {
-        // memory
+        // memory: guest-sized ranges are checked against the mapped regions first, then processed
+        // in chunks of at most CHUNK bytes (never a host array the guest sizes)
         s.register("malloc", c -> c.returnInt(c.heap().malloc(c.args.nextInt())));
         s.register("calloc", c -> {
-            long n = c.args.nextInt() * c.args.nextInt();
+            long k = c.args.nextInt(), size = c.args.nextInt();
+            if (k != 0 && Long.compareUnsigned(size, Long.divideUnsigned(-1L, k)) > 0) { c.returnInt(0); return; } // overflow: NULL
+            long n = k * size;
             long p = c.heap().malloc(n);
-            c.cpu.write(p, new byte[(int) n]);
+            fill(c, p, n, (byte) 0, "calloc");
             c.returnInt(p);
         });
         s.register("realloc", c -> {
@@ -23,7 +26,7 @@ final class LibC {
             if (p != 0) {
                 long old = c.heap().sizeOf(p);
                 if (old < 0) throw new NativeException("realloc(0x" + Long.toHexString(p) + "): not a block from malloc");
-                c.cpu.write(q, c.cpu.read(p, (int) Math.min(old, n)));
+                copy(c, q, p, Math.min(old, n), "realloc");
                 c.heap().free(p);
             }
             c.returnInt(q);
@@ -31,16 +34,14 @@ final class LibC {
         s.register("free", c -> c.heap().free(c.args.nextInt()));
         Stubs.Handler memcpy = c -> {
             long d = c.args.nextInt(), src = c.args.nextInt(), n = c.args.nextInt();
-            if (n > 0) c.cpu.write(d, c.cpu.read(src, (int) n));
+            copy(c, d, src, n, call("memcpy", d, src, n));
             c.returnInt(d);
         };
         s.register("memcpy", memcpy);
-        s.register("memmove", memcpy); // read fully before writing: overlap is safe
+        s.register("memmove", memcpy); // copy() handles overlap in either direction
         Stubs.Handler memset = c -> {
             long d = c.args.nextInt(), v = c.args.nextInt(), n = c.args.nextInt();
-            byte[] b = new byte[(int) n];
-            java.util.Arrays.fill(b, (byte) v);
-            if (n > 0) c.cpu.write(d, b);
+            fill(c, d, n, (byte) v, call("memset", d, v, n));
             c.returnInt(d);
         };
         s.register("memset", memset);
@@ -51,17 +52,23 @@ final class LibC {
         s.register("__aeabi_memmove", memcpy);
         s.register("__aeabi_memset", c -> {
             long d = c.args.nextInt(), n = c.args.nextInt(), v = c.args.nextInt();
-            if (n > 0) { byte[] b = new byte[(int) n]; java.util.Arrays.fill(b, (byte) v); c.cpu.write(d, b); }
+            fill(c, d, n, (byte) v, call("__aeabi_memset", d, n, v));
         });
         s.register("__aeabi_memclr", c -> {
             long d = c.args.nextInt(), n = c.args.nextInt();
-            if (n > 0) c.cpu.write(d, new byte[(int) n]);
+            fill(c, d, n, (byte) 0, call("__aeabi_memclr", d, n, 0));
         });
         s.register("memcmp", c -> {
             long a = c.args.nextInt(), b = c.args.nextInt(), n = c.args.nextInt();
-            byte[] x = c.cpu.read(a, (int) n), y = c.cpu.read(b, (int) n);
+            String what = call("memcmp", a, b, n);
+            c.memory().check(a, n, false, what);
+            c.memory().check(b, n, false, what);
             int r = 0;
-            for (int i = 0; i < n && r == 0; i++) r = (x[i] & 0xff) - (y[i] & 0xff);
+            for (long off = 0; off < n && r == 0; off += CHUNK) {
+                int k = (int) Math.min(CHUNK, n - off);
+                byte[] x = c.cpu.read(a + off, k), y = c.cpu.read(b + off, k);
+                for (int i = 0; i < k && r == 0; i++) r = (x[i] & 0xff) - (y[i] & 0xff);
+            }
             c.returnInt(r);
         });
         s.register("strlen", c -> c.returnInt(c.cString(c.args.nextInt()).getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
@@ -122,23 +129,78 @@ final class LibC {
             c.returnInt(sec);
         });
         // logging, process, C++ runtime bits
-        s.register("__android_log_print", c -> {
+        // the format is printed as it is (not formatted); at most LOG_BYTES per message, control characters escaped
+        Stubs.Handler log = c -> {
             long prio = c.args.nextInt();
-            String tag = c.cString(c.args.nextInt()), fmt = c.cString(c.args.nextInt());
-            System.err.println("native log [" + prio + "] " + tag + ": " + fmt);
+            String tag = logText(c, c.args.nextInt(), 128), msg = logText(c, c.args.nextInt(), LOG_BYTES);
+            System.err.println("native log [" + prio + "] " + tag + ": " + msg);
             c.returnInt(0);
-        });
-        s.register("__android_log_write", c -> {
-            long prio = c.args.nextInt();
-            System.err.println("native log [" + prio + "] " + c.cString(c.args.nextInt()) + ": " + c.cString(c.args.nextInt()));
-            c.returnInt(0);
-        });
+        };
+        s.register("__android_log_print", log);
+        s.register("__android_log_write", log);
         s.register("__stack_chk_fail", c -> { throw new NativeException("native code detected a stack overflow (__stack_chk_fail)"); });
         s.register("abort", c -> { throw new NativeException("native code called abort()"); });
         s.register("raise", c -> { throw new NativeException("native code raised signal " + c.args.nextInt() + " (an integer division by zero?)"); });
         s.register("__cxa_atexit", c -> c.returnInt(0));
         s.register("__cxa_finalize", c -> { });
         s.register("__register_atfork", c -> c.returnInt(0));
+    }
+
+    /** Bytes a library function handles at a time (and the most it allocates on the host). */
+    static final int CHUNK = 64 << 10;
+    /** The most of one log message printed (Android's own limit is about 4 KiB too). */
+    static final int LOG_BYTES = 4096;
+
+    /** Writes {@code n} bytes of {@code v} at {@code d}, chunk by chunk, after checking the range. */
+    static void fill(Stubs.Context c, long d, long n, byte v, String what) {
+        c.memory().check(d, n, true, what);
+        if (n == 0) return;
+        byte[] b = new byte[(int) Math.min(n, CHUNK)];
+        if (v != 0) java.util.Arrays.fill(b, v);
+        for (long off = 0; off < n; off += b.length) {
+            int k = (int) Math.min(b.length, n - off);
+            c.cpu.write(d + off, k == b.length ? b : java.util.Arrays.copyOf(b, k));
+        }
+    }
+
+    /** Copies {@code n} bytes from {@code s} to {@code d} chunk by chunk (overlap-safe), after checking both ranges. */
+    static void copy(Stubs.Context c, long d, long s, long n, String what) {
+        c.memory().check(s, n, false, what);
+        c.memory().check(d, n, true, what);
+        boolean backwards = d > s && d - s < n; // the destination overlaps the source's end: copy from the end
+        for (long done = 0; done < n; ) {
+            int k = (int) Math.min(CHUNK, n - done);
+            long off = backwards ? n - done - k : done;
+            c.cpu.write(d + off, c.cpu.read(s + off, k));
+            done += k;
+        }
+    }
+
+    /** How a call is named in errors: {@code memset(0x30000000, 0, 2147483632)}. */
+    private static String call(String name, long a, long b, long n) {
+        return name + "(0x" + Long.toHexString(a) + ", " + (name.contains("mem") && !name.endsWith("set") && !name.endsWith("clr")
+                ? "0x" + Long.toHexString(b) : Long.toString(b)) + ", " + Long.toUnsignedString(n) + ")";
+    }
+
+    /** A log string from native code: at most {@code max} bytes, control characters escaped (\n, \x1b, ...). */
+    static String logText(Stubs.Context c, long address, int max) {
+        String s = c.cString(address, max + 1);
+        boolean cut = s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > max;
+        StringBuilder b = new StringBuilder(Math.min(s.length(), max) + 16);
+        int bytes = 0;
+        for (int i = 0; i < s.length() && bytes < max; i++) {
+            char ch = s.charAt(i);
+            bytes += ch < 0x80 ? 1 : ch < 0x800 ? 2 : 3;
+            if (ch == '\\') b.append("\\\\");
+            else if (ch == '\n') b.append("\\n");
+            else if (ch == '\t') b.append("\\t");
+            else if (ch == '\r') b.append("\\r");
+            else if (ch < 0x20 || ch == 0x7f || ch >= 0x80 && ch < 0xa0 || ch == '\u2028' || ch == '\u2029' || ch == '\ufffd')
+                b.append(ch < 0x100 ? String.format(java.util.Locale.ROOT, "\\x%02x", (int) ch) : String.format(java.util.Locale.ROOT, "\\u%04x", (int) ch));
+            else b.append(ch);
+        }
+        if (cut) b.append(" ... (cut at ").append(max).append(" bytes)");
+        return b.toString();
     }
 
     private static boolean div0(int b) {

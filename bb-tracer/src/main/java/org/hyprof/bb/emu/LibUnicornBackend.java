@@ -5,9 +5,7 @@ import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import org.hyprof.bb.NativeException;
 
 /**
@@ -53,8 +51,9 @@ public final class LibUnicornBackend implements Backend {
 
     /**
      * Loads the shim from the class path: in place when it is a file (a build tree), otherwise
-     * extracted once into the temporary directory under a name with its content hash (17 MB: not
-     * written again by every process).
+     * from the per-user cache ({@link LibraryCache}: a directory only this user can write, the
+     * file checked against the SHA-256 built beside it before it is loaded; 17 MB, so it is
+     * written once, not by every process).
      */
     private static void load() throws IOException, URISyntaxException {
         String os = System.getProperty("os.name", ""), cpu = System.getProperty("os.arch", "");
@@ -69,18 +68,10 @@ public final class LibUnicornBackend implements Backend {
         }
         String sha;
         try (InputStream in = LibUnicornBackend.class.getResourceAsStream(RESOURCE + ".sha256")) {
-            sha = in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
+            sha = in == null ? null : new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
         }
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "hyprof-" + System.getProperty("user.name", "user"));
-        Files.createDirectories(dir);
-        Path so = dir.resolve("libhyprof-unicorn-" + sha.substring(0, Math.min(16, sha.length())) + ".so");
-        if (sha.equals("unknown") || !Files.isRegularFile(so)) {
-            Path tmp = Files.createTempFile(dir, "libhyprof-unicorn", ".tmp");
-            try (InputStream in = url.openStream()) {
-                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-            }
-            Files.move(tmp, so, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        }
+        Path so = LibraryCache.extract(LibraryCache.directory(LibraryCache::warn), "libhyprof-unicorn",
+                () -> LibUnicornBackend.class.getResourceAsStream(RESOURCE), sha, LibraryCache::warn);
         System.load(so.toAbsolutePath().toString());
     }
 

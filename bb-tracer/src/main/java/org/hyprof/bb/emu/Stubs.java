@@ -45,6 +45,16 @@ public final class Stubs {
             return Stubs.this.cString(address);
         }
 
+        /** A NUL-terminated string, cut after {@code maxBytes} bytes. */
+        public String cString(long address, int maxBytes) {
+            return Stubs.this.cString(address, maxBytes);
+        }
+
+        /** The emulated memory's map: {@link GuestMemory#check} a guest-sized range before touching it. */
+        public GuestMemory memory() {
+            return memory;
+        }
+
         public long virtualNanos() {
             return virtualTime.getAsLong();
         }
@@ -56,6 +66,7 @@ public final class Stubs {
 
     private final Backend cpu;
     private final Heap heap;
+    private final GuestMemory memory;
     private final LongSupplier virtualTime;
     private final Map<String, Handler> handlers = new HashMap<>();
     private final List<String> names = new ArrayList<>();
@@ -63,11 +74,12 @@ public final class Stubs {
     private long nextData = DATA;
     private String failure;
 
-    public Stubs(Backend cpu, Heap heap, LongSupplier virtualTime) {
+    public Stubs(Backend cpu, Heap heap, GuestMemory memory, LongSupplier virtualTime) {
         this.cpu = cpu;
         this.heap = heap;
+        this.memory = memory;
         this.virtualTime = virtualTime;
-        cpu.map(BASE, SIZE + 0x1000, true, true, true);
+        memory.map("stub page", BASE, SIZE + 0x1000, true, true, true);
         byte[] ret = cpu.arch() == Backend.Arch.ARM ? new byte[] {0x1e, (byte) 0xff, 0x2f, (byte) 0xe1} // bx lr
                 : new byte[] {(byte) 0xc0, 0x03, 0x5f, (byte) 0xd6};                                   // ret
         byte[] page = new byte[SIZE];
@@ -135,13 +147,18 @@ public final class Stubs {
     }
 
     String cString(long address) {
+        return cString(address, 1 << 20);
+    }
+
+    /** A NUL-terminated string of at most {@code maxBytes} bytes (longer ones are cut there). */
+    String cString(long address, int maxBytes) {
         if (address == 0) return "(null)";
         StringBuilder b = new StringBuilder();
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (long p = address; out.size() < 1 << 20; p += 64) {
+        for (long p = address; out.size() < maxBytes; p += 64) {
             byte[] chunk = cpu.read(p, 64);
             for (byte x : chunk) {
-                if (x == 0) return b.append(out.toString(StandardCharsets.UTF_8)).toString();
+                if (x == 0 || out.size() == maxBytes) return b.append(out.toString(StandardCharsets.UTF_8)).toString();
                 out.write(x);
             }
         }

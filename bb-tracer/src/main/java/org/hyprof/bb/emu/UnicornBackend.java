@@ -4,10 +4,7 @@ import com.github.unidbg.arm.backend.unicorn.BlockHook;
 import com.github.unidbg.arm.backend.unicorn.CodeHook;
 import com.github.unidbg.arm.backend.unicorn.Unicorn;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import org.hyprof.bb.NativeException;
 import unicorn.Arm64Const;
 import unicorn.ArmConst;
@@ -43,7 +40,11 @@ public final class UnicornBackend implements Backend {
         }
     }
 
-    /** Extracts natives/linux_64/libunicorn.so from the unidbg-unicorn2 jar and loads it. */
+    /**
+     * Loads natives/linux_64/libunicorn.so of the unidbg-unicorn2 jar from the per-user cache
+     * ({@link LibraryCache}: a directory only this user can write, the file checked against the
+     * SHA-256 of the jar's copy before it is loaded).
+     */
     static synchronized void loadNative() {
         if (loaded) return;
         String os = System.getProperty("os.name", "").toLowerCase();
@@ -52,15 +53,15 @@ public final class UnicornBackend implements Backend {
                 : os.contains("mac") ? (cpu.equals("aarch64") ? "osx_arm64" : "osx_64") : "windows_64";
         String name = dir.startsWith("linux") ? "libunicorn.so" : dir.startsWith("osx") ? "libunicorn.dylib" : "unicorn.dll";
         String res = "/natives/" + dir + "/" + name;
-        try (InputStream in = Unicorn.class.getResourceAsStream(res)) {
-            if (in == null) throw new NativeException("the emulator has no native library for " + os + "/" + cpu + " (" + res + ")");
-            Path tmp = Files.createTempFile("hyprof-unicorn", name);
-            tmp.toFile().deleteOnExit();
-            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-            System.load(tmp.toAbsolutePath().toString());
+        if (Unicorn.class.getResource(res) == null)
+            throw new NativeException("the emulator has no native library for " + os + "/" + cpu + " (" + res + ")");
+        try {
+            Path so = LibraryCache.extract(LibraryCache.directory(LibraryCache::warn), "unidbg-" + name.replaceFirst("\\.[a-z]+$", ""),
+                    () -> Unicorn.class.getResourceAsStream(res), null, LibraryCache::warn);
+            System.load(so.toAbsolutePath().toString());
             loaded = true;
         } catch (IOException e) {
-            throw new NativeException("cannot extract the emulator's native library: " + e.getMessage(), e);
+            throw new NativeException("cannot extract the emulator's native library: " + e, e);
         }
     }
 

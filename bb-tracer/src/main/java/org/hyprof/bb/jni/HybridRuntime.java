@@ -17,6 +17,7 @@ import org.hyprof.bb.Tracer;
 import org.hyprof.bb.cost.CpuProfile;
 import org.hyprof.bb.disasm.Listing;
 import org.hyprof.bb.emu.Engine;
+import org.hyprof.bb.emu.Limits;
 import org.hyprof.runtime.Hyprof;
 import org.hyprof.runtime.NativeCall;
 import org.hyprof.runtime.SessionFormat;
@@ -52,6 +53,7 @@ public final class HybridRuntime implements NativeCall.Handler {
     private final CpuProfile cpu;
     private final Engine engine;
     private final IntFunction<String> methodKeys;
+    private volatile Limits limits = Limits.DEFAULT;
     private final List<NativeLibrary> libraries = new CopyOnWriteArrayList<>();
     private volatile NativeMethod[] methods = new NativeMethod[0];
     private final Set<String> reported = new LinkedHashSet<>();
@@ -88,7 +90,8 @@ public final class HybridRuntime implements NativeCall.Handler {
     /**
      * Starts a hybrid run in this JVM (called by the agent, through its own class loader):
      * settings {@code nativeLibs}, {@code abi}, {@code cpu} (a built-in profile name or a file),
-     * {@code engine} ({@link Engine#named}: libunicorn, unidbg or auto).
+     * {@code engine} ({@link Engine#named}: libunicorn, unidbg or auto), {@code nativeLimit}
+     * ({@link Limits#parse}: instructions and wall time per native call).
      * Installs the handler the instrumented code calls and writes the run's settings into the
      * session. Throws {@link NativeException} with a one-line message for bad settings.
      */
@@ -98,15 +101,26 @@ public final class HybridRuntime implements NativeCall.Handler {
         String cpuName = settings.get("cpu");
         HybridRuntime h = new HybridRuntime(Path.of(libs), settings.get("abi"),
                 cpuName == null || cpuName.isEmpty() ? null : CpuProfile.load(cpuName), Engine.named(settings.get("engine")), methodKeys);
+        h.limits(Limits.parse(settings.get("nativeLimit")));
         StringBuilder info = new StringBuilder();
         info.append("libraries.dir=").append(escape(h.dir.toAbsolutePath().toString())).append('\n');
         info.append("engine=").append(h.engine.id).append('\n');
+        info.append("limits=").append(escape(h.limits.describe())).append('\n');
         if (h.abi != null) info.append("abi=").append(h.abi).append('\n');
         if (h.cpu != null) h.describeCpu(info, h.cpu);
         info(info);
         NativeCall.install(h);
         Hyprof.beforeStop(h::finish);
         return h;
+    }
+
+    /**
+     * The limits of each native call (libraries loaded from now on; default {@link Limits#DEFAULT}).
+     * A call that exceeds them fails like any emulation error: one line, noted in the session,
+     * an {@link InternalError} in the app; the Java side goes on being recorded.
+     */
+    public void limits(Limits l) {
+        this.limits = l;
     }
 
     // ------------------------------------------------------------------ loading
@@ -157,6 +171,7 @@ public final class HybridRuntime implements NativeCall.Handler {
             NativeLibrary lib;
             try {
                 lib = new NativeLibrary(real, cpu, engine, loader);
+                lib.tracer.emulator.limits(limits);
             } catch (NativeException e) {
                 throw linkError(e.getMessage());
             }

@@ -16,6 +16,7 @@ final class JniStrings {
         env.on("NewString", c -> {
             long p = c.args.nextInt();
             int n = (int) c.args.nextInt();
+            c.memory().check(p, 2L * n, false, "NewString(0x" + Long.toHexString(p) + ", " + n + ")");
             ByteBuffer b = ByteBuffer.wrap(env.cpu.read(p, n * 2)).order(ByteOrder.LITTLE_ENDIAN);
             char[] cs = new char[n];
             for (int i = 0; i < n; i++) cs[i] = b.getChar();
