@@ -18,6 +18,7 @@ import org.hyprof.control.Result;
 import org.hyprof.runtime.Wire;
 import org.hyprof.runtime.WireCodec;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "  root PATTERN | root none          caller filter: record only inside these methods",
             "  rule min-duration=DUR | min-calls=N | max-depth=N | none",
             "  stats [--format table|csv|json] [--by method|loop|thread|process] [--top N]",
-            "Example: hyprof ctl --connect 127.0.0.1:7811 off 'com.example.*'"})
+            "The collector's token is read from S.db.token with --session S.db (or --token-file F, or HYPROF_TOKEN).",
+            "Example: hyprof ctl --session s.db --connect 127.0.0.1:7811 off 'com.example.*'"})
 public final class CtlCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -42,8 +44,7 @@ public final class CtlCommand implements Callable<Integer> {
             description = "Collector address. Default: ${DEFAULT-VALUE}.")
     String connect;
 
-    @Option(names = "--token", paramLabel = "T", description = "The collector's token, if it has one.")
-    String token;
+    @Mixin TokenOptions auth;
 
     @Option(names = "--process", paramLabel = "ID", description = "Apply to this process of the session only (ids: 'processes').")
     Long process;
@@ -63,16 +64,18 @@ public final class CtlCommand implements Callable<Integer> {
         args.add(Long.toString(timeoutMillis));
         args.addAll(command);
         PrintWriter out = spec.commandLine().getOut();
+        String token = auth.resolve();
         try (Socket s = new Socket()) {
             s.setTcpNoDelay(true);
             s.connect(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])), 3000);
             s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis * 4 + 10_000));
             OutputStream o = new BufferedOutputStream(s.getOutputStream());
             DataInputStream in = new DataInputStream(s.getInputStream());
-            o.write(Hello.ctl(token == null ? "" : token).toBytes());
+            o.write(Hello.ctl(token).toBytes());
             o.flush();
             Frame f = read(in);
-            if (f instanceof Reject r) throw new UserError(connect + ": rejected: " + r.reason());
+            if (f instanceof Reject r)
+                throw new UserError(connect + ": rejected: " + r.reason() + (token.isEmpty() ? TokenOptions.HINT : ""));
             o.write(new Command(args).toBytes());
             o.flush();
             f = read(in);

@@ -38,8 +38,7 @@ public final class ProfileCommand implements Callable<Integer> {
             description = "Stream to a collector ('hyprof serve', 'hyprof tui --listen') and take live control from it.")
     String connect;
 
-    @Option(names = "--token", paramLabel = "T", description = "The collector's token, if it has one.")
-    String token;
+    @Mixin TokenOptions auth;
 
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "aggregate",
             description = "aggregate (per-method statistics, constant memory) or events (also every call, for exports). Default: ${DEFAULT-VALUE}.")
@@ -91,7 +90,14 @@ public final class ProfileCommand implements Callable<Integer> {
             agentArgs.add(0, "out=" + raw.toAbsolutePath());
         }
         if (connect != null) agentArgs.add("connect=" + connect);
-        if (token != null) agentArgs.add("token=" + token);
+        if (connect != null) {
+            // the agent reads the token file itself (not on its command line); HYPROF_TOKEN it inherits
+            Path tf = auth.file();
+            if (tf != null) {
+                auth.resolve(); // says so now if the file is missing or readable by others
+                agentArgs.add("tokenFile=" + tf.toAbsolutePath());
+            } else if (auth.token != null) agentArgs.add("token=" + auth.token);
+        }
         agentArgs.add("mode=" + mode);
         agentArgs.add("budget=" + budget);
         for (String a : agentArgs)

@@ -32,8 +32,15 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "S.db", description = "Session database (created, or added to if it exists).")
     Path out;
 
-    @Option(names = "--token", paramLabel = "T", description = "Require this token from every agent and ctl (recommended off loopback).")
+    @Option(names = "--token", paramLabel = "T", description = "Require this token (default: a random one, kept in --token-file).")
     String token;
+
+    @Option(names = "--token-file", paramLabel = "F", description = "File of the token every agent and ctl must present: read, or made (random, mode 0600) if missing. Default: S.db.token.")
+    Path tokenFile;
+
+    @Option(names = "--max-processes", paramLabel = "N", defaultValue = "" + LiveSession.MAX_PROCESSES,
+            description = "Processes the session takes; agents beyond are rejected. Default: ${DEFAULT-VALUE}.")
+    int maxProcesses;
 
     /** Set by tests to learn the port and stop the server. */
     static volatile java.util.function.IntConsumer onListening;
@@ -43,15 +50,38 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         String[] hp = HostPort.parse(listen, "--listen");
-        if (!HostPort.isLoopback(hp[0]) && (token == null || token.isEmpty()))
-            err.println("hyprof: warning: listening on " + hp[0] + " without --token: anyone who can reach it can drive your agents");
+        if (maxProcesses < 1) throw new UserError("--max-processes " + maxProcesses + ": must be at least 1", 2);
+        if (token != null && token.isEmpty()) throw new UserError("--token: must not be empty", 2);
+        String tokenNote;
+        if (token == null) {
+            Path f = tokenFile != null ? tokenFile : org.hyprof.collector.TokenFile.beside(out);
+            org.hyprof.collector.TokenFile.Token t;
+            try {
+                t = org.hyprof.collector.TokenFile.createOrRead(f);
+            } catch (java.io.IOException e) {
+                throw new UserError(e.getMessage());
+            }
+            token = t.value();
+            tokenNote = t.created() ? "token " + token + " written to " + f + " (mode 0600; shown only this once)"
+                    : "token read from " + f;
+            tokenNote += "; clients: hyprof ctl --token-file " + f + " ..., hyprof profile --connect HOST:PORT --token-file " + f
+                    + " ..., agents: tokenFile=" + f.toAbsolutePath();
+        } else {
+            tokenNote = "token given with --token";
+        }
         Store store;
         try {
             store = Files.exists(out) ? Store.open(out) : Store.create(out);
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }
-        LiveSession live = new LiveSession(store);
+        try {
+            org.hyprof.collector.TokenFile.ownerOnly(out);
+        } catch (java.io.IOException e) {
+            store.close();
+            throw new UserError(out + ": cannot make it readable by its owner only (" + e.getMessage() + ")");
+        }
+        LiveSession live = new LiveSession(store, token.getBytes(java.nio.charset.StandardCharsets.UTF_8)).maxProcesses(maxProcesses);
         Collector c = new Collector(hp[0], Integer.parseInt(hp[1]), token, live, live, line -> {
             err.println("hyprof serve: " + line);
             err.flush();
@@ -63,6 +93,7 @@ public final class ServeCommand implements Callable<Integer> {
             store.close();
             throw new UserError(listen + ": cannot listen (" + e.getMessage() + ")");
         }
+        err.println("hyprof serve: " + tokenNote);
         err.println("hyprof serve: listening on " + hp[0] + ":" + port + ", writing " + out);
         err.flush();
         CountDownLatch done = stop != null ? stop : new CountDownLatch(1);

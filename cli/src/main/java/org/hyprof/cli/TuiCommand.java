@@ -24,8 +24,11 @@ public final class TuiCommand implements Callable<Integer> {
     @Option(names = "--listen", paramLabel = "HOST:PORT", description = "Run a collector inside and show agents as they connect.")
     String listen;
 
-    @Option(names = "--token", paramLabel = "T", description = "Token agents must present (with --listen).")
+    @Option(names = "--token", paramLabel = "T", description = "Token agents and ctl must present (with --listen; default: the one in S.db.token, made if missing).")
     String token;
+
+    @Option(names = "--token-file", paramLabel = "F", description = "File holding the token (with --listen; made if missing). Default: S.db.token.")
+    Path tokenFile;
 
     @Option(names = {"-o", "--output"}, paramLabel = "S.db", description = "Session database for --listen (default hyprof-live.db).")
     Path out;
@@ -43,6 +46,7 @@ public final class TuiCommand implements Callable<Integer> {
         if (session != null) cmd.add(session.toString());
         if (listen != null) { cmd.add("--listen"); cmd.add(listen); }
         if (token != null) { cmd.add("--token"); cmd.add(token); }
+        if (tokenFile != null) { cmd.add("--token-file"); cmd.add(tokenFile.toString()); }
         if (out != null) { cmd.add("-o"); cmd.add(out.toString()); }
         return new ProcessBuilder(cmd).inheritIO().start().waitFor();
     }

@@ -32,16 +32,25 @@ import org.hyprof.control.Reject;
 import org.hyprof.control.Result;
 import org.hyprof.control.StateFrame;
 import org.hyprof.control.Welcome;
+import org.hyprof.correlate.Printable;
 import org.hyprof.runtime.Wire;
 
 /**
  * The collector agents connect to (Netty). Each agent connection is a process of the session;
  * {@code hyprof ctl} connections run commands. A connection that breaks the protocol (no HELLO
- * first, wrong version or token, malformed or oversized frame, no HELLO within
- * {@link #HELLO_TIMEOUT_MILLIS}) is closed with a logged reason; the others go on. After HELLO
- * there is no idle timeout: an agent whose program is idle may send nothing but its periodic
- * snapshots, and a ctl connection waits while its command runs. Listens on loopback unless told
- * otherwise.
+ * first, wrong version or token, malformed or oversized frame, a frame its role may not send, no
+ * HELLO within {@link #HELLO_TIMEOUT_MILLIS}) is closed with a logged reason; the others go on.
+ *
+ * <p>Limits, all checked before anything is buffered or allocated (see {@link FrameCodec}): before
+ * HELLO only a HELLO of at most {@link Wire#MAX_HELLO_FRAME} bytes; agents' frames within a
+ * {@link BufferBudget} ({@link #CONNECTION_BUFFER_BYTES} per connection, {@link #TOTAL_BUFFER_BYTES}
+ * in all) whose excess stops the connection's reading until the store catches up; a ctl
+ * connection idle for {@link #CTL_IDLE_MILLIS} with no command running is closed. Agents' idle
+ * connections are not (a program may be idle, sending nothing but its periodic snapshots).
+ *
+ * <p>Agents' frames are handled in order on one thread, {@code hyprof-store} (the store takes
+ * one writer), never on the network threads; a chunk is acknowledged once stored. Listens on
+ * loopback unless told otherwise.
  */
 public final class Collector implements AutoCloseable {
 
@@ -50,6 +59,15 @@ public final class Collector implements AutoCloseable {
      * connects and sends nothing, or trickles bytes, would otherwise hold its connection forever).
      */
     public static final long HELLO_TIMEOUT_MILLIS = 5_000;
+
+    /** How long a ctl connection may stay idle, with no command running, before it is closed. */
+    public static final long CTL_IDLE_MILLIS = 60_000;
+
+    /** Bytes of agents' frames one connection may hold (received or waiting for the store). */
+    public static final long CONNECTION_BUFFER_BYTES = 2L * (Wire.MAX_FRAME + 4);
+
+    /** Bytes of agents' frames all connections together may hold. */
+    public static final long TOTAL_BUFFER_BYTES = 256L << 20;
 
     /** The reason given to agents' connections when the collector itself stops. */
     public static final String STOPPED = "collector stopped";
@@ -71,8 +89,18 @@ public final class Collector implements AutoCloseable {
         /** A new agent connection; returns its process id in the session (throw to reject). */
         long connected(Hello hello, Connection connection);
 
-        /** Recorded data; stored before the chunk is acknowledged. */
-        void chunk(long processId, Chunk chunk);
+        /**
+         * The secret the agent of this process presents to resume its row when it connects again
+         * (sent in WELCOME; see {@link Hello#resume()}).
+         */
+        String resumeSecret(long processId);
+
+        /**
+         * Recorded data, from {@code connection}; stored before the chunk is acknowledged. Data
+         * from a connection the process has replaced since is not stored (the agent sends it
+         * again on its new connection).
+         */
+        void chunk(long processId, Connection connection, Chunk chunk);
 
         /** The agent's control state in effect. */
         void state(long processId, ControlState state);
@@ -101,8 +129,16 @@ public final class Collector implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** Agents' frames, in order, off the network threads (the store takes one writer). */
+    private final ExecutorService store = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "hyprof-store");
+        t.setDaemon(true);
+        return t;
+    });
     private Channel server;
     private volatile long helloTimeoutMillis = HELLO_TIMEOUT_MILLIS;
+    private volatile long ctlIdleMillis = CTL_IDLE_MILLIS;
+    private BufferBudget budget = new BufferBudget(CONNECTION_BUFFER_BYTES, TOTAL_BUFFER_BYTES);
     private volatile boolean closing;
 
     /**
@@ -125,6 +161,27 @@ public final class Collector implements AutoCloseable {
         return this;
     }
 
+    /** Sets how long an idle ctl connection stays open (default {@link #CTL_IDLE_MILLIS}); before {@link #start}. */
+    public Collector ctlIdleMillis(long millis) {
+        if (millis <= 0) throw new IllegalArgumentException("ctl idle timeout " + millis + " ms: must be positive");
+        this.ctlIdleMillis = millis;
+        return this;
+    }
+
+    /**
+     * Sets the buffered-bytes limits (defaults {@link #CONNECTION_BUFFER_BYTES} and
+     * {@link #TOTAL_BUFFER_BYTES}); each must hold at least one largest frame; before {@link #start}.
+     */
+    public Collector bufferLimits(long perConnectionBytes, long totalBytes) {
+        this.budget = new BufferBudget(perConnectionBytes, totalBytes);
+        return this;
+    }
+
+    /** Bytes of agents' frames held now (received in part or waiting for the store), for tests and status. */
+    public long bufferedBytes() {
+        return budget.used();
+    }
+
     /** Binds and returns the port (useful with port 0). */
     public int start() throws InterruptedException {
         boss = new NioEventLoopGroup(1);
@@ -134,7 +191,9 @@ public final class Collector implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new FrameCodec(), new Handler());
+                        BufferBudget.Account account = budget.account(ch);
+                        FrameCodec codec = new FrameCodec(account);
+                        ch.pipeline().addLast(codec, new Handler(codec, account));
                     }
                 });
         server = b.bind(new InetSocketAddress(host, port)).sync().channel();
@@ -152,15 +211,38 @@ public final class Collector implements AutoCloseable {
         if (workers != null) workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly();
         if (boss != null) boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly();
         commandRunner.shutdownNow();
+        // what the closed connections handed over is stored, their ends recorded, before we return
+        store.shutdown();
+        try {
+            store.awaitTermination(STORE_DRAIN_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
-    private final class Handler extends SimpleChannelInboundHandler<Frame> implements Connection {
+    /** How long {@link #close} waits for frames already received to be stored. */
+    private static final long STORE_DRAIN_SECONDS = 30;
+
+    private final class Handler extends SimpleChannelInboundHandler<FrameCodec.Inbound> implements Connection {
+        private final FrameCodec codec;
+        private final BufferBudget.Account account;
         private Channel ch;
         private Hello hello;
         private long processId = -1;
-        private boolean clean;
-        private String closeReason = "connection closed";
+        private volatile boolean clean;
+        private volatile String closeReason = "connection closed";
         private ScheduledFuture<?> helloTimeout;
+        /** ctl: commands sent and not answered yet (the idle timeout waits for them). */
+        private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        private volatile long lastActivityNanos = System.nanoTime();
+        private ScheduledFuture<?> idleCheck;
+        /** Set when the connection broke the protocol: frames still queued for the store are dropped. */
+        private volatile boolean failed;
+
+        Handler(FrameCodec codec, BufferBudget.Account account) {
+            this.codec = codec;
+            this.account = account;
+        }
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
@@ -172,8 +254,11 @@ public final class Collector implements AutoCloseable {
         }
 
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, Frame f) {
+        protected void channelRead0(ChannelHandlerContext ctx, FrameCodec.Inbound in) {
+            Frame f = in.frame();
+            lastActivityNanos = System.nanoTime();
             if (hello == null) {
+                account.release(in.budgetBytes());
                 if (!(f instanceof Hello h)) { reject(ctx, "first frame must be HELLO, got type " + f.type()); return; }
                 if (token.length > 0 && !MessageDigest.isEqual(token, h.token().getBytes(StandardCharsets.UTF_8))) {
                     reject(ctx, "wrong token");
@@ -182,7 +267,13 @@ public final class Collector implements AutoCloseable {
                 hello = h;
                 helloTimeout.cancel(false);
                 if (h.role().equals(Wire.ROLE_CTL)) {
+                    codec.admitted(FrameCodec.Phase.CTL);
                     ctx.writeAndFlush(new Welcome(0, "hyprof collector"));
+                    long idle = ctlIdleMillis;
+                    idleCheck = ctx.executor().scheduleAtFixedRate(() -> {
+                        if (running.get() == 0 && System.nanoTime() - lastActivityNanos >= idle * 1_000_000)
+                            protocolError(ctx, "ctl idle for " + idle + " ms");
+                    }, idle, Math.max(1, idle / 4), TimeUnit.MILLISECONDS);
                 } else if (h.role().equals(Wire.ROLE_AGENT)) {
                     try {
                         processId = agents.connected(h, this);
@@ -190,15 +281,19 @@ public final class Collector implements AutoCloseable {
                         reject(ctx, "cannot take this agent: " + e.getMessage());
                         return;
                     }
-                    log.accept(remote() + ": agent " + h.process() + " (pid " + h.pid() + ") connected as process " + processId);
-                    ctx.writeAndFlush(new Welcome(processId, "hyprof collector"));
+                    codec.admitted(FrameCodec.Phase.AGENT);
+                    log.accept(remote() + ": agent " + Printable.of(h.process()) + " (pid " + h.pid() + ") connected as process "
+                            + processId);
+                    ctx.writeAndFlush(new Welcome(processId, "hyprof collector", agents.resumeSecret(processId)));
                 } else {
-                    reject(ctx, "unknown role '" + h.role() + "'");
+                    reject(ctx, "unknown role '" + Printable.of(h.role()) + "'");
                 }
                 return;
             }
             if (hello.role().equals(Wire.ROLE_CTL)) {
+                account.release(in.budgetBytes());
                 if (f instanceof Command c) {
+                    running.incrementAndGet();
                     commandRunner.execute(() -> {
                         Result r;
                         try {
@@ -206,6 +301,8 @@ public final class Collector implements AutoCloseable {
                         } catch (RuntimeException e) {
                             r = new Result(70, "internal error: " + e);
                         }
+                        lastActivityNanos = System.nanoTime();
+                        running.decrementAndGet();
                         ch.writeAndFlush(r);
                     });
                 } else if (f instanceof Bye) {
@@ -215,18 +312,31 @@ public final class Collector implements AutoCloseable {
                 }
                 return;
             }
-            if (f instanceof Chunk c) {
-                agents.chunk(processId, c);
-                ctx.writeAndFlush(new Ack(c.seq()));
-            } else if (f instanceof StateFrame s) {
-                agents.state(processId, s.state());
-            } else if (f instanceof Bye b) {
+            if (f instanceof Bye b) {
+                account.release(in.budgetBytes());
                 clean = true;
-                closeReason = "agent said bye: " + b.reason();
+                closeReason = "agent said bye: " + Printable.of(b.reason());
                 ctx.close();
-            } else {
-                protocolError(ctx, "agent sent frame type " + f.type());
+                return;
             }
+            // in order, off the event loop; the budget bytes go back once stored (and reading
+            // resumes if it had stopped for them)
+            store.execute(() -> {
+                try {
+                    if (failed) return;
+                    if (f instanceof Chunk c) {
+                        agents.chunk(processId, this, c);
+                        ch.writeAndFlush(new Ack(c.seq()));
+                    } else if (f instanceof StateFrame st) {
+                        agents.state(processId, st.state());
+                    }
+                } catch (RuntimeException e) {
+                    failed = true;
+                    ch.eventLoop().execute(() -> protocolError(ctx, e instanceof IllegalArgumentException ? e.getMessage() : e.toString()));
+                } finally {
+                    account.release(in.budgetBytes());
+                }
+            });
         }
 
         private void reject(ChannelHandlerContext ctx, String reason) {
@@ -237,6 +347,7 @@ public final class Collector implements AutoCloseable {
 
         private void protocolError(ChannelHandlerContext ctx, String reason) {
             if (!ctx.channel().isActive() && closeReason.equals(reason)) return; // decodeLast repeats it
+            failed = true;
             log.accept(remote() + ": closed: " + reason);
             closeReason = reason;
             ctx.close();
@@ -251,10 +362,21 @@ public final class Collector implements AutoCloseable {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (helloTimeout != null) helloTimeout.cancel(false);
+            if (idleCheck != null) idleCheck.cancel(false);
+            account.closed();
+            codec.closed();
             if (processId >= 0) {
-                if (closing && !clean && closeReason.equals("connection closed")) closeReason = STOPPED;
-                if (!clean) log.accept(remote() + ": process " + processId + " disconnected: " + closeReason);
-                agents.disconnected(processId, this, closeReason, clean);
+                // after the frames it handed over (the END chunk decides how the process ended)
+                Runnable end = () -> {
+                    if (closing && !clean && closeReason.equals("connection closed")) closeReason = STOPPED;
+                    if (!clean) log.accept(remote() + ": process " + processId + " disconnected: " + closeReason);
+                    agents.disconnected(processId, this, closeReason, clean);
+                };
+                try {
+                    store.execute(end);
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    end.run();
+                }
             }
         }
 

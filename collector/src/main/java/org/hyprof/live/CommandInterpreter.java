@@ -125,7 +125,7 @@ final class CommandInterpreter {
         live.refresh(process, timeout);
         out.println("id,pid,process,status,connected,threads,probes,level,meaning");
         for (LiveSession.Proc p : process != null ? List.of(live.proc(process)) : live.processes()) {
-            out.printf(Locale.ROOT, "%d,%d,%s,%s,%s,%d,%d,%s,%s%n", p.id, p.hello.pid(), p.hello.process(), p.status(),
+            out.printf(Locale.ROOT, "%d,%d,%s,%s,%s,%d,%d,%s,%s%n", p.id, p.hello.pid(), csvField(p.hello.process()), p.status(),
                     p.connected(), p.threadCount(), p.ingest.probeCount(), p.scope().level().label(),
                     ProcessInfo.meaning(p.status()));
         }
@@ -202,5 +202,12 @@ final class CommandInterpreter {
         } catch (NumberFormatException e) {
             throw new ConfigException(what + ": '" + v + "' is not a number");
         }
+    }
+
+    /** A name from an agent as a CSV field: control characters escaped, quoted if it holds a comma or quote. */
+    static String csvField(String raw) {
+        String s = org.hyprof.correlate.Printable.of(raw);
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0) return s;
+        return '"' + s.replace("\"", "\"\"") + '"';
     }
 }

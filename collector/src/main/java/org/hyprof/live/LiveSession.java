@@ -32,7 +32,15 @@ import org.hyprof.store.Store;
  * <p>A process is one run of an agent, identified by its HELLO's pid, process name, start wall
  * time and start {@code nanoTime} (fixed when the runtime starts). An agent that connects again
  * (after a network break, or to a collector restarted on the same session database) resumes its
- * process row; what it sends again is stored once (see {@link SessionIngest}).
+ * process row; what it sends again is stored once (see {@link SessionIngest}). Since that identity
+ * is no secret (it is in the session database), resuming also takes the row's <em>resume
+ * secret</em>, given to the agent in WELCOME: an HMAC of the row and its identity under the
+ * session's key (the collector's token, which a collector restarted on the session reads again
+ * from the same file). A HELLO with the identity but without the secret gets a new row of its own,
+ * with a note saying so: it cannot take over, feed or end another agent's row.
+ *
+ * <p>A session takes at most {@link #maxProcesses()} processes ({@link #MAX_PROCESSES} unless
+ * set); an agent beyond is rejected with a reason saying so.
  */
 public final class LiveSession implements Collector.Agents, Collector.Commands {
 
@@ -96,7 +104,13 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
         }
     }
 
+    /** Processes a session takes unless told otherwise. */
+    public static final int MAX_PROCESSES = 256;
+
     private final Store store;
+    /** Key of the resume secrets (HMAC-SHA256). */
+    private final byte[] resumeKey;
+    private volatile int maxProcesses = MAX_PROCESSES;
     private final Map<Long, Proc> procs = new LinkedHashMap<>();
     private final CommandInterpreter commands = new CommandInterpreter(this);
     private long snapshotRequests;
@@ -107,7 +121,21 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
      * them when they connect again.
      */
     public LiveSession(Store store) {
+        this(store, null);
+    }
+
+    /**
+     * A live session whose resume secrets are keyed with {@code resumeKey} (the collector's token:
+     * a collector restarted on the session with the same token lets its agents resume their rows),
+     * or with a random key when null or empty (agents resume only while this object lives).
+     */
+    public LiveSession(Store store, byte[] resumeKey) {
         this.store = store;
+        if (resumeKey == null || resumeKey.length == 0) {
+            resumeKey = new byte[32];
+            new java.security.SecureRandom().nextBytes(resumeKey);
+        }
+        this.resumeKey = resumeKey.clone();
         for (ProcessInfo pi : store.processes()) {
             String status = pi.status();
             if (pi.fromCollector() && status.equals(ProcessInfo.RUNNING)) {
@@ -126,16 +154,54 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
         return store;
     }
 
+    /** Sets how many processes the session takes (agents beyond are rejected). */
+    public LiveSession maxProcesses(int n) {
+        if (n < 1) throw new IllegalArgumentException("max processes " + n + ": must be at least 1");
+        maxProcesses = n;
+        return this;
+    }
+
+    public int maxProcesses() {
+        return maxProcesses;
+    }
+
     private static String describe(long id, String name, long pid) {
-        return "process " + id + " (" + name + ", pid " + pid + ")";
+        return "process " + id + " (" + org.hyprof.correlate.Printable.of(name) + ", pid " + pid + ")";
+    }
+
+    /** The resume secret of a process row: 128 bits of HMAC-SHA256 over the row and its identity, in hex. */
+    private String secret(long id, Hello h) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(resumeKey, "HmacSHA256"));
+            String msg = "hyprof-resume\n" + id + "\n" + h.pid() + "\n" + h.startWallMillis() + "\n" + h.startNanos() + "\n"
+                    + h.process();
+            byte[] d = mac.doFinal(msg.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d, 0, 16);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized String resumeSecret(long processId) {
+        Proc p = proc(processId);
+        return secret(p.id, p.hello);
     }
 
     // ------------------------------------------------------------------ Collector.Agents
 
     @Override
     public synchronized long connected(Hello h, Collector.Connection c) {
+        Proc impostorOf = null;
         for (Proc p : procs.values()) {
             if (!p.sameRun(h)) continue;
+            if (h.resume().isEmpty() || !java.security.MessageDigest.isEqual(
+                    secret(p.id, p.hello).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    h.resume().getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+                impostorOf = p;
+                continue;
+            }
             // the same process again: after a break, or to a restarted collector; a connection
             // it still holds here is dead on its side (it only connects again when it lost it)
             Collector.Connection old = p.connection;
@@ -144,22 +210,34 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
             p.state = null; // it sends its STATE first
             store.updateProcessStatus(p.id, ProcessInfo.RUNNING);
             if (old != null) old.close("replaced by a new connection from the same process");
+            p.ingest.newConnection(); // its snapshots are ordered among themselves, not against the old connection's
             store.addNote(p.id, "info", describe(p.id, p.hello.process(), p.hello.pid()) + ": reconnected at " + now()
                     + " and resumed");
             notifyAll();
             return p.id;
         }
+        if (procs.size() >= maxProcesses)
+            throw new ConfigException("the session has " + procs.size() + " processes, the most it takes (serve --max-processes)");
         long id = store.addProcess(new ProcessInfo(0, h.pid(), h.process(), h.vm(), "aggregate", 0, h.startWallMillis(),
                 h.startNanos(), null, ProcessInfo.RUNNING, 0, ProcessInfo.COLLECTOR_SOURCE + c.remote()));
+        if (impostorOf != null)
+            store.addNote(id, "warning", describe(id, h.process(), h.pid()) + " has the identity of " + describe(impostorOf.id,
+                    impostorOf.hello.process(), impostorOf.hello.pid()) + " but not its resume secret: stored as a process of its own");
         Proc p = new Proc(id, h, new SessionIngest(store, id), true, ProcessInfo.RUNNING);
         p.connection = c;
         procs.put(id, p);
         return id;
     }
 
-    @Override
+    /** Stores a chunk as if from the process's current connection (tests). */
     public void chunk(long processId, Chunk c) {
+        chunk(processId, proc(processId).connection, c);
+    }
+
+    @Override
+    public void chunk(long processId, Collector.Connection from, Chunk c) {
         Proc p = proc(processId);
+        if (from != p.connection) return; // a replaced connection: the agent sends it again on its new one
         p.ingest.accept(c.chunkType(), c.data());
         if (c.chunkType() == SessionFormat.SNAPSHOT) {
             synchronized (this) {

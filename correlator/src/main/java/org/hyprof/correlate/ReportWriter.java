@@ -206,7 +206,7 @@ public final class ReportWriter {
 
     private void table(PrintWriter out) {
         for (Profile.ProcessRow p : profile.processes())
-            out.printf(Locale.ROOT, "process %s (pid %d): %s, %d threads%s%n", p.name(), p.pid(), p.status(), p.threads(),
+            out.printf(Locale.ROOT, "process %s (pid %d): %s, %d threads%s%n", Printable.of(p.name()), p.pid(), p.status(), p.threads(),
                     p.status().equals(ProcessInfo.ENDED) ? "" : " - " + ProcessInfo.meaning(p.status()));
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
@@ -243,7 +243,7 @@ public final class ReportWriter {
                 for (Profile.ThreadRow t : threadRows())
                     cells.add(new String[] {n(t.tid()), n(t.methods()), n(t.calls()),
                         Units.millis(raw ? t.timeRawNanos() : t.timeNanos()), Units.microjoules(t.javaEnergyMicrojoules()),
-                        Units.microjoules(t.nativeEnergyMicrojoules()), n(t.eventDrops()), t.name()});
+                        Units.microjoules(t.nativeEnergyMicrojoules()), n(t.eventDrops()), Printable.of(t.name())});
                 aligned(out, cells);
             }
             case PROCESS -> {
@@ -252,7 +252,7 @@ public final class ReportWriter {
                 for (Profile.ProcessRow p : profile.processes())
                     cells.add(new String[] {n(p.pid()), n(p.threads()), n(p.calls()),
                         Units.millis(raw ? p.timeRawNanos() : p.timeNanos()), Units.microjoules(p.javaEnergyMicrojoules()),
-                        Units.microjoules(p.nativeEnergyMicrojoules()), n(p.eventDrops()), p.status(), p.name()});
+                        Units.microjoules(p.nativeEnergyMicrojoules()), n(p.eventDrops()), p.status(), Printable.of(p.name())});
                 aligned(out, cells);
             }
         }
@@ -289,7 +289,8 @@ public final class ReportWriter {
     }
 
     /** Quotes a CSV field when it holds a comma, quote or newline (RFC 4180). */
-    static String csvField(String s) {
+    static String csvField(String raw) {
+        String s = Printable.of(raw);
         if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) return s;
         return '"' + s.replace("\"", "\"\"") + '"';
     }

@@ -29,8 +29,8 @@ import org.hyprof.runtime.chunk.TextChunk;
  * errors and unacknowledged chunks, and then a full snapshot:
  * <ul>
  * <li>aggregates are cumulative, so a later snapshot of a (thread, probe) replaces the earlier row
- *     (a snapshot older than one already stored, from a connection that has been replaced, is
- *     ignored);</li>
+ *     (a snapshot older than one already stored over the same connection is ignored; see
+ *     {@link #newConnection});</li>
  * <li>event chunks are keyed by (thread, sequence), so a chunk sent again is stored once;</li>
  * <li>probes, skipped methods, calibrations and error notes already stored are not added again.</li>
  * </ul>
@@ -200,9 +200,19 @@ public final class SessionIngest {
         });
     }
 
+    /**
+     * The agent connected again: its snapshots are ordered among those of the new connection only
+     * (which begins with a full one), so a snapshot whose time was wrong, or came from another
+     * connection, cannot make later genuine ones look stale. The caller drops what arrives over a
+     * replaced connection.
+     */
+    public synchronized void newConnection() {
+        lastSnapshotNanos = Long.MIN_VALUE;
+    }
+
     private void snapshot(SnapshotChunk snap) {
-        // cumulative: one taken (agent's nanoTime) before the latest stored is stale (it came late
-        // over a connection the agent has since replaced, whose successor began with a full snapshot)
+        // cumulative: one taken (agent's nanoTime) before the latest stored of this connection (or
+        // file) is stale: the final snapshot overtakes periodic ones still queued behind it
         if (snap.atNanos < lastSnapshotNanos) return;
         lastSnapshotNanos = snap.atNanos;
         List<ProbeStats> rows = new ArrayList<>();

@@ -54,9 +54,24 @@ public final class Store implements AutoCloseable {
         this.nativeRuns = new NativeRuns(sql);
     }
 
-    /** Creates a new session file (fails if it exists). */
+    /**
+     * Creates a new session file (fails if it exists), readable and writable by its owner only
+     * (mode 0600 from the start where the file system has POSIX permissions; SQLite gives its
+     * {@code -wal} and {@code -shm} files the same): a session holds process names, pids and start
+     * times, and other users have no business reading them.
+     */
     public static Store create(Path file) {
         if (Files.exists(file)) throw new StoreException(file + ": already exists");
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            if (dir != null && Files.getFileAttributeView(dir, java.nio.file.attribute.PosixFileAttributeView.class) != null)
+                Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw new StoreException(file + ": already exists");
+        } catch (java.io.IOException e) {
+            throw new StoreException(file + ": cannot create (" + e.getMessage() + ")");
+        }
         return open(file, true);
     }
 

@@ -50,6 +50,7 @@ class LiveIT {
 
     @AfterEach
     void cleanUp() throws Exception {
+        serveTokenFile = null;
         for (Process p : children) p.destroyForcibly().waitFor();
         Collections.reverse(closeables);
         for (AutoCloseable c : closeables) c.close();
@@ -71,8 +72,12 @@ class LiveIT {
         return new Server(c, live, store, p);
     }
 
+    /** The token file of the 'hyprof serve' processes (authentication is on by default), once one started. */
+    static volatile Path serveTokenFile;
+
     Process agent(int port, String token, String seconds, String extra) throws Exception {
-        String args = "connect=127.0.0.1:" + port + ",snapshotMillis=200" + (token != null ? ",token=" + token : "") + extra;
+        String args = "connect=127.0.0.1:" + port + ",snapshotMillis=200" + (token != null ? ",token=" + token : "")
+                + (token == null && serveTokenFile != null ? ",tokenFile=" + serveTokenFile : "") + extra;
         Process p = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=" + args, "-cp",
                 Cli.classpathOf(Live.class), "workload.Live", seconds)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("agent" + agents++ + ".log").toFile()).start();
@@ -89,6 +94,7 @@ class LiveIT {
 
     ServeProcess serveProcess(Path db, int port) throws Exception {
         Path out = dir.resolve("serve" + children.size() + ".log");
+        serveTokenFile = Path.of(db + ".token");
         Process p = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "serve",
                 "--listen", "127.0.0.1:" + port, "-o", db.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         children.add(p);
@@ -105,7 +111,9 @@ class LiveIT {
 
     /** 'hyprof ctl processes' as rows keyed by process id. */
     static Map<String, Map<String, String>> ctlProcesses(int port) {
-        Cli c = Cli.run("ctl", "--connect", "127.0.0.1:" + port, "processes");
+        Path tf = serveTokenFile;
+        Cli c = tf != null ? Cli.run("ctl", "--connect", "127.0.0.1:" + port, "--token-file", tf.toString(), "processes")
+                : Cli.run("ctl", "--connect", "127.0.0.1:" + port, "processes");
         assertEquals(0, c.exit, c.err);
         return Cli.csv(c.out);
     }
@@ -512,7 +520,9 @@ class LiveIT {
             Welcome wa = (Welcome) read(new DataInputStream(a.getInputStream()));
             // the same process connects again while its old connection still looks open here (a
             // half-open connection: the agent only reconnects when it lost the old one)
-            b.getOutputStream().write(hello);
+            // with the resume secret the collector gave it: a copy of pid, name and start times alone gets a row of its own
+            b.getOutputStream().write(new Hello(Wire.VERSION, Wire.ROLE_AGENT, "", 4242, "raw.Agent", "vm", 1_700_000_000_000L,
+                    123_456_789L, "jvm", wa.resume()).toBytes());
             Welcome wb = (Welcome) read(new DataInputStream(b.getInputStream()));
             assertEquals(wa.processId(), wb.processId(), "the same process row");
             assertEquals(-1, a.getInputStream().read(), "the old connection is closed");

@@ -18,10 +18,10 @@ public record Command(List<String> args) implements Frame {
     }
 
     static Command decode(PayloadReader d) {
-        long n = d.varint();
+        int n = d.count(1); // each argument takes at least its length byte
         if (n > 1000) throw new FrameException("command with " + n + " arguments");
         List<String> args = new ArrayList<>();
-        for (long i = 0; i < n; i++) args.add(d.string());
+        for (int i = 0; i < n; i++) args.add(d.string());
         return new Command(List.copyOf(args));
     }
 }

@@ -58,9 +58,9 @@ public record ControlState(int idCount, BitSet on, int[] roots, long minDuration
         byte[] bits = d.bytes((int) ((n + 7) / 8));
         BitSet on = new BitSet((int) n);
         for (int i = 0; i < n; i++) if ((bits[i >> 3] & (1 << (i & 7))) != 0) on.set(i);
-        long nr = d.varint();
+        int nr = d.count(1); // each root id takes at least a byte
         if (nr > n + 1) throw new FrameException("control state with " + nr + " roots");
-        int[] roots = new int[(int) nr];
+        int[] roots = new int[nr];
         for (int i = 0; i < nr; i++) roots[i] = (int) d.varint();
         return new ControlState((int) n, on, roots, d.varint(), (int) d.varint(), (int) d.varint(), d.u8() != 0, d.varint());
     }

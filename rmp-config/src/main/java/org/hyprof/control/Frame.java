@@ -28,7 +28,7 @@ public sealed interface Frame permits Hello, Welcome, Reject, Chunk, Ack, Config
         try {
             return switch (type) {
                 case Wire.HELLO -> Hello.decode(d);
-                case Wire.WELCOME -> new Welcome(d.varint(), d.string());
+                case Wire.WELCOME -> Welcome.decode(d);
                 case Wire.REJECT -> new Reject(d.string());
                 case Wire.CHUNK -> Chunk.decode(d, payload);
                 case Wire.ACK -> new Ack(d.varint());

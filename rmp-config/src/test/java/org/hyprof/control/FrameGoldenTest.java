@@ -26,8 +26,9 @@ class FrameGoldenTest {
         on.set(9);
         ControlState st = new ControlState(10, on, new int[] {3}, 1_000_000, 5, 12, true, 65536);
         Map<String, Frame> m = new LinkedHashMap<>();
-        m.put("hello", new Hello(Wire.VERSION, Wire.ROLE_AGENT, "tok", 4242, "com.example.App", "OpenJDK 17", 1700000000000L, 123456789L, "jvm"));
-        m.put("welcome", new Welcome(7, "hyprof collector"));
+        m.put("hello", new Hello(Wire.VERSION, Wire.ROLE_AGENT, "tok", 4242, "com.example.App", "OpenJDK 17", 1700000000000L, 123456789L, "jvm",
+                "r3sume"));
+        m.put("welcome", new Welcome(7, "hyprof collector", "r3sume"));
         m.put("reject", new Reject("wrong token"));
         m.put("chunk", new Chunk(300, SessionFormat.ERROR, new PayloadWriter().string("boom").toByteArray()));
         m.put("ack", new Ack(300));
@@ -56,6 +57,29 @@ class FrameGoldenTest {
             Frame back = Frame.decode(bytes[4], payload);
             assertArrayEquals(bytes, back.toBytes(), f.toString());
         }
+    }
+
+    @Test
+    void helloAndWelcomeWithoutTheResumeFieldReadAsAnEmptySecret() {
+        // as a runtime or collector older than the field writes them
+        byte[] hello = new PayloadWriter().varint(Wire.VERSION).string(Wire.ROLE_AGENT).string("tok").varint(1).string("p")
+                .string("vm").varint(2).varint(3).string("jvm").toByteArray();
+        assertEquals("", ((Hello) Frame.decode(Wire.HELLO, hello)).resume());
+        byte[] welcome = new PayloadWriter().varint(7).string("hyprof collector").toByteArray();
+        assertEquals(new Welcome(7, "hyprof collector", ""), Frame.decode(Wire.WELCOME, welcome));
+    }
+
+    @Test
+    void lengthsAndCountsBeyondThePayloadAreRefusedBeforeAllocating() {
+        // a 329-byte HELLO whose token length is 0x7FFFFF00 (issue 20)
+        PayloadWriter w = new PayloadWriter().varint(Wire.VERSION).string(Wire.ROLE_AGENT).varint(0x7FFFFF00L);
+        byte[] hello = java.util.Arrays.copyOf(w.toByteArray(), 329 - 5);
+        assertThrows(FrameException.class, () -> Frame.decode(Wire.HELLO, hello));
+        // a control state announcing 2^24 roots in a few bytes
+        byte[] state = new PayloadWriter().varint(1 << 24).bytes(new byte[1 << 21]).varint(1 << 24).toByteArray();
+        assertThrows(FrameException.class, () -> Frame.decode(Wire.STATE, state));
+        byte[] command = new PayloadWriter().varint(999).toByteArray();
+        assertThrows(FrameException.class, () -> Frame.decode(Wire.COMMAND, command));
     }
 
     @Test

@@ -10,7 +10,8 @@ final class Text {
     private Text() {}
 
     /** {@code s} cut to {@code w} characters, the last one then {@code ~}. */
-    static String fit(String s, int w) {
+    static String fit(String raw, int w) {
+        String s = org.hyprof.correlate.Printable.of(raw); // names from agents: no control characters on the screen
         if (s.length() <= w) return s;
         return w <= 1 ? s.substring(0, w) : s.substring(0, w - 1) + "~";
     }

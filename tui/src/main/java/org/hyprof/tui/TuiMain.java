@@ -16,7 +16,8 @@ import org.hyprof.store.Store;
 /**
  * Entry point of the terminal UI, run in a JVM of its own by {@code hyprof tui} (Lanterna never
  * shares a process with the emulator; see THIRD-PARTY.md). Arguments: {@code SESSION.db}, or
- * {@code --listen HOST:PORT [--token T] -o S.db}.
+ * {@code --listen HOST:PORT [--token T | --token-file F] -o S.db} (without either, the token of
+ * {@code S.db.token}, created if missing).
  */
 public final class TuiMain {
     private TuiMain() {}
@@ -58,11 +59,12 @@ public final class TuiMain {
     }
 
     static Source open(String[] args) throws IOException, InterruptedException {
-        String listen = null, token = null, out = null, session = null;
+        String listen = null, token = null, tokenFile = null, out = null, session = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--listen" -> listen = args[++i];
                 case "--token" -> token = args[++i];
+                case "--token-file" -> tokenFile = args[++i];
                 case "-o" -> out = args[++i];
                 default -> session = args[i];
             }
@@ -73,8 +75,11 @@ public final class TuiMain {
         }
         int colon = listen.lastIndexOf(':');
         Path db = Path.of(out != null ? out : "hyprof-live.db");
+        // authentication on by default: the token of S.db.token (made now if missing), as 'hyprof serve'
+        if (token == null) token = org.hyprof.collector.TokenFile.createOrRead(
+                tokenFile != null ? Path.of(tokenFile) : org.hyprof.collector.TokenFile.beside(db)).value();
         Store store = Files.exists(db) ? Store.open(db) : Store.create(db);
-        LiveSession live = new LiveSession(store);
+        LiveSession live = new LiveSession(store, token.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         Collector c = new Collector(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)), token,
                 live, live, line -> { });
         int port;

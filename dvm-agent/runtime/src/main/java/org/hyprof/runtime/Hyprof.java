@@ -55,7 +55,15 @@ public final class Hyprof {
                 }
             }
             if (o.connect != null) {
-                SocketClient c = new SocketClient(o.connect, o.token, new String[] {
+                String token;
+                try {
+                    token = o.resolveToken();
+                } catch (IOException e) {
+                    Recorder.report("cannot read the collector token from " + o.tokenFile + ": " + e.getMessage()
+                            + " (connecting without one)");
+                    token = "";
+                }
+                SocketClient c = new SocketClient(o.connect, token, new String[] {
                     Long.toString(pid()), processName(o), System.getProperty("java.vm.name") + " "
                         + System.getProperty("java.vm.version"), Long.toString(System.currentTimeMillis()),
                     Long.toString(System.nanoTime()), isAndroid() ? "android" : "jvm"});

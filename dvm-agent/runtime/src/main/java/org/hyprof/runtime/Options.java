@@ -13,7 +13,11 @@ import java.util.List;
  * {@code process} (name shown in reports), {@code minDuration} (ns, or with unit ns/us/ms/s),
  * {@code minCalls}, {@code maxDepth}, {@code roots} (probe ids separated by {@code :}),
  * {@code resolutions} (which probes start on: process, thread, method, loop, separated by
- * {@code :}), {@code connect} (collector {@code HOST:PORT}), {@code token} (collector token). Unknown keys and bad values are errors, reported as one line by {@link #parse}.
+ * {@code :}), {@code connect} (collector {@code HOST:PORT}), {@code token} (collector token),
+ * {@code tokenFile} (a file holding it, e.g. {@code S.db.token} beside the collector's session;
+ * read when connecting, so the token is not on the command line). Without either the environment
+ * variable {@code HYPROF_TOKEN} is used if set. Unknown keys and bad values are errors, reported
+ * as one line by {@link #parse}.
  */
 public final class Options {
     public String out;
@@ -33,6 +37,8 @@ public final class Options {
     public String connect;
     /** Token the collector requires, if any. */
     public String token;
+    /** File holding the token (its first line), if any. */
+    public String tokenFile;
 
     /** Parses one {@code key=value} setting into these options. */
     public void set(String key, String value) {
@@ -59,7 +65,28 @@ public final class Options {
             parseLong(k, v.substring(colon + 1), 1);
             connect = v;
         } else if (k.equals("token")) token = v;
+        else if (k.equals("tokenFile")) tokenFile = v;
         else throw new IllegalArgumentException("unknown runtime option '" + k + "'");
+    }
+
+    /**
+     * The collector token: {@code token}, else the first line of {@code tokenFile}, else
+     * {@code HYPROF_TOKEN}, else none (empty). Throws IOException when the token file cannot be read.
+     */
+    public String resolveToken() throws java.io.IOException {
+        if (token != null) return token;
+        if (tokenFile != null) {
+            java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    new java.io.FileInputStream(tokenFile), "UTF-8"));
+            try {
+                String line = r.readLine();
+                return line == null ? "" : line.trim();
+            } finally {
+                r.close();
+            }
+        }
+        String env = System.getenv("HYPROF_TOKEN");
+        return env == null ? "" : env.trim();
     }
 
     /** Parses {@code k=v,k=v,...}; throws IllegalArgumentException with a one-line message. */

@@ -44,6 +44,12 @@ final class SocketClient extends ChunkSink {
     private final LinkedList<byte[]> urgentBox = new LinkedList<byte[]>();
     /** Set when the collector said who we are. */
     volatile long processId = -1;
+    /**
+     * The resume secret the collector gave us in WELCOME, presented in every later HELLO: it
+     * proves we are the run that owns our process row (our pid, name and start times are no
+     * secret). Kept in memory only; empty until the first WELCOME.
+     */
+    private volatile String resume = "";
     private volatile String lastProblem;
 
     SocketClient(String hostPort, String token, String[] hello) {
@@ -164,14 +170,18 @@ final class SocketClient extends ChunkSink {
                 OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
                 DataInputStream in = new DataInputStream(s.getInputStream());
                 out.write(WireCodec.frame(Wire.HELLO, new PayloadWriter().varint(Wire.VERSION).string(Wire.ROLE_AGENT).string(token)
-                        .varint(Long.parseLong(hello[0]) & Long.MAX_VALUE).string(hello[1]).string(hello[2])
-                        .varint(Long.parseLong(hello[3])).varint(Long.parseLong(hello[4])).string(hello[5]).toByteArray()));
+                        .varint(Long.parseLong(hello[0]) & Long.MAX_VALUE).string(cut(hello[1], 512)).string(cut(hello[2], 256))
+                        .varint(Long.parseLong(hello[3])).varint(Long.parseLong(hello[4])).string(hello[5]).string(resume)
+                        .toByteArray()));
                 out.flush();
                 int[] type = new int[1];
                 byte[] answer = WireCodec.readFrame(in, type, Wire.MAX_CONTROL_FRAME);
                 if (type[0] == Wire.REJECT) throw new IOException("collector rejected us: " + new PayloadReader(answer).string());
                 if (type[0] != Wire.WELCOME) throw new IOException("collector answered frame type " + type[0]);
-                processId = new PayloadReader(answer).varint();
+                PayloadReader welcome = new PayloadReader(answer);
+                processId = welcome.varint();
+                welcome.string(); // message
+                if (!welcome.atEnd()) resume = welcome.string();
                 peerClosed = false;
                 backoff = 100;
                 onConnected(out);
@@ -198,6 +208,11 @@ final class SocketClient extends ChunkSink {
             }
             backoff = Math.min(5000, backoff * 2);
         }
+    }
+
+    /** At most {@code n} characters (the collector takes a HELLO of at most {@link Wire#MAX_HELLO_FRAME} bytes). */
+    private static String cut(String s, int n) {
+        return s.length() <= n ? s : s.substring(0, n);
     }
 
     /** After WELCOME: state, manifest, calibrations, unacknowledged events, a full snapshot. */

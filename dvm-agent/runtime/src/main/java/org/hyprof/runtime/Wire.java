@@ -10,14 +10,21 @@ package org.hyprof.runtime;
  *
  * A reader checks the length against {@link #MAX_FRAME} (and {@link #MAX_CONTROL_FRAME} for
  * anything but {@link #CHUNK}) before allocating. The first frame of a connection is
- * {@link #HELLO}; anything else first, an unknown version or a wrong token closes the connection.
+ * {@link #HELLO}, at most {@link #MAX_HELLO_FRAME} bytes; anything else first (checked at its
+ * length prefix, before its body is read), an unknown version or a wrong token closes the
+ * connection. After HELLO each role may send only its own frames: an agent CHUNK, STATE and BYE,
+ * ctl COMMAND and BYE.
  * Integers in payloads are unsigned LEB128 varints, strings a varint length and UTF-8 bytes.
  *
  * <ul>
  * <li>{@link #HELLO} (agent or ctl → collector): version, role ({@code agent}|{@code ctl}),
  *     token, pid, process name, vm, start wall millis, start nanos, runtime kind
- *     ({@code jvm}|{@code android}).</li>
- * <li>{@link #WELCOME} (collector →): process id in the session (0 for ctl), message.</li>
+ *     ({@code jvm}|{@code android}), resume secret (empty on an agent's first connection and for
+ *     ctl; optional: a HELLO that ends before it has an empty one).</li>
+ * <li>{@link #WELCOME} (collector →): process id in the session (0 for ctl), message, resume
+ *     secret (optional, as in HELLO): an agent keeps it in memory and presents it in the HELLO of
+ *     every reconnection, which proves it is the run that owns the process row (pid, name and
+ *     start times alone are not secret).</li>
  * <li>{@link #REJECT} (collector →): reason; the collector closes the connection.</li>
  * <li>{@link #CHUNK} (agent →): sequence number, session chunk type ({@link SessionFormat}),
  *     then that chunk's payload: manifest text, calibration, snapshot, events, error, end.</li>
@@ -55,6 +62,8 @@ public final class Wire {
     public static final int MAX_FRAME = SessionFormat.MAX_PAYLOAD + 64;
     /** Largest frame of any type but {@link #CHUNK}. */
     public static final int MAX_CONTROL_FRAME = 1 << 20;
+    /** Largest HELLO (the only frame accepted before the handshake). */
+    public static final int MAX_HELLO_FRAME = 4096;
 
     public static final String ROLE_AGENT = "agent";
     public static final String ROLE_CTL = "ctl";

@@ -1,0 +1,88 @@
+package org.hyprof.it;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import workload.Live;
+
+/**
+ * Authentication on by default, end to end: the real {@code hyprof serve} makes its token file,
+ * {@code ctl} without a token is rejected and with {@code --session} is let in, an agent with
+ * {@code tokenFile=} streams. (The wire attacks are in collector's {@code CollectorSecurityTest}.)
+ */
+class CollectorSecurityIT {
+    @TempDir Path dir;
+    Process serve, agent;
+
+    @AfterEach
+    void stop() throws Exception {
+        for (Process p : new Process[] {agent, serve}) if (p != null) p.destroyForcibly().waitFor();
+    }
+
+    @Test
+    void serveMakesAnOwnerOnlyTokenThatCtlAndAgentsReadFromTheSession() throws Exception {
+        Path db = dir.resolve("s.db");
+        Path log = dir.resolve("serve.log");
+        serve = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "serve", "--listen", "127.0.0.1:0",
+                "-o", db.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher("");
+        long end = System.currentTimeMillis() + 30_000;
+        while (!(m = m.reset(Files.readString(log))).find()) {
+            assertTrue(serve.isAlive() && System.currentTimeMillis() < end, "serve did not start: " + Files.readString(log));
+            Thread.sleep(50);
+        }
+        String port = "127.0.0.1:" + m.group(1);
+        Path tokenFile = Path.of(db + ".token");
+        String token = Files.readString(tokenFile).strip();
+        assertTrue(token.matches("[0-9a-f]{32}"), token);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(db)));
+        String printed = Files.readString(log);
+        assertTrue(printed.contains("hyprof serve: token " + token + " written to " + tokenFile + " (mode 0600; shown only this once)"),
+                printed);
+
+        Cli none = Cli.run("ctl", "--connect", port, "processes");
+        assertEquals(1, none.exit);
+        assertTrue(none.err.contains("rejected: wrong token (give the collector's token: --session S.db reads S.db.token"), none.err);
+        Cli bySession = Cli.run("ctl", "--connect", port, "--session", db.toString(), "processes");
+        assertEquals(0, bySession.exit, bySession.err);
+
+        agent = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=connect=" + port + ",snapshotMillis=200,tokenFile="
+                + tokenFile, "-cp", Cli.classpathOf(Live.class), "workload.Live", "60")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        Map<String, Map<String, String>> rows = Map.of();
+        end = System.currentTimeMillis() + 30_000;
+        while (System.currentTimeMillis() < end) {
+            Cli c = Cli.run("ctl", "--connect", port, "--token-file", tokenFile.toString(), "processes");
+            assertEquals(0, c.exit, c.err);
+            rows = Cli.csv(c.out);
+            if (rows.size() == 1 && rows.values().iterator().next().get("connected").equals("true")) break;
+            Thread.sleep(100);
+        }
+        assertEquals("true", rows.get("1").get("connected"), "the agent with tokenFile= is in: " + rows);
+
+        serve.destroy();
+        assertTrue(serve.waitFor(30, TimeUnit.SECONDS));
+        // a collector restarted on the session reads the same token: it is not printed again
+        Path log2 = dir.resolve("serve2.log");
+        serve = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "serve", "--listen", "127.0.0.1:0",
+                "-o", db.toString()).redirectErrorStream(true).redirectOutput(log2.toFile()).start();
+        end = System.currentTimeMillis() + 30_000;
+        while (!Files.readString(log2).contains("listening on")) {
+            assertTrue(serve.isAlive() && System.currentTimeMillis() < end, "serve did not start: " + Files.readString(log2));
+            Thread.sleep(50);
+        }
+        assertTrue(Files.readString(log2).contains("token read from " + tokenFile), Files.readString(log2));
+        assertFalse(Files.readString(log2).contains(token));
+        assertEquals(token, Files.readString(tokenFile).strip());
+    }
+}
