@@ -1,6 +1,5 @@
 package org.hyprof.cli;
 
-import java.nio.file.Path;
 import org.hyprof.correlate.EnergyModel;
 import org.hyprof.correlate.PowerProfile;
 import picocli.CommandLine.Option;
@@ -11,9 +10,11 @@ import picocli.CommandLine.Option;
  * session) and {@code report} (recomputes a stored session's Java energy).
  */
 public final class PowerOptions {
-    @Option(names = "--power-profile", paramLabel = "FILE",
-            description = "The device's power_profile.xml (framework-res.apk, res/xml/). Default: hyprof's built-in sample (values of its own choosing, not a real device).")
-    Path file;
+    @Option(names = "--power-profile", paramLabel = "NAME|FILE",
+            description = "A shipped profile (" + PowerProfile.SHIPPED_NAMES + ") or the device's power_profile.xml: text, compiled (binary XML)"
+                    + " or the APK holding it as res/xml/power_profile.xml (framework-res.apk). Default: sample (values of hyprof's own"
+                    + " choosing, not a real device). A name wins over a file of the same name: write ./NAME for the file.")
+    String profile;
 
     @Option(names = "--cluster", paramLabel = "N", description = "CPU cluster Java code runs on (default 0).")
     Integer cluster;
@@ -26,16 +27,16 @@ public final class PowerOptions {
 
     /** Whether any option was given. */
     boolean given() {
-        return file != null || cluster != null || step != null || voltage != null;
+        return profile != null || cluster != null || step != null || voltage != null;
     }
 
     /** The model these options describe; errors are one-line {@link UserError}s. */
     EnergyModel model() {
         try {
-            PowerProfile p = file != null ? PowerProfile.read(file) : PowerProfile.sample();
+            PowerProfile p = profile != null ? PowerProfile.load(profile) : PowerProfile.sample();
             return EnergyModel.of(p.cpu(cluster == null ? 0 : cluster, step, voltage == null ? PowerProfile.DEFAULT_VOLTAGE : voltage));
         } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage(), file != null && !file.toFile().isFile() ? 1 : 2);
+            throw new UserError(e.getMessage(), e.getMessage().endsWith(": no such power profile") ? 1 : 2);
         }
     }
 }

@@ -29,6 +29,11 @@ class ReportWriterTest {
     }
 
     Profile deterministic() {
+        return deterministic(null);
+    }
+
+    /** The deterministic session, its Java energy from {@code model} when not null (stored as {@code hyprof profile} does). */
+    Profile deterministic(EnergyModel model) {
         Path db = dir.resolve("d.db");
         try (Store s = Store.create(db)) {
             long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L,
@@ -48,6 +53,7 @@ class ReportWriterTest {
                     new ProbeStats(1, 3, 1, 1_000_000, 100_000, 950_000, 95_000, 950_000, 950_000, 1, 354, 30, 1, 0, 30, 30, 0, 1, hist(20, 1)),
                     new ProbeStats(12, 4, 1, 300_000, 250_000, 290_000, 240_000, 290_000, 290_000, 1, 2, 0, 1, 0, 0, 0, 0, 1, hist(19, 1)),
                     new ProbeStats(12, 2, 1, 60_000, 60_000, 50_000, 50_000, 50_000, 50_000, 1, 0, 0, 0, 0, 0, 0, 1, 1, hist(16, 1))));
+            if (model != null) model.save(s);
             return Profile.load(s);
         }
     }
@@ -67,6 +73,15 @@ class ReportWriterTest {
         Golden.check("report-thread.csv", render(p, ReportWriter.By.THREAD, ReportWriter.Format.CSV));
         Golden.check("report-process.csv", render(p, ReportWriter.By.PROCESS, ReportWriter.Format.CSV));
         Golden.check("report-loop.csv", render(p, ReportWriter.By.LOOP, ReportWriter.Format.CSV));
+    }
+
+    /** The shipped real device's profile (Pixel 4a, big cluster at its fastest step) in the report. */
+    @Test
+    void goldenWithTheShippedRealProfile() throws Exception {
+        Profile p = deterministic(EnergyModel.of(PowerProfile.load("pixel-4a").cpu(1, null, PowerProfile.DEFAULT_VOLTAGE)));
+        Golden.check("report-method-pixel-4a.txt", render(p, ReportWriter.By.METHOD, ReportWriter.Format.TABLE));
+        Golden.check("report-method-pixel-4a.csv", render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV));
+        Golden.check("report-thread-pixel-4a.csv", render(p, ReportWriter.By.THREAD, ReportWriter.Format.CSV));
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import workload.Deterministic;
+import workload.LambdaThreads;
 
 /** 'hyprof profile' on real programs, through the real agent in a child JVM. */
 class ProfileIT {
@@ -48,6 +49,28 @@ class ProfileIT {
             assertEquals("140", loops.get(D + "loops()I#loop1").get("iterations"));
             assertEquals("1000", loops.get(D + "middle()V#loop0").get("iterations"));
         }
+    }
+
+    /** Thread-level zoom finds threads started with lambdas, a method reference and executor.submit (workload.LambdaThreads). */
+    @Test
+    void threadLevelZoomFindsLambdaThreads() {
+        Path db = dir.resolve("lambdas.db");
+        Cli p = Cli.run("profile", "--resolution", "process,thread", "-o", db.toString(), "--", Cli.java(), "-cp",
+                Cli.classpathOf(LambdaThreads.class), "workload.LambdaThreads");
+        assertEquals(0, p.exit, p.err);
+        Cli t = Cli.run("report", db.toString(), "--by", "thread", "--format", "csv");
+        assertEquals(0, t.exit, t.err);
+        for (String worker : new String[] {"lambda-1", "lambda-2", "method-ref", "pool-1", "pool-2"}) {
+            String row = t.out.lines().filter(l -> l.contains("," + worker + ",")).findFirst().orElse(null);
+            assertNotNull(row, worker + " not listed:\n" + t.out);
+            assertNotEquals("0", row.split(",")[5], worker + " recorded calls: " + row);
+        }
+        Map<String, Map<String, String>> m = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
+        assertEquals("thread", m.get("workload.LambdaThreads.work()V").get("resolution"), m.keySet().toString());
+        assertEquals("1", m.get("workload.LambdaThreads.work()V").get("calls"));
+        long lambdaBodies = m.entrySet().stream().filter(e -> e.getKey().startsWith("workload.LambdaThreads.lambda$run$"))
+                .filter(e -> e.getValue().get("resolution").equals("thread")).count();
+        assertEquals(4, lambdaBodies, m.keySet().toString());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.hyprof.config;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -59,6 +60,46 @@ public final class Classifier {
                 return Resolution.THREAD;
         }
         return Resolution.METHOD;
+    }
+
+    /** Functional interfaces (dotted) whose single method, erased, is a thread entry. */
+    private static final Map<String, String> THREAD_SAMS = Map.of(
+            "java.lang.Runnable", "run()V",
+            "java.util.concurrent.Callable", "call()Ljava/lang/Object;",
+            "java.util.function.Supplier", "get()Ljava/lang/Object;");
+
+    /** Methods (dotted owner + "." + name) that run a {@code Supplier} on another thread. */
+    private static final Set<String> SUPPLIER_TO_THREAD = Set.of(
+            "java.util.concurrent.CompletableFuture.supplyAsync");
+
+    /**
+     * Whether a lambda or method reference bound to a functional interface is a thread entry, so
+     * that its body (the synthetic {@code lambda$…} method, or the referenced method) is
+     * classified {@link Resolution#THREAD}: {@code Runnable.run} and {@code Callable.call} always
+     * (as the {@code run}/{@code call} of classes implementing them are), {@code Supplier.get}
+     * only when the bound object goes straight to a method that runs it on another thread
+     * ({@code CompletableFuture.supplyAsync}), since most suppliers compute values in place.
+     *
+     * @param samInterface dotted functional interface the lambda implements
+     * @param samName      its method's name
+     * @param samDescriptor its method's erased descriptor
+     * @param consumer     the method the bound object is passed to next ("dotted.Owner.name"), or null when unknown
+     */
+    public static boolean isThreadEntryBinding(String samInterface, String samName, String samDescriptor, String consumer) {
+        String sam = THREAD_SAMS.get(samInterface);
+        if (sam == null || !sam.equals(samName + samDescriptor)) return false;
+        return !samInterface.equals("java.util.function.Supplier") || (consumer != null && SUPPLIER_TO_THREAD.contains(consumer));
+    }
+
+    /**
+     * {@link #classify} for a method known to be the body of a thread-entry lambda or method
+     * reference ({@link #isThreadEntryBinding}): {@link Resolution#THREAD} unless the method is a
+     * process entry.
+     */
+    public static Resolution classify(String className, String superName, List<String> interfaces,
+                                      String name, String descriptor, boolean isStatic, boolean threadEntryBody) {
+        Resolution r = classify(className, superName, interfaces, name, descriptor, isStatic);
+        return threadEntryBody && r == Resolution.METHOD ? Resolution.THREAD : r;
     }
 
     private static boolean looksLikeComponent(String className) {

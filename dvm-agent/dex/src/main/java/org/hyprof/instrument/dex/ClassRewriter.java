@@ -40,8 +40,17 @@ public final class ClassRewriter {
 
     private ClassRewriter() {}
 
-    /** Rewrites {@code cd}, taking probe ids from {@code ids}. */
+    /** Rewrites {@code cd}, taking probe ids from {@code ids} (no lambda thread entries known). */
     public static Result rewrite(ClassDef cd, ProbeIds ids) {
+        return rewrite(cd, ids, Set.of());
+    }
+
+    /**
+     * Rewrites {@code cd}, taking probe ids from {@code ids}; {@code threadEntries} are the
+     * methods ({@code Ltype;->name(params)ret}) found by {@link LambdaThreadEntries#scan} over the
+     * whole input, classified {@code thread}.
+     */
+    public static Result rewrite(ClassDef cd, ProbeIds ids, Set<String> threadEntries) {
         String dotted = dotted(cd.getType());
         String superName = cd.getSuperclass() == null ? null : dotted(cd.getSuperclass());
         List<String> ifaces = new ArrayList<>();
@@ -69,7 +78,8 @@ public final class ClassRewriter {
             try {
                 MethodRewriter.Result r = MethodRewriter.rewrite(m, impl, ids);
                 boolean isStatic = AccessFlags.STATIC.isSet(flags);
-                Resolution res = Classifier.classify(dotted, superName, ifaces, m.getName(), desc, isStatic);
+                Resolution res = Classifier.classify(dotted, superName, ifaces, m.getName(), desc, isStatic,
+                        threadEntries.contains(LambdaThreadEntries.key(cd.getType(), m.getName(), desc)));
                 probes.add(new ProbeInfo(r.methodId(), false, res, dotted, m.getName(), desc, -1, -1,
                         r.firstLine(), source));
                 int k = 0;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -263,13 +264,16 @@ public final class DexInstrumenter {
                                    BlockingQueue<Rewritten> queue) {
         String current = null, type = null;
         try {
+            List<ClassDef> all = new ArrayList<>();
+            for (DexBackedDexFile d : dexes) all.addAll(d.getClasses());
+            Set<String> threadEntries = LambdaThreadEntries.scan(all);
             for (int k = 0; k < dexes.size(); k++) {
                 current = names.get(k);
                 for (ClassDef cd : dexes.get(k).getClasses()) {
                     type = cd.getType();
                     Rewritten r;
                     if (cfg.classes.accepts(ClassRewriter.dotted(cd.getType()))) {
-                        ClassRewriter.Result res = ClassRewriter.rewrite(cd, ids);
+                        ClassRewriter.Result res = ClassRewriter.rewrite(cd, ids, threadEntries);
                         r = new Rewritten(res.classDef(), res, res.methods(), null);
                     } else {
                         int n = 0;

@@ -14,10 +14,15 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassTooLargeException;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodTooLargeException;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
@@ -74,6 +79,7 @@ public final class ClassRewriter {
             String superName = cn.superName == null ? null : cn.superName.replace('/', '.');
             List<String> ifaces = cn.interfaces.stream().map(s -> s.replace('/', '.')).toList();
             String source = cn.sourceFile == null ? "" : cn.sourceFile;
+            Set<String> threadBodies = threadEntryBodies(cn);
             for (MethodNode mn : cn.methods) {
                 if ((mn.access & Opcodes.ACC_ABSTRACT) != 0) continue;
                 IntSupplier methodIds = ids;
@@ -100,7 +106,7 @@ public final class ClassRewriter {
                 try {
                     MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn).rewrite(methodIds, loops);
                     Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
-                            (mn.access & Opcodes.ACC_STATIC) != 0);
+                            (mn.access & Opcodes.ACC_STATIC) != 0, threadBodies.contains(mn.name + mn.desc));
                     probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,
                             firstLine(before), source));
                     int k = 0;
@@ -133,6 +139,44 @@ public final class ClassRewriter {
                 return new Result(null, dotted, List.of(), all);
             }
         }
+    }
+
+    /**
+     * Pass before rewriting (reads only): the methods of this class (name + descriptor) that are
+     * the implementation of a lambda or method reference bound by {@code invokedynamic} through
+     * {@code LambdaMetafactory} to a thread-entry functional interface
+     * ({@link Classifier#isThreadEntryBinding}). The bootstrap arguments name the erased SAM type
+     * and the implementation handle; the consumer is the first method invoked after the
+     * {@code invokedynamic} (within a few instructions that push further arguments). Limit: a
+     * method reference to another class's method ({@code Other::work}) is not followed, since that
+     * class is rewritten on its own.
+     */
+    static Set<String> threadEntryBodies(ClassNode cn) {
+        Set<String> bodies = new HashSet<>();
+        for (MethodNode mn : cn.methods) {
+            for (AbstractInsnNode i = mn.instructions.getFirst(); i != null; i = i.getNext()) {
+                if (!(i instanceof InvokeDynamicInsnNode indy) || !indy.bsm.getOwner().equals("java/lang/invoke/LambdaMetafactory")
+                        || indy.bsmArgs.length < 3 || !(indy.bsmArgs[0] instanceof Type sam) || !(indy.bsmArgs[1] instanceof Handle impl))
+                    continue;
+                if (!impl.getOwner().equals(cn.name)) continue;
+                String samInterface = Type.getReturnType(indy.desc).getClassName();
+                if (Classifier.isThreadEntryBinding(samInterface, indy.name, sam.getDescriptor(), consumer(indy)))
+                    bodies.add(impl.getName() + impl.getDesc());
+            }
+        }
+        return bodies;
+    }
+
+    /** The method (dotted owner + "." + name) the value pushed by {@code at} is passed to next, or null. */
+    private static String consumer(AbstractInsnNode at) {
+        int budget = 8;
+        for (AbstractInsnNode i = at.getNext(); i != null && budget > 0; i = i.getNext()) {
+            if (i.getOpcode() < 0) continue; // labels, line numbers, frames
+            if (i instanceof MethodInsnNode m) return m.owner.replace('/', '.') + "." + m.name;
+            if (i instanceof InvokeDynamicInsnNode || i instanceof JumpInsnNode || i.getOpcode() == Opcodes.ATHROW) return null;
+            budget--;
+        }
+        return null;
     }
 
     private static int firstLine(AbstractInsnNode[] code) {
