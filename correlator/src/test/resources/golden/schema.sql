@@ -5,7 +5,7 @@ CREATE TABLE calibration (
 );
 CREATE TABLE event_chunk (
   process_id INTEGER NOT NULL, tid INTEGER NOT NULL, seq INTEGER NOT NULL,
-  base_ns INTEGER NOT NULL, data BLOB NOT NULL,
+  base_ns INTEGER NOT NULL, data BLOB NOT NULL, crc32 INTEGER,
   PRIMARY KEY (process_id, tid, seq)
 );
 CREATE TABLE import_note (

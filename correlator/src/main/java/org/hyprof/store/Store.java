@@ -301,9 +301,20 @@ public final class Store implements AutoCloseable {
         return eventChunks.add(processId, tid, seq, baseNanos, data);
     }
 
-    /** Event chunks of a process in (thread, sequence) order, streamed to the consumer. */
+    /**
+     * Event chunks of a process in (thread, sequence) order, streamed to the consumer. A chunk whose
+     * record bytes do not match their stored CRC-32 is left out ({@link #damagedEventChunks} names it).
+     */
     public void eventChunks(long processId, Consumer<EventChunk> consumer) {
         eventChunks.forEach(processId, consumer);
+    }
+
+    /**
+     * The event chunks of a process whose record bytes do not match the CRC-32 stored with them
+     * (reads every chunk of the process). Chunks stored before schema 4 carry no checksum.
+     */
+    public List<DamagedChunk> damagedEventChunks(long processId) {
+        return eventChunks.damaged(processId);
     }
 
     public long eventChunkCount(long processId) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 import org.hyprof.testing.Golden;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,6 +107,50 @@ class StoreTest {
             while (rs.next()) b.append(rs.getString(1).strip().replaceAll("[ \\t]+\\n", "\\n")).append(";\n");
         }
         Golden.check("schema.sql", b.toString());
+    }
+
+    /**
+     * Issue 20: one stored chunk's bytes halved made exports rebuild wrong stacks without a word.
+     * Each chunk carries the CRC-32 of its records: the damaged one is named and left out.
+     */
+    @Test
+    void aDamagedEventChunkIsNamedAndNeverReplayed() throws Exception {
+        Path db = dir.resolve("damaged.db");
+        byte[] first = new org.hyprof.runtime.chunk.EventRecords.Writer(1_000)
+                .add(1, org.hyprof.runtime.SessionFormat.EV_ENTER, 1_100)
+                .add(2, org.hyprof.runtime.SessionFormat.EV_ENTER, 1_200)
+                .add(2, org.hyprof.runtime.SessionFormat.EV_EXIT, 1_300).toByteArray();
+        byte[] second = new org.hyprof.runtime.chunk.EventRecords.Writer(2_000)
+                .add(1, org.hyprof.runtime.SessionFormat.EV_EXIT, 2_100).toByteArray();
+        long p;
+        try (Store s = Store.create(db)) {
+            p = s.addProcess(new ProcessInfo(0, 1, "app", "vm", "events", 1 << 20, 0, 0, null, "ended", 0, "test"));
+            assertTrue(s.addEventChunk(p, 7, 0, 1_000, first));
+            assertTrue(s.addEventChunk(p, 7, 1, 2_000, second));
+            assertTrue(s.addEventChunk(p, 8, 0, 1_000, first));
+            assertEquals(List.of(), s.damagedEventChunks(p), "as stored: intact");
+        }
+        // what the audit did: halve one chunk's bytes behind the store's back
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+            assertEquals(1, st.executeUpdate("UPDATE event_chunk SET data = substr(data, 1, length(data) / 2) WHERE tid = 7 AND seq = 0"));
+        }
+        try (Store s = Store.openReadOnly(db)) {
+            assertEquals(List.of(new DamagedChunk(p, 7, 0, first.length / 2)), s.damagedEventChunks(p));
+            List<String> read = new java.util.ArrayList<>();
+            s.eventChunks(p, c -> read.add(c.tid() + "/" + c.seq()));
+            assertEquals(List.of("7/1", "8/0"), read, "the damaged chunk is never handed to the analysis");
+            assertEquals(3, s.eventChunkCount(p), "but it is still in the session");
+        }
+        // a session of schema 3 has no checksums: its chunks are taken as they are
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE event_chunk SET crc32 = NULL");
+        }
+        try (Store s = Store.openReadOnly(db)) {
+            assertEquals(List.of(), s.damagedEventChunks(p));
+            long[] n = new long[1];
+            s.eventChunks(p, c -> n[0]++);
+            assertEquals(3, n[0]);
+        }
     }
 
     @Test
