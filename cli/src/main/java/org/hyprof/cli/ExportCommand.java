@@ -68,6 +68,10 @@ public final class ExportCommand implements Callable<Integer> {
         return b.toString();
     }
 
+    @Option(names = "--allow-damaged",
+            description = "Export a session with damaged event chunks (checksum mismatch) without them, instead of stopping with exit 1.")
+    boolean allowDamaged;
+
     @Override
     public Integer call() {
         String f = format.toLowerCase(Locale.ROOT);
@@ -90,6 +94,7 @@ public final class ExportCommand implements Callable<Integer> {
                 chosen = ps.stream().filter(p -> p.id() == process).toList();
                 if (chosen.isEmpty()) throw new UserError(session + ": no process " + process + "; " + describe(ps));
             }
+            DamagedChunks.check(store, session, chosen, allowDamaged, spec.commandLine().getErr());
             for (ProcessInfo p : chosen) {
                 if (!p.mode().equals("events") && store.eventChunkCount(p.id()) == 0) continue;
                 timelines.add(Timeline.load(store, p, thread));

@@ -52,6 +52,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--raw", description = "Table shows raw times (probe cost included); CSV/JSON always have both.")
     boolean raw;
 
+    @Option(names = "--allow-damaged",
+            description = "Report a session with damaged event chunks (checksum mismatch) instead of stopping with exit 1.")
+    boolean allowDamaged;
+
     @Override
     public Integer call() {
         boolean nativeRuns = by.trim().equalsIgnoreCase("native");
@@ -65,8 +69,9 @@ public final class ReportCommand implements Callable<Integer> {
                 new NativeRunReport(store.nativeRuns()).write(f, out);
                 return 0;
             }
+            long damaged = DamagedChunks.check(store, session, store.processes(), allowDamaged, spec.commandLine().getErr());
             Profile p = power.given() ? Profile.load(store, power.model()) : Profile.load(store);
-            new ReportWriter(p, b, s, top, raw, inclusive).write(f, out);
+            new ReportWriter(p, b, s, top, raw, inclusive).damagedEventChunks(damaged).write(f, out);
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }

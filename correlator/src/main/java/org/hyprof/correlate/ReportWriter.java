@@ -50,6 +50,7 @@ public final class ReportWriter {
     private final int top;
     private final boolean raw;
     private final boolean inclusive;
+    private long damagedEventChunks;
 
     /**
      * @param top  rows to show (0 = all)
@@ -70,6 +71,15 @@ public final class ReportWriter {
         this.top = top;
         this.raw = raw;
         this.inclusive = inclusive;
+    }
+
+    /**
+     * Event chunks found damaged (their records do not match their checksum) and left out: the
+     * table says so under the dropped events. Returns this writer.
+     */
+    public ReportWriter damagedEventChunks(long n) {
+        damagedEventChunks = n;
+        return this;
     }
 
     /** Method rows ({@code --by method}) or loop rows ({@code --by loop}), sorted and cut to {@code top}. */
@@ -216,6 +226,8 @@ public final class ReportWriter {
                     raw ? "RAW (probe cost included)" : "deducted");
         }
         out.println("dropped events: " + profile.eventDrops());
+        if (damagedEventChunks > 0)
+            out.println("damaged event chunks: " + damagedEventChunks + " (checksum mismatch: left out of call trees and exports)");
         out.println("energy: Java code at " + profile.energy().description()
                 + (profile.hybrid() ? "; native code per call from the CPU profile" : ""));
         for (String n : profile.notes()) out.println(n);
