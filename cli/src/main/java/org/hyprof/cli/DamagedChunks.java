@@ -39,7 +39,7 @@ final class DamagedChunks {
         err.flush();
         if (n > 0 && !allow)
             throw new UserError(session + ": " + n + " damaged event chunk" + (n == 1 ? "" : "s")
-                    + "; --allow-damaged goes on without " + (n == 1 ? "it" : "them") + " (calls in them are missing)");
+                    + "; --allow-damaged goes on without " + (n == 1 ? "it (the calls in it are left out)" : "them (the calls in them are left out)"));
         return n;
     }
 }

@@ -27,7 +27,8 @@ public final class ImportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "S.db", description = "Session database to create (or add to, with --append).")
     Path out;
 
-    @Option(names = "--append", description = "Add this file as another process of an existing session.")
+    @Option(names = "--append", description = {"Add this file to an existing session: as another process, or, when the session has",
+            "its run already (same pid and start times: an agent's spill file), into that process, counted once."})
     boolean append;
 
     @Option(names = "--force", description = "Replace an existing session database.")
@@ -58,7 +59,8 @@ public final class ImportCommand implements Callable<Integer> {
             throw new UserError(e instanceof StoreException || e instanceof IOException ? e.getMessage() : file + ": " + e);
         }
         for (String n : r.notes()) err.println("hyprof: " + n);
-        err.printf("hyprof: %s: process %s, %d probes, %d threads, %d event chunks%s%n", out,
+        err.printf("hyprof: %s: %sprocess %s, %d probes, %d threads, %d event chunks%s%n", out,
+                r.resumed() ? "added to its run, process " + r.processId() + ": " : "",
                 r.processName(), r.probes(), r.threads(), r.eventChunks(),
                 r.eventDrops() > 0 ? ", " + r.eventDrops() + " events dropped" : "");
         err.flush();

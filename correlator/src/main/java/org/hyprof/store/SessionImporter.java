@@ -14,13 +14,21 @@ import org.hyprof.runtime.chunk.TextChunk;
  * Loads a runtime session file into a {@link Store} as one process. A damaged or truncated file
  * (the process was killed mid-write) gives its valid prefix; the damage and a missing clean end
  * are recorded as import notes and returned.
+ *
+ * <p>A file of a run the session holds already (the same pid, start wall-clock time and start
+ * {@code nanoTime} in its header as a process row: an agent's spill file, written at exit with
+ * what its collector had not acknowledged, or the session file it wrote beside the stream) goes
+ * into that row, as a reconnecting agent's chunks do ({@link SessionIngest#resume}): event chunks
+ * already stored are not stored again and the cumulative snapshot replaces the stored counts, so
+ * nothing is counted twice, however often the file is imported.
  */
 public final class SessionImporter {
     private SessionImporter() {}
 
     /** What was imported. */
+    /** {@code resumed}: the file went into a process row the session had (the same run). */
     public record Result(long processId, String processName, int probes, int threads, long eventChunks,
-                         long eventDrops, boolean cleanEnd, List<String> notes) {}
+                         long eventDrops, boolean cleanEnd, List<String> notes, boolean resumed) {}
 
     public static Result importFile(Path sessionFile, Store store) throws IOException {
         try (SessionReader r = new SessionReader(sessionFile)) {
@@ -36,12 +44,13 @@ public final class SessionImporter {
             List<String> notes = new ArrayList<>();
             SessionIngest[] in = new SessionIngest[1];
             IOException[] failure = new IOException[1];
+            Long same = sameRun(store, h);
             store.inTransaction(() -> {
-                long pid = store.addProcess(new ProcessInfo(0, longOf(h, "pid"), h.getProperty("process", "?"),
+                long pid = same != null ? same : store.addProcess(new ProcessInfo(0, longOf(h, "pid"), h.getProperty("process", "?"),
                         h.getProperty("vm", ""), h.getProperty("mode", "aggregate"), longOf(h, "budgetBytes"),
                         longOf(h, "startWallMillis"), longOf(h, "startNanos"), null, "crashed", 0,
                         sessionFile.toAbsolutePath().toString()));
-                in[0] = new SessionIngest(store, pid);
+                in[0] = same != null ? SessionIngest.resume(store, pid) : new SessionIngest(store, pid);
                 try {
                     for (SessionReader.Chunk c; (c = r.next()) != null; ) {
                         if (c.type() == SessionFormat.HEADER) continue;
@@ -72,8 +81,17 @@ public final class SessionImporter {
             if (failure[0] != null) throw failure[0];
             SessionIngest s = in[0];
             return new Result(s.processId(), h.getProperty("process", "?"), s.probeCount(), s.threadCount(),
-                    s.eventChunks(), s.drops(), s.ended(), notes);
+                    s.eventChunks(), s.drops(), s.ended(), notes, same != null);
         }
+    }
+
+    /** The process row of the run this header names (pid and both start times), or null. */
+    private static Long sameRun(Store store, Properties h) {
+        long pid = longOf(h, "pid"), wall = longOf(h, "startWallMillis"), nanos = longOf(h, "startNanos");
+        if (wall == 0 && nanos == 0) return null; // no identity to match
+        for (ProcessInfo p : store.processes())
+            if (p.pid() == pid && p.startWallMillis() == wall && p.startNanos() == nanos) return p.id();
+        return null;
     }
 
     static long longOf(Properties h, String key) {

@@ -140,13 +140,22 @@ abstract class ChunkSink implements Sink {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) return;
+    public void close() {
+        if (closeChunks()) finish();
+    }
+
+    /**
+     * Emits the final snapshot and END and stops accepting chunks; false when closed already.
+     * {@link #finish} runs after it without this sink's lock, so that it may wait (for a collector)
+     * while other threads still get the lock (a reconnect's snapshot request finds it closed).
+     */
+    protected synchronized boolean closeChunks() {
+        if (closed) return false;
         snapshot(true);
         drainEvents();
         new EndChunk(System.currentTimeMillis(), System.nanoTime(), Recorder.totalEventDrops()).encode(chunk.reset());
         emit(SessionFormat.END);
         closed = true;
-        finish();
+        return true;
     }
 }

@@ -45,10 +45,14 @@ public final class Hyprof {
             options = o;
             stopping = false;
             Recorder.setBudget(o.events ? o.budgetBytes : 0);
+            // one reading of the start times: the session file's (and a spill file's) header and the
+            // collector's HELLO must name the same run, so that an import finds its process row
+            long startWallMillis = System.currentTimeMillis(), startNanos = System.nanoTime();
+            String header = header(o, startWallMillis, startNanos);
             Sink file = null, net = null;
             if (o.out != null) {
                 try {
-                    file = new SessionWriter(new File(o.out), header(o));
+                    file = new SessionWriter(new File(o.out), header);
                 } catch (IOException e) {
                     Recorder.report("cannot open session file " + o.out + ": " + e.getMessage());
                     return false;
@@ -65,8 +69,9 @@ public final class Hyprof {
                 }
                 SocketClient c = new SocketClient(o.connect, token, new String[] {
                     Long.toString(pid()), processName(o), System.getProperty("java.vm.name") + " "
-                        + System.getProperty("java.vm.version"), Long.toString(System.currentTimeMillis()),
-                    Long.toString(System.nanoTime()), isAndroid() ? "android" : "jvm"});
+                        + System.getProperty("java.vm.version"), Long.toString(startWallMillis),
+                    Long.toString(startNanos), isAndroid() ? "android" : "jvm"}, o.exitGraceMillis, header, o.spillDir,
+                    file != null ? o.out : null);
                 c.start();
                 net = c;
             }
@@ -323,13 +328,13 @@ public final class Hyprof {
         reporter.start();
     }
 
-    private static String header(Options o) {
+    private static String header(Options o, long startWallMillis, long startNanos) {
         StringBuilder b = new StringBuilder();
         b.append("format=").append(SessionFormat.VERSION).append('\n');
         b.append("pid=").append(pid()).append('\n');
         b.append("process=").append(processName(o)).append('\n');
-        b.append("startWallMillis=").append(System.currentTimeMillis()).append('\n');
-        b.append("startNanos=").append(System.nanoTime()).append('\n');
+        b.append("startWallMillis=").append(startWallMillis).append('\n');
+        b.append("startNanos=").append(startNanos).append('\n');
         b.append("mode=").append(o.events ? "events" : "aggregate").append('\n');
         b.append("budgetBytes=").append(o.events ? o.budgetBytes : 0).append('\n');
         b.append("vm=").append(System.getProperty("java.vm.name")).append(' ')

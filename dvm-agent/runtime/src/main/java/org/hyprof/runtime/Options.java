@@ -16,7 +16,11 @@ import java.util.List;
  * {@code :}), {@code connect} (collector {@code HOST:PORT}), {@code token} (collector token),
  * {@code tokenFile} (a file holding it, e.g. {@code S.db.token} beside the collector's session;
  * read when connecting, so the token is not on the command line). Without either the environment
- * variable {@code HYPROF_TOKEN} is used if set. Unknown keys and bad values are errors, reported
+ * variable {@code HYPROF_TOKEN} is used if set. {@code exitGraceMillis} (default 3000): at exit,
+ * how long to keep trying to reach a collector that is away (retrying every 100 ms meanwhile);
+ * {@code spillDir}: where what the collector has not acknowledged by then is written as a
+ * session file ({@code hyprof-spill-PID.hyprof}; default the working directory, on Android the
+ * app's files directory). Unknown keys and bad values are errors, reported
  * as one line by {@link #parse}.
  */
 public final class Options {
@@ -39,6 +43,13 @@ public final class Options {
     public String token;
     /** File holding the token (its first line), if any. */
     public String tokenFile;
+    /**
+     * At exit, how long the agent keeps trying to reach a collector that is away before it writes
+     * what the collector has not acknowledged to a spill file (ms). Bounds the shutdown hook.
+     */
+    public long exitGraceMillis = 3000;
+    /** Directory of the spill file; null = the working directory (an Android app's files directory). */
+    public String spillDir;
 
     /** Parses one {@code key=value} setting into these options. */
     public void set(String key, String value) {
@@ -66,6 +77,8 @@ public final class Options {
             connect = v;
         } else if (k.equals("token")) token = v;
         else if (k.equals("tokenFile")) tokenFile = v;
+        else if (k.equals("exitGraceMillis")) exitGraceMillis = parseLong(k, v, 0);
+        else if (k.equals("spillDir")) spillDir = v;
         else throw new IllegalArgumentException("unknown runtime option '" + k + "'");
     }
 

@@ -28,7 +28,10 @@ package org.hyprof.runtime;
  * <li>{@link #REJECT} (collector →): reason; the collector closes the connection.</li>
  * <li>{@link #CHUNK} (agent →): sequence number, session chunk type ({@link SessionFormat}),
  *     then that chunk's payload: manifest text, calibration, snapshot, events, error, end.</li>
- * <li>{@link #ACK} (collector → agent): highest chunk sequence number stored.</li>
+ * <li>{@link #ACK} (collector → agent): the sequence number of a chunk just stored. The collector
+ *     stores a connection's chunks in the order received, so the chunks the agent wrote before it
+ *     on that connection are stored too (not every lower number: an agent's final snapshot and
+ *     END overtake chunks still queued).</li>
  * <li>{@link #CONFIG} (collector → agent) and {@link #STATE} (agent → collector, after
  *     {@link #WELCOME} and after applying a CONFIG): probe-id count n, ⌈n/8⌉ bytes of on-flags
  *     (bit i of byte i/8 = probe i), root count, root ids, min duration ns, min calls, max depth,
