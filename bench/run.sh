@@ -10,6 +10,7 @@ java -jar "$HERE/target/benchmarks.jar" ProbeBench -f 1 -wi 3 -i 5 -w 1s -r 1s $
 "$HERE/scimark.sh"
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveThroughput \
   "$ROOT/cli/target/lib/hyprof-agent.jar" "$ROOT/cli/target/lib/hyprof-samples-java.jar" 30
+java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveLoad "$ROOT/cli/target" 8 60
 java -Dhyprof.home="$ROOT/cli/target" -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.TuiOpen "$ROOT/cli/target/lib/hyprof-samples-java.jar"
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.NativeBlocks "$ROOT/samples/native"
 "$HERE/bridge.sh"
