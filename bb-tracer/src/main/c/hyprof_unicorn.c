@@ -365,3 +365,19 @@ JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_countInto(JNIEnv
     e->counts = (*env)->GetDirectBufferAddress(env, counts);
     e->capacity = e->counts == NULL ? 0 : (*env)->GetDirectBufferCapacity(env, counts); /* in longs */
 }
+
+/* ---- which Unicorn this shim was built against (issue 17) ---- */
+
+#ifndef HYPROF_UNICORN_FROM
+#define HYPROF_UNICORN_FROM "libunicorn.a"
+#endif
+
+/* "Unicorn 2.1.1 (libunicorn-dev 2.1.1-2+b2, fetched)": uc_version of the library linked in. */
+JNIEXPORT jstring JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_version(JNIEnv *env, jclass cls) {
+    (void) cls;
+    unsigned int major = 0, minor = 0;
+    unsigned int v = uc_version(&major, &minor);
+    char text[160];
+    snprintf(text, sizeof text, "Unicorn %u.%u.%u (%s)", major, minor, (v >> 8) & 0xffu, HYPROF_UNICORN_FROM);
+    return (*env)->NewStringUTF(env, text);
+}
