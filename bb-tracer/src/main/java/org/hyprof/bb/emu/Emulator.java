@@ -85,6 +85,7 @@ public final class Emulator implements AutoCloseable {
         relocate();
         if (countBlocks) {
             if (cpu.arch() == Backend.Arch.ARM) counter.thumbStateFrom(cpu::thumb);
+            counter.mergePageSplits(new PageSplits(cpu));
             cpu.countBlocks(BASE, BASE + span, counter);
         }
     }
