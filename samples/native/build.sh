@@ -28,6 +28,17 @@ arm-linux-gnueabihf-gcc -O2 -static -ffp-contract=off -o static/kernels-armv7 sr
 aarch64-linux-gnu-gcc -O2 -static -ffp-contract=off -o static/kernels-arm64 src/main.c src/kernels.c -lm
 arm-linux-gnueabihf-gcc -O2 -static -ffp-contract=off -o static/bench-armv7 src/bench.c src/kernels.c -lm
 aarch64-linux-gnu-gcc -O2 -static -ffp-contract=off -o static/bench-arm64 src/bench.c src/kernels.c -lm
+# a hot loop across a 1 KiB boundary (issue 17): shared objects and, with the same code, static
+# executables for qemu-user's reference counts (reference/straddle-qemu.sh); PAD places the loop
+straddle() { # COMPILER PAD OUT.so OUT-exe [flags]
+  local cc=$1 pad=$2 so=$3 exe=$4; shift 4
+  $cc "$@" $CFLAGS -DPAD=$pad -shared -nostdlib -o "$so" src/straddle.c -lgcc
+  $cc "$@" $CFLAGS -DPAD=$pad -DN=1000 -static -nostdlib -o "$exe" src/straddle.c src/straddle_start.c
+}
+mkdir -p straddle/armeabi-v7a straddle/arm64-v8a straddle/static
+straddle "$ARM32" 940 straddle/armeabi-v7a/libstraddle.so straddle/static/straddle-arm -marm
+straddle "$ARM32" 958 straddle/armeabi-v7a/libstraddle-thumb.so straddle/static/straddle-thumb -mthumb
+straddle aarch64-linux-gnu-gcc 900 straddle/arm64-v8a/libstraddle.so straddle/static/straddle-arm64
 {
   echo "Built $(date -u +%Y-%m-%d) by samples/native/build.sh with:"
   arm-linux-gnueabihf-gcc --version | head -1

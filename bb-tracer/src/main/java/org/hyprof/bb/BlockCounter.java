@@ -6,6 +6,7 @@ import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.hyprof.bb.emu.BlockSink;
+import org.hyprof.bb.emu.PageSplits;
 
 /**
  * Counts executed basic blocks per epoch without boxing: block start addresses map to dense
@@ -20,6 +21,12 @@ import org.hyprof.bb.emu.BlockSink;
  * once, then increments slot {@code index} of the buffer last passed to its {@link #retargetTo}
  * listener and the total in {@link #totals()}. Without such an engine, {@link #block} does the
  * same in Java.
+ *
+ * <p>A block is the program's, not the engine's: Unicorn's ARM and AArch64 targets end translation
+ * blocks at 1 KiB pages where qemu-user (4 KiB pages) does not; a block that merely continues one
+ * of those ({@link PageSplits}) is merged into it — not counted as a block entry, and the block it continues
+ * grows to cover it, so instruction counts and costs are unchanged (issue 17). Both engines merge:
+ * in Java here ({@link #block}), in C through {@link #splitAtPage} and {@link #extend}.
  */
 public final class BlockCounter implements BlockSink {
     private long[] keys = new long[1024];   // address + 1 (0 = empty slot)
@@ -30,6 +37,12 @@ public final class BlockCounter implements BlockSink {
     /** Thumb state of each block, read from the CPU when the block is first seen (ARM only). */
     private boolean[] thumb = new boolean[256];
     private java.util.function.BooleanSupplier thumbState;
+    /** Blocks that end at a page split of Unicorn's ({@link PageSplits}); none when null. */
+    private PageSplits splits;
+    private boolean[] split = new boolean[256];
+    /** The block being counted and where a continuation of it would start (-1: none). */
+    private int head = -1;
+    private long fallEnd = -1;
 
     /** The current epoch's counts (slot = block index). */
     private LongBuffer counts = newCounts(256);
@@ -105,6 +118,7 @@ public final class BlockCounter implements BlockSink {
         }
         epochThread = threadId;
         epochId = epoch;
+        fallEnd = -1;
     }
 
     /** Clears the slots blocks can have used. */
@@ -129,6 +143,7 @@ public final class BlockCounter implements BlockSink {
             epochThread = -1;
             epochId = -1;
         }
+        fallEnd = -1;
         return e;
     }
 
@@ -147,6 +162,30 @@ public final class BlockCounter implements BlockSink {
 
     @Override
     public void block(long addr, int len) {
+        // the instruction budget (Limits): continuations are code executed too
+        long left = totals.getLong(8) - len;
+        totals.putLong(8, left);
+        if (left < 0) exhausted.run();
+        if (addr == fallEnd) {
+            continued(addr, len);
+            return;
+        }
+        int idx = indexOf(addr, len);
+        counts.put(idx, counts.get(idx) + 1);
+        totals.putLong(0, totals.getLong(0) + 1);
+        head = idx;
+        fallEnd = split[idx] ? addr + len : -1;
+    }
+
+    /** A block Unicorn split off at its 1 KiB page: part of block {@code head}, not counted. */
+    private void continued(long addr, int len) {
+        int idx = indexOf(addr, len);
+        long end = addr + len;
+        if (end - address[head] > size[head]) extend(head, end);
+        fallEnd = split[idx] ? end : -1;
+    }
+
+    private int indexOf(long addr, int len) {
         long k = addr + 1;
         int mask = keys.length - 1;
         int i = (int) (mix(k) & mask);
@@ -157,11 +196,25 @@ public final class BlockCounter implements BlockSink {
             if (kk == 0) { idx = firstSeen(addr, len); break; }
             i = (i + 1) & mask;
         }
-        counts.put(idx, counts.get(idx) + 1);
-        totals.putLong(0, totals.getLong(0) + 1);
-        long left = totals.getLong(8) - len;
-        totals.putLong(8, left);
-        if (left < 0) exhausted.run();
+        return idx;
+    }
+
+    @Override
+    public boolean splitAtPage(int index) {
+        return split[index];
+    }
+
+    @Override
+    public void extend(int index, long end) {
+        size[index] = (int) Math.max(size[index], end - address[index]);
+    }
+
+    /**
+     * Merges blocks Unicorn split only at its 1 KiB pages ({@link PageSplits}), so
+     * that blocks are the program's (and qemu-user's). Set before the first block runs.
+     */
+    public void mergePageSplits(PageSplits s) {
+        this.splits = s;
     }
 
     /** Sets the bytes of code the next blocks may execute ({@link Long#MAX_VALUE}: no limit). */
@@ -220,10 +273,12 @@ public final class BlockCounter implements BlockSink {
             address = Arrays.copyOf(address, blocks * 2);
             size = Arrays.copyOf(size, blocks * 2);
             thumb = Arrays.copyOf(thumb, blocks * 2);
+            split = Arrays.copyOf(split, blocks * 2);
         }
         address[blocks] = addr;
         size[blocks] = len;
         thumb[blocks] = thumbState != null && thumbState.getAsBoolean();
+        split[blocks] = splits != null && splits.endsAtSplit(addr, len, thumb[blocks]);
         return blocks++;
     }
 

@@ -23,7 +23,8 @@ import org.hyprof.bb.emu.Engine;
  * (integer value of the return register), {@code blocks}, {@code instructions}, {@code categories}
  * (name → count), {@code cycles}, {@code time_ns}, {@code energy_uj}; also {@code return_double},
  * {@code return_float}, {@code return_long}, {@code library}, {@code symbol}, {@code arch},
- * {@code cpu}, {@code engine}, {@code functions}, {@code hot_blocks} (each with {@code block}, the
+ * {@code cpu}, {@code engine} (its id), {@code engine_version} (the engine with the Unicorn it runs),
+ * {@code functions}, {@code hot_blocks} (each with {@code block}, the
  * name every output gives it, e.g. {@code libkernels.so+0x1a2c}; {@code address}, its offset in
  * the library; and its disassembly, as {@link Listing} prints it).
  */
@@ -49,6 +50,7 @@ public record NativeRun(String library, String symbol, Backend.Arch arch, Engine
         o.put("library", library).put("symbol", symbol).put("arch", arch == Backend.Arch.ARM64 ? "arm64-v8a" : "armeabi-v7a");
         o.put("cpu", cpu.name);
         o.put("engine", engine.id);
+        o.put("engine_version", engine.description());
         o.put("return", arch == Backend.Arch.ARM ? (int) result.r0() : result.r0());
         o.put("return_long", result.longValue(arch == Backend.Arch.ARM64));
         o.put("return_double", returnDouble());
@@ -86,7 +88,7 @@ public record NativeRun(String library, String symbol, Backend.Arch arch, Engine
 
     public void table(PrintWriter out, int top) {
         out.printf(Locale.ROOT, "%s %s  (%s, CPU profile %s, engine %s)%n", library, symbol, arch == Backend.Arch.ARM64 ? "arm64-v8a" : "armeabi-v7a",
-                cpu.name, engine.id);
+                cpu.name, engine.description());
         out.printf(Locale.ROOT, "return     %d (as double %s, as float %s)%n", arch == Backend.Arch.ARM ? (int) result.r0() : result.r0(),
                 returnDouble(), returnFloat());
         out.printf(Locale.ROOT, "blocks     %,d executed%ninstructions %,d%n", blocks, estimate.instructions());

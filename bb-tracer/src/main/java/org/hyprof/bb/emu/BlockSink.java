@@ -22,6 +22,20 @@ public interface BlockSink extends Backend.BlockListener {
     int firstSeen(long address, int size);
 
     /**
+     * Whether block {@code index} ends where Unicorn split a block of the program at its own 1 KiB
+     * page ({@link PageSplits}): an engine counting inside itself asks once, after
+     * {@link #firstSeen}. When the next block it runs starts at this block's end, that block is a
+     * continuation: not counted, but passed to {@link #extend} for the block being counted.
+     */
+    boolean splitAtPage(int index);
+
+    /**
+     * Block {@code index} runs on, through a continuation, up to {@code end}: its size grows to
+     * cover it (its instructions are the program's block's). Called once per new extent.
+     */
+    void extend(int index, long end);
+
+    /**
      * A direct buffer (native byte order) of two longs: the number of blocks executed, and the
      * bytes of code the current call may still execute (below 0: stop).
      */

@@ -102,6 +102,7 @@ public final class Emulator implements AutoCloseable {
         if (countBlocks) {
             if (cpu.arch() == Backend.Arch.ARM) counter.thumbStateFrom(cpu::thumb);
             counter.onBudgetExhausted(cpu::stop);
+            counter.mergePageSplits(new PageSplits(cpu));
             cpu.countBlocks(BASE, BASE + span, counter);
         }
     }

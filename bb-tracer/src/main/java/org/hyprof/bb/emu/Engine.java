@@ -9,9 +9,9 @@ import org.hyprof.bb.NativeException;
  */
 public enum Engine {
     /**
-     * Unicorn 2 from Debian's libunicorn-dev, linked into hyprof's JNI shim
-     * ({@code libhyprof-unicorn.so}, built with bb-tracer when that package is installed): blocks
-     * are counted in C, a few ns each.
+     * Unicorn 2 from Debian's libunicorn-dev (2.1.1 fetched by {@code fetch-unicorn.sh}, else the
+     * system's 2.0.1), linked into hyprof's JNI shim ({@code libhyprof-unicorn.so}, built with
+     * bb-tracer): blocks are counted in C, a few ns each. {@link #description} names the version.
      */
     LIBUNICORN("libunicorn"),
     /**
@@ -25,6 +25,16 @@ public enum Engine {
 
     Engine(String id) {
         this.id = id;
+    }
+
+    /**
+     * The engine and the Unicorn it runs, for people: {@code libunicorn (Unicorn 2.1.1
+     * (libunicorn-dev 2.1.1-2+b2, fetched))}, {@code unidbg (Unicorn 2 of unidbg-unicorn2)}.
+     */
+    public String description() {
+        if (this == UNIDBG) return id + " (Unicorn 2 of unidbg-unicorn2, Java block hook)";
+        String v = LibUnicornBackend.unicornVersion();
+        return v == null ? id : id + " (" + v + ")";
     }
 
     /** A backend of this engine for an instruction set. */

@@ -75,6 +75,14 @@ public final class LibUnicornBackend implements Backend {
         System.load(so.toAbsolutePath().toString());
     }
 
+    /**
+     * The Unicorn the shim was built against, as its {@code uc_version} and build say:
+     * {@code Unicorn 2.1.1 (libunicorn-dev 2.1.1-2+b2, fetched)}; null when the shim is not available.
+     */
+    public static String unicornVersion() {
+        return unavailableBecause() == null ? version() : null;
+    }
+
     @Override public Arch arch() { return arch; }
 
     /** The engine's handle; using a closed engine is an error here, never a crash in C. */
@@ -145,6 +153,7 @@ public final class LibUnicornBackend implements Backend {
         handle = 0;
     }
 
+    private static native String version();
     private static native long open(int arch);
     private static native void close(long h);
     private static native void map(long h, long address, long size, int prot);
