@@ -72,6 +72,7 @@ class LiveIT {
         return new Server(c, live, store, p);
     }
 
+    /** Starts workload.Live for {@code seconds}, or with "-" until its standard input is closed. */
     Process agent(int port, String token, String seconds, String extra) throws Exception {
         String args = "connect=127.0.0.1:" + port + ",snapshotMillis=200" + (token != null ? ",token=" + token : "") + extra;
         Process p = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=" + args, "-cp",
@@ -431,9 +432,9 @@ class LiveIT {
         Path db = dir.resolve("same.db");
         ServeProcess first = serveProcess(db, 0);
         int port = first.port();
-        // long enough to outlive a restart on a loaded machine: the agents must still run when it is back
-        Process plain = agent(port, null, "30", "");
-        Process events = agent(port, null, "30", ",mode=events,resolutions=process;thread;method");
+        // the agents run until their standard input ends: they must still run when the collector is back
+        Process plain = agent(port, null, "-", "");
+        Process events = agent(port, null, "-", ",mode=events,resolutions=process;thread;method");
         awaitProcesses(port, "two agents connected, with data from their threads",
                 r -> allConnected(r, 2) && r.values().stream().allMatch(x -> Integer.parseInt(x.get("threads")) >= 2));
         first.process().destroyForcibly().waitFor(); // kill -9: rows left 'running', acknowledgements lost
@@ -442,6 +443,8 @@ class LiveIT {
         Map<String, Map<String, String>> rows = awaitProcesses(port, "both agents resume", r -> allConnected(r, 2));
         assertEquals(java.util.Set.of("1", "2"), rows.keySet(), "the same process rows, no new ones: " + rows);
         assertTrue(plain.isAlive() && events.isAlive(), "the agents resumed while running (else this test shows nothing)");
+        plain.getOutputStream().close(); // the programs end now
+        events.getOutputStream().close();
         assertEquals(0, plain.waitFor());
         assertEquals(0, events.waitFor());
         awaitProcesses(port, "both ended", r -> r.size() == 2 && r.values().stream().allMatch(x -> x.get("status").equals("ended")));
@@ -578,8 +581,8 @@ class LiveIT {
     void collectorRestartIsSurvivedAndTheAgentResumes() throws Exception {
         Server s = serve("first", 0, null);
         int port = s.port();
-        // long enough to outlive the restart on a loaded machine: the agent must still run when it is back
-        Process app = agent(port, null, "20", "");
+        // the agent runs until its standard input ends: it must still run when the collector is back
+        Process app = agent(port, null, "-", "");
         waitForProcess(s.live(), 1, 10);
         s.collector().close(); // the collector goes away mid-run
         awaitRetrying(0);
@@ -587,6 +590,7 @@ class LiveIT {
         LiveSession.Proc p = waitForProcess(again.live(), 1, 10);
         assertTrue(app.isAlive(), "the agent reconnected while running (else this test shows nothing)");
         Await.until("data to resume after reconnect", () -> total(callsByThread(again, p, id(p, "workload.Live.m2()V"))), n -> n > 0);
+        app.getOutputStream().close(); // the program ends now
         assertEquals(0, app.waitFor(), "the app was unaffected");
         assertTrue(Files.readString(dir.resolve("agent0.log")).contains("live done true"));
     }
