@@ -86,7 +86,7 @@ class TuiTmuxIT {
         run("tmux", "send-keys", "-t", session, "Enter");
         waitFor(s -> s.contains("0 agents connected"), "the UI");
         agent = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=connect=127.0.0.1:" + port
-                + ",snapshotMillis=200", "-cp", Cli.classpathOf(Live.class), "workload.Live", "120")
+                + ",snapshotMillis=200", "-cp", Cli.classpathOf(Live.class), "workload.Live", "-")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
         waitFor(s -> s.contains("1 agent connected") && s.contains("workload.Live"), "the agent");
 
