@@ -3,8 +3,10 @@ package workload;
 /**
  * A long-running workload for live control: threads "Ta" and "Tb" (RMP's Figure 3) both call
  * {@code m1} and {@code m2} until {@code seconds} pass; {@code m1} has a loop. Argument:
- * {@code [seconds]} (default 10). At the end it prints how often each thread called them
- * ({@code live done true Ta=N Tb=M}), so a profile of it can be checked exactly.
+ * {@code [seconds]} (default 10), or {@code -} to run until a line or the end of standard input
+ * (a test then ends it when its scenario is done, however slowly the machine runs it). At the end
+ * it prints how often each thread called them ({@code live done true Ta=N Tb=M}), so a profile of
+ * it can be checked exactly.
  */
 public final class Live {
     static volatile long sink;
@@ -13,12 +15,17 @@ public final class Live {
     static long callsA, callsB;
 
     public static void main(String[] args) throws Exception {
-        long seconds = args.length > 0 ? Long.parseLong(args[0]) : 10;
+        String until = args.length > 0 ? args[0] : "10";
         Thread a = new Thread(new TaskA(), "Ta");
         Thread b = new Thread(new TaskB(), "Tb");
         a.start();
         b.start();
-        Thread.sleep(seconds * 1000);
+        if (until.equals("-")) {
+            int c;
+            do c = System.in.read(); while (c >= 0 && c != '\n');
+        } else {
+            Thread.sleep(Long.parseLong(until) * 1000);
+        }
         stop = true;
         a.join();
         b.join();

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import org.hyprof.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import workload.CallHeavy;
@@ -19,9 +21,18 @@ class CrashIT {
         Process p = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=out=" + session
                 + ",snapshotMillis=100,resolutions=process;thread;method", "-cp", Cli.classpathOf(CallHeavy.class),
                 "workload.CallHeavy", "kernels", "1000000").redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile()).start();
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (System.currentTimeMillis() < deadline && (!Files.exists(session) || Files.size(session) < 20_000)) Thread.sleep(100);
-        Thread.sleep(500);
+        // until what the file holds so far (a valid prefix, maybe a torn chunk) has calls of work():
+        // the kill then finds them written, however slowly the program runs
+        int[] looks = {0};
+        Await.until("calls of work() in the session file", Duration.ofMinutes(3), () -> {
+            Path copy = dir.resolve("so-far" + looks[0] + ".hyprof"), db = dir.resolve("so-far" + looks[0]++ + ".db");
+            if (!Files.exists(session)) return false;
+            Files.copy(session, copy);
+            assertEquals(0, Cli.run("import", copy.toString(), "-o", db.toString()).exit);
+            Map<String, String> w = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out).get("workload.CallHeavy.work()V");
+            return w != null && Long.parseLong(w.get("calls")) > 0;
+        });
+        assertTrue(p.isAlive(), "killed while it runs (else this test shows nothing)");
         p.destroyForcibly(); // SIGKILL: no shutdown hook runs
         p.waitFor();
         assertTrue(Files.size(session) > 0);

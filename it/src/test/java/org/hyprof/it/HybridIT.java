@@ -19,6 +19,7 @@ import org.hyprof.runtime.chunk.NativeBlocksChunk;
 import org.hyprof.store.NativeBlock;
 import org.hyprof.store.NativeEpoch;
 import org.hyprof.store.Store;
+import org.hyprof.testing.Await;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,8 +111,11 @@ class HybridIT {
             assertEquals(ROUNDS, n(rows, m, "calls"), m);
             for (String c : new String[] {"native_instr", "native_cycles", "native_est_ns"}) assertTrue(n(rows, m, c) > 0, m + " " + c);
             assertTrue(Double.parseDouble(rows.get(m).get("energy_uj")) > 0, m);
-            // the estimated device time is part of the method's (deducted) time
-            assertTrue(n(rows, m, "excl_ns") >= n(rows, m, "native_est_ns") * 0.95, m + ": " + rows.get(m));
+            // the estimated device time is part of the method's time: it replaces the emulator's time
+            // on the method's clock (raw: before the calibrated probe costs, which depend on the
+            // machine's load, are taken out), and deduction only takes time away
+            assertTrue(n(rows, m, "excl_raw_ns") >= n(rows, m, "native_est_ns") * 0.95, m + ": " + rows.get(m));
+            assertTrue(n(rows, m, "excl_ns") <= n(rows, m, "excl_raw_ns"), m + ": " + rows.get(m));
         }
         assertEquals(0, n(rows, "demo.JavaKernels.fft(II)D", "native_instr"), "the Java twin runs no native code");
         Map<String, Map<String, String>> incl = report(aggregate, "--inclusive");
@@ -279,9 +283,8 @@ class HybridIT {
                 Run r = hyprof("profile", "--connect", "127.0.0.1:" + port, "--native-libs", LIBS.toString(), "--abi", "arm64-v8a",
                         "--", Cli.java(), "-cp", samples(), "demo.HybridDemo", "1");
                 assertEquals(0, r.exit(), r.err());
-                long deadline = System.currentTimeMillis() + 10_000;
-                while (System.currentTimeMillis() < deadline
-                        && (live.processes().isEmpty() || live.processes().get(0).connected())) Thread.sleep(50);
+                Await.until("the program's connection to end",
+                        () -> !live.processes().isEmpty() && !live.processes().get(0).connected());
             }
             long p = store.processes().get(0).id();
             assertFalse(store.nativeEpochs(p).isEmpty(), "epochs came over the wire");

@@ -34,6 +34,7 @@ import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
+import org.hyprof.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +76,11 @@ class LiveIT {
     /** The token file of the 'hyprof serve' processes (authentication is on by default), once one started. */
     static volatile Path serveTokenFile;
 
+    /**
+     * Starts workload.Live for {@code seconds}, or with "-" until its standard input is closed (the
+     * tests that need a program running throughout use that: a loaded machine can outlast any
+     * fixed duration; {@link #cleanUp} kills what is left).
+     */
     Process agent(int port, String token, String seconds, String extra) throws Exception {
         String args = "connect=127.0.0.1:" + port + ",snapshotMillis=200" + (token != null ? ",token=" + token : "")
                 + (token == null && serveTokenFile != null ? ",tokenFile=" + serveTokenFile : "") + extra;
@@ -99,14 +105,11 @@ class LiveIT {
                 "--listen", "127.0.0.1:" + port, "-o", db.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         children.add(p);
         Pattern listening = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
-        long end = System.currentTimeMillis() + 30_000;
-        while (System.currentTimeMillis() < end) {
-            Matcher m = listening.matcher(Files.readString(out));
-            if (m.find()) return new ServeProcess(p, Integer.parseInt(m.group(1)), out);
-            if (!p.isAlive()) break;
-            Thread.sleep(50);
-        }
-        throw new AssertionError("hyprof serve did not start: " + Files.readString(out));
+        String started = Await.until("hyprof serve to start (or die)", () -> Files.readString(out),
+                log -> listening.matcher(log).find() || !p.isAlive());
+        Matcher m = listening.matcher(started);
+        if (!m.find()) throw new AssertionError("hyprof serve did not start: " + Files.readString(out));
+        return new ServeProcess(p, Integer.parseInt(m.group(1)), out);
     }
 
     /** 'hyprof ctl processes' as rows keyed by process id. */
@@ -121,14 +124,13 @@ class LiveIT {
     /** Polls 'hyprof ctl processes' until the rows satisfy {@code ok}. */
     static Map<String, Map<String, String>> awaitProcesses(int port, String what, Predicate<Map<String, Map<String, String>>> ok)
             throws InterruptedException {
-        long end = System.currentTimeMillis() + 30_000;
-        Map<String, Map<String, String>> rows = Map.of();
-        while (System.currentTimeMillis() < end) {
-            rows = ctlProcesses(port);
-            if (ok.test(rows)) return rows;
-            Thread.sleep(100);
-        }
-        throw new AssertionError(what + ": " + rows);
+        return Await.until(what, () -> ctlProcesses(port), ok);
+    }
+
+    /** Waits until agent N said it lost its collector and is retrying. */
+    void awaitRetrying(int agent) throws InterruptedException {
+        Path file = dir.resolve("agent" + agent + ".log");
+        Await.until("agent " + agent + " to notice its collector is gone", () -> Files.readString(file), l -> l.contains("(retrying)"));
     }
 
     static boolean allConnected(Map<String, Map<String, String>> rows, int n) {
@@ -159,16 +161,13 @@ class LiveIT {
     }
 
     LiveSession.Proc waitForProcess(LiveSession live, int n, int probes) throws InterruptedException {
-        long end = System.currentTimeMillis() + 20_000;
-        while (System.currentTimeMillis() < end) {
-            List<LiveSession.Proc> ps = live.processes();
-            if (ps.size() >= n) {
-                LiveSession.Proc p = ps.get(n - 1);
-                if (p.manifest().probes().size() >= probes && p.state() != null && p.state().idCount() >= probes) return p;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("process " + n + " did not connect: " + log);
+        List<LiveSession.Proc> ps = Await.until("process " + n + " to connect with " + probes + " probes (log: " + log + ")",
+                live::processes, l -> {
+                    if (l.size() < n) return false;
+                    LiveSession.Proc p = l.get(n - 1);
+                    return p.manifest().probes().size() >= probes && p.state() != null && p.state().idCount() >= probes;
+                });
+        return ps.get(n - 1);
     }
 
     static int id(LiveSession.Proc p, String displayName) {
@@ -178,7 +177,7 @@ class LiveIT {
 
     /** calls of a probe per thread name, after a fresh snapshot. */
     static Map<String, Long> callsByThread(Server s, LiveSession.Proc p, int probeId) throws InterruptedException {
-        assertEquals(1, s.live().refresh(p.id, 5000), "snapshot answered");
+        assertEquals(1, s.live().refresh(p.id, Await.DEADLINE.toMillis()), "snapshot answered");
         Map<Long, String> names = new HashMap<>();
         for (ThreadInfo t : s.store().threads(p.id)) names.put(t.tid(), t.name());
         Map<String, Long> r = new HashMap<>();
@@ -191,31 +190,81 @@ class LiveIT {
         return m.values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /** Calls per thread name of two probes, both from one fresh snapshot. */
+    record Calls(Map<String, Long> still, Map<String, Long> clock) {}
+
+    static Calls calls(Server s, LiveSession.Proc p, int still, int clock) throws InterruptedException {
+        assertEquals(1, s.live().refresh(p.id, Await.DEADLINE.toMillis()), "snapshot answered");
+        return new Calls(storedCalls(s.store(), p.id, still), storedCalls(s.store(), p.id, clock));
+    }
+
+    /** Whether every one of {@code threads} made at least 10 more calls of the clock probe from {@code a} to {@code b}. */
+    static boolean advanced(Calls a, Calls b, List<String> threads) {
+        for (String t : threads) if (b.clock().getOrDefault(t, 0L) < a.clock().getOrDefault(t, 0L) + 10) return false;
+        return true;
+    }
+
+    static Map<String, Long> only(Map<String, Long> m, List<String> threads) {
+        Map<String, Long> r = new HashMap<>();
+        for (String t : threads) r.put(t, m.getOrDefault(t, 0L));
+        return r;
+    }
+
+    /**
+     * Checks that probe {@code still} records nothing more in {@code stillThreads} while
+     * {@code busyThreads} keep calling probe {@code clock} (which counts the workload's progress:
+     * each loop of Ta and Tb calls m1 then m2), without depending on when a change reaches the
+     * agent or on how fast anything runs. It waits until the counts of {@code still} are the same in
+     * two snapshots between which every busy thread made at least 10 more calls of {@code clock}
+     * (so a call begun under the previous settings has ended and no snapshot taken before them is
+     * among the two), then requires them to stay the same over another such stretch. Returns the
+     * last two snapshots' calls.
+     */
+    static Calls[] assertStill(Server s, LiveSession.Proc p, String what, int still, List<String> stillThreads, int clock,
+            List<String> busyThreads) throws InterruptedException {
+        Calls[] last = {calls(s, p, still, clock)};
+        Await.until(what + ": counts stop growing while " + busyThreads + " go on", () -> {
+            Calls next = calls(s, p, still, clock);
+            if (!advanced(last[0], next, busyThreads)) return false;
+            boolean same = only(next.still(), stillThreads).equals(only(last[0].still(), stillThreads));
+            last[0] = next;
+            return same;
+        });
+        Calls frozen = last[0];
+        Calls later = Await.until(busyThreads + " to go on after " + what, () -> calls(s, p, still, clock),
+                c -> advanced(frozen, c, busyThreads));
+        assertEquals(only(frozen.still(), stillThreads), only(later.still(), stillThreads),
+                what + ": nothing more recorded while " + busyThreads + " went on: " + frozen + " -> " + later);
+        return new Calls[] {frozen, later};
+    }
+
     @Test
     void toggleZoomAndCallerFilter() throws Exception {
         Server s = serve("live", 0, null);
-        agent(s.port(), null, "60", "");
+        agent(s.port(), null, "-", "");
         LiveSession.Proc p = waitForProcess(s.live(), 1, 10);
         int m2 = id(p, "workload.Live.m2()V");
-        Thread.sleep(300);
-        assertTrue(total(callsByThread(s, p, m2)) > 0, "m2 recorded while on");
+        int m1 = id(p, "workload.Live.m1()V");
+        Await.until("m2 recorded while on", () -> callsByThread(s, p, m2), c -> total(c) > 0);
 
-        // off: measure how long until the count stops growing
+        // off (the command returns once the agent confirmed it): m2's count stops while m1's goes on
+        String port = "127.0.0.1:" + s.port();
+        String wait = String.valueOf(Await.DEADLINE.toMillis());
         long t0 = System.nanoTime();
-        Cli off = Cli.run("ctl", "--connect", "127.0.0.1:" + s.port(), "off", "workload.Live.m2*");
+        Cli off = Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "off", "workload.Live.m2*");
         long ctlMillis = (System.nanoTime() - t0) / 1_000_000;
         assertEquals(0, off.exit, off.err);
-        long c1 = total(callsByThread(s, p, m2));
-        Thread.sleep(300);
-        long c2 = total(callsByThread(s, p, m2));
-        assertEquals(c1, c2, "count stopped growing after off");
+        assertFalse(p.state().isOn(m2), "the agent's state has m2 off");
+        Calls[] offCalls = assertStill(s, p, "m2 off", m2, List.of("Ta", "Tb"), m1, List.of("Ta", "Tb"));
+        assertTrue(total(offCalls[1].still()) > 0, "what m2 recorded while on is kept: " + offCalls[1]);
         // the latency itself: CONFIG sent -> agent confirms the new flags are published (after
         // which no call of the probe is counted), measured on the control API, 10 times
         List<Double> lat = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             boolean v = i % 2 == 0;
             long a0 = System.nanoTime();
-            s.live().change(p.id, cur -> org.hyprof.config.Zoom.setFlags(cur, p.manifest(), "workload.Live.m2*", v), 5000);
+            s.live().change(p.id, cur -> org.hyprof.config.Zoom.setFlags(cur, p.manifest(), "workload.Live.m2*", v),
+                    Await.DEADLINE.toMillis());
             lat.add((System.nanoTime() - a0) / 1e6);
         }
         Collections.sort(lat);
@@ -225,13 +274,11 @@ class LiveIT {
 
         // zoom: process -> thread -> method (root TaskA.run) -> loop inside m1
         int taskA = id(p, "workload.Live$TaskA.run()V");
-        int m1 = id(p, "workload.Live.m1()V");
-        String port = "127.0.0.1:" + s.port();
-        assertEquals(0, Cli.run("ctl", "--connect", port, "zoom-in", String.valueOf(p.id)).exit);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "zoom-in", String.valueOf(p.id)).exit);
         assertEquals("thread", p.scope().level().label());
-        assertEquals(0, Cli.run("ctl", "--connect", port, "zoom-in", String.valueOf(taskA)).exit);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "zoom-in", String.valueOf(taskA)).exit);
         assertEquals("method", p.scope().level().label());
-        Cli z = Cli.run("ctl", "--connect", port, "zoom-in", String.valueOf(m1));
+        Cli z = Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "zoom-in", String.valueOf(m1));
         assertEquals(0, z.exit, z.err);
         assertEquals("loop", p.scope().level().label());
         ControlState st = p.state();
@@ -240,20 +287,16 @@ class LiveIT {
         }
         assertArrayEquals(new int[] {m1}, st.roots());
         int m1Loop = id(p, "workload.Live.m1()V#loop0");
-        Map<String, Long> before = callsByThread(s, p, m1Loop);
-        Thread.sleep(300);
-        assertTrue(total(callsByThread(s, p, m1Loop)) > total(before), "m1's loop records at loop level");
+        long before = total(callsByThread(s, p, m1Loop));
+        Await.until("m1's loop to record at loop level", () -> callsByThread(s, p, m1Loop), c -> total(c) > before);
 
         // RMP Figure 3: m1 and m2 called from threads Ta and Tb; root = Ta's run: only Ta records
-        assertEquals(0, Cli.run("ctl", "--connect", port, "zoom-out").exit);
-        assertEquals(0, Cli.run("ctl", "--connect", port, "zoom-out").exit);
-        assertEquals(0, Cli.run("ctl", "--connect", port, "on", "workload.Live.m*").exit);
-        assertEquals(0, Cli.run("ctl", "--connect", port, "root", "workload.Live$TaskA.run").exit);
-        Map<String, Long> a = callsByThread(s, p, m1);
-        Thread.sleep(400);
-        Map<String, Long> b = callsByThread(s, p, m1);
-        assertTrue(b.getOrDefault("Ta", 0L) > a.getOrDefault("Ta", 0L), "Ta's m1 calls recorded: " + a + " -> " + b);
-        assertEquals(a.getOrDefault("Tb", 0L), b.getOrDefault("Tb", 0L), "Tb's m1 calls not recorded: " + a + " -> " + b);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "zoom-out").exit);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "zoom-out").exit);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "on", "workload.Live.m*").exit);
+        assertEquals(0, Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "root", "workload.Live$TaskA.run").exit);
+        // Ta's m1 calls go on being recorded (the helper waits for them), Tb's stay as they were
+        assertStill(s, p, "root Ta's run", m1, List.of("Tb"), m1, List.of("Ta"));
 
         Cli stats = Cli.run("ctl", "--connect", port, "stats", "--format", "csv");
         assertEquals(0, stats.exit, stats.err);
@@ -275,9 +318,8 @@ class LiveIT {
                 .redirectErrorStream(true).redirectOutput(dir.resolve("queue.log").toFile()).start();
         children.add(p);
         assertEquals(0, p.waitFor(), Files.readString(dir.resolve("queue.log")));
-        long end = System.currentTimeMillis() + 60_000;
-        while (System.currentTimeMillis() < end && (s.live().processes().isEmpty() || s.live().processes().get(0).connected()))
-            Thread.sleep(50);
+        Await.until("the program's connection to end", java.time.Duration.ofMinutes(3),
+                () -> !s.live().processes().isEmpty() && !s.live().processes().get(0).connected());
         long pid = s.live().processes().get(0).id;
         assertEquals("ended", s.store().processes().get(0).status());
         long calls = 0;
@@ -293,27 +335,26 @@ class LiveIT {
     @Test
     void twoAgentsInOneSessionAndAKilledAgent() throws Exception {
         Server s = serve("two", 0, null);
-        Process first = agent(s.port(), null, "60", "");
-        agent(s.port(), null, "60", "");
+        Process first = agent(s.port(), null, "-", "");
+        agent(s.port(), null, "-", "");
         LiveSession.Proc a1 = waitForProcess(s.live(), 1, 10);
         LiveSession.Proc a2 = waitForProcess(s.live(), 2, 10);
         assertNotEquals(a1.hello.pid(), a2.hello.pid());
         // p1: the agent killed below (the two may have connected in either order)
         LiveSession.Proc p1 = a1.hello.pid() == first.pid() ? a1 : a2;
         LiveSession.Proc p2 = p1 == a1 ? a2 : a1;
-        Thread.sleep(500);
         Cli procs = Cli.run("ctl", "--connect", "127.0.0.1:" + s.port(), "processes");
         assertEquals(3, Cli.lines(procs.out).size(), procs.out);
-        assertEquals(2, s.live().refresh(null, 5000));
         for (LiveSession.Proc p : List.of(p1, p2)) {
-            List<String> names = s.store().threads(p.id).stream().map(ThreadInfo::name).toList();
-            assertTrue(names.contains("Ta") && names.contains("Tb"), p.id + ": " + names);
+            Await.until("threads Ta and Tb of process " + p.id + " in a snapshot", () -> {
+                s.live().refresh(p.id, Await.DEADLINE.toMillis());
+                return s.store().threads(p.id).stream().map(ThreadInfo::name).toList();
+            }, names -> names.contains("Ta") && names.contains("Tb"));
         }
-        long before = total(callsByThread(s, p1, id(p1, "workload.Live.m2()V")));
+        long before = Await.until("m2 calls of process " + p1.id, () -> total(callsByThread(s, p1, id(p1, "workload.Live.m2()V"))),
+                n -> n > 0);
         first.destroyForcibly().waitFor(); // kill -9
-        long end = System.currentTimeMillis() + 10_000;
-        while (p1.connected() && System.currentTimeMillis() < end) Thread.sleep(50);
-        assertFalse(p1.connected());
+        Await.until("the killed agent's process to be disconnected", () -> !p1.connected());
         assertEquals("disconnected", p1.status());
         assertEquals("disconnected", s.store().processes().stream().filter(x -> x.id() == p1.id).findFirst().orElseThrow().status());
         // the collector cannot tell a killed process from an unreachable one: 'disconnected', and
@@ -346,22 +387,22 @@ class LiveIT {
         LiveSession.Proc p2 = a2.hello.pid() == second.pid() ? a2 : a1;
         LiveSession.Proc p1 = p2 == a1 ? a2 : a1;
 
-        // while both run: per-thread stats of process p2 list only its threads
-        Cli byThread = Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "stats", "--by", "thread", "--format", "csv");
-        assertEquals(0, byThread.exit, byThread.err);
+        // per-thread stats of process p2 list only its threads (once two of them recorded)
+        Cli byThread = Await.until("two threads of process " + p2.id + " in its stats",
+                () -> Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "stats", "--by", "thread", "--format", "csv"),
+                c -> c.exit == 0 && Cli.lines(c.out).size() > 2);
         List<String> lines = Cli.lines(byThread.out);
         assertEquals(org.hyprof.correlate.ReportWriter.THREAD_COLUMNS, lines.get(0));
-        assertTrue(lines.size() > 2, byThread.out);
         for (String l : lines.subList(1, lines.size()))
             assertEquals(String.valueOf(p2.hello.pid()), l.split(",")[1], "only process " + p2.id + "'s threads: " + byThread.out);
-        Cli both = Cli.run("ctl", "--connect", port, "stats", "--by", "thread", "--format", "csv");
-        assertTrue(both.out.contains("," + p1.hello.pid() + ",") && both.out.contains("," + p2.hello.pid() + ","), both.out);
+        Await.until("the threads of both processes in the session's stats",
+                () -> Cli.run("ctl", "--connect", port, "stats", "--by", "thread", "--format", "csv").out,
+                out -> out.contains("," + p1.hello.pid() + ",") && out.contains("," + p2.hello.pid() + ","));
 
         // after both ended, counts are final: each process's stats and probes are its own calls
         assertEquals(0, first.waitFor());
         assertEquals(0, second.waitFor());
-        long end = System.currentTimeMillis() + 20_000;
-        while ((p1.connected() || p2.connected()) && System.currentTimeMillis() < end) Thread.sleep(50);
+        Await.until("both processes to be disconnected", () -> !p1.connected() && !p2.connected());
         long calls1 = total(workloadCalls(0)), calls2 = total(workloadCalls(1)); // first, second
         Cli stats2 = Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "stats", "--format", "csv");
         assertEquals(0, stats2.exit, stats2.err);
@@ -403,16 +444,19 @@ class LiveIT {
         Path db = dir.resolve("same.db");
         ServeProcess first = serveProcess(db, 0);
         int port = first.port();
-        Process plain = agent(port, null, "20", "");
-        Process events = agent(port, null, "20", ",mode=events,resolutions=process;thread;method");
-        awaitProcesses(port, "two agents connected", r -> allConnected(r, 2));
-        Thread.sleep(1000);
+        // the agents run until their standard input ends: they must still run when the collector is back
+        Process plain = agent(port, null, "-", "");
+        Process events = agent(port, null, "-", ",mode=events,resolutions=process;thread;method");
+        awaitProcesses(port, "two agents connected, with data from their threads",
+                r -> allConnected(r, 2) && r.values().stream().allMatch(x -> Integer.parseInt(x.get("threads")) >= 2));
         first.process().destroyForcibly().waitFor(); // kill -9: rows left 'running', acknowledgements lost
-        Thread.sleep(1000);
+        for (int agent = 0; agent < 2; agent++) awaitRetrying(agent);
         ServeProcess second = serveProcess(db, port);
         Map<String, Map<String, String>> rows = awaitProcesses(port, "both agents resume", r -> allConnected(r, 2));
         assertEquals(java.util.Set.of("1", "2"), rows.keySet(), "the same process rows, no new ones: " + rows);
         assertTrue(plain.isAlive() && events.isAlive(), "the agents resumed while running (else this test shows nothing)");
+        plain.getOutputStream().close(); // the programs end now
+        events.getOutputStream().close();
         assertEquals(0, plain.waitFor());
         assertEquals(0, events.waitFor());
         awaitProcesses(port, "both ended", r -> r.size() == 2 && r.values().stream().allMatch(x -> x.get("status").equals("ended")));
@@ -460,8 +504,8 @@ class LiveIT {
     void sigtermStopsServeAndMarksItsProcessesDisconnected() throws Exception {
         Path db = dir.resolve("term.db");
         ServeProcess serve = serveProcess(db, 0);
-        Process a = agent(serve.port(), null, "60", "");
-        Process b = agent(serve.port(), null, "60", "");
+        Process a = agent(serve.port(), null, "-", "");
+        Process b = agent(serve.port(), null, "-", "");
         awaitProcesses(serve.port(), "two agents connected", r -> allConnected(r, 2));
         serve.process().destroy(); // SIGTERM
         assertTrue(serve.process().waitFor(30, TimeUnit.SECONDS), "serve stops on SIGTERM");
@@ -482,17 +526,15 @@ class LiveIT {
         long t0 = System.nanoTime();
         assertClosed(s.port(), new byte[0]);                                   // connects, sends nothing
         long silentMillis = (System.nanoTime() - t0) / 1_000_000;
-        assertTrue(silentMillis >= 900 && silentMillis < 4000, "closed after about 1 s: " + silentMillis + " ms");
+        // not before the timeout (a loaded machine only makes it later: no upper bound)
+        assertTrue(silentMillis >= 900, "closed after the 1 s timeout, not before: " + silentMillis + " ms");
         assertClosed(s.port(), java.util.Arrays.copyOf(Hello.ctl("").toBytes(), 7)); // a HELLO that never completes
-        long end = System.currentTimeMillis() + 5000;
-        while (log.stream().filter(l -> l.contains("closed: no HELLO within 1000 ms")).count() < 2 && System.currentTimeMillis() < end)
-            Thread.sleep(20);
-        assertEquals(2, log.stream().filter(l -> l.matches("/127\\.0\\.0\\.1:\\d+: closed: no HELLO within 1000 ms")).count(),
-                String.join("\n", log));
+        Await.until("both connections closed for want of a HELLO, with the reason logged",
+                () -> log.stream().filter(l -> l.matches("/127\\.0\\.0\\.1:\\d+: closed: no HELLO within 1000 ms")).count(), n -> n == 2);
 
         // after HELLO there is no idle timeout: a ctl connection quiet for twice as long still works
         try (Socket sock = new Socket("127.0.0.1", s.port())) {
-            sock.setSoTimeout(10_000);
+            sock.setSoTimeout((int) Await.DEADLINE.toMillis());
             OutputStream o = sock.getOutputStream();
             DataInputStream in = new DataInputStream(sock.getInputStream());
             o.write(Hello.ctl("").toBytes());
@@ -514,8 +556,8 @@ class LiveIT {
         byte[] hello = new Hello(Wire.VERSION, Wire.ROLE_AGENT, "", 4242, "raw.Agent", "vm", 1_700_000_000_000L, 123_456_789L, "jvm")
                 .toBytes();
         try (Socket a = new Socket("127.0.0.1", s.port()); Socket b = new Socket("127.0.0.1", s.port())) {
-            a.setSoTimeout(5000);
-            b.setSoTimeout(5000);
+            a.setSoTimeout((int) Await.DEADLINE.toMillis());
+            b.setSoTimeout((int) Await.DEADLINE.toMillis());
             a.getOutputStream().write(hello);
             Welcome wa = (Welcome) read(new DataInputStream(a.getInputStream()));
             // the same process connects again while its old connection still looks open here (a
@@ -527,16 +569,20 @@ class LiveIT {
             assertEquals(wa.processId(), wb.processId(), "the same process row");
             assertEquals(-1, a.getInputStream().read(), "the old connection is closed");
             LiveSession.Proc p = s.live().proc(wa.processId());
-            Thread.sleep(200); // the old connection's end is handled on a network thread
+            // the old connection's end is handled on a network thread, which logs it and then tells the session
+            Await.until("the old connection's end to be handled", () -> log.stream().anyMatch(
+                    l -> l.endsWith("process " + wa.processId() + " disconnected: replaced by a new connection from the same process")));
             assertTrue(p.connected(), "the old connection's end does not disconnect the process");
             assertEquals("running", p.status());
             assertEquals(1, s.live().processes().size());
             assertTrue(log.stream().anyMatch(l -> l.endsWith("closed: replaced by a new connection from the same process")),
                     String.join("\n", log));
         }
-        long end = System.currentTimeMillis() + 5000;
-        while (s.live().processes().get(0).connected() && System.currentTimeMillis() < end) Thread.sleep(20);
+        Await.until("the process to be disconnected", () -> !s.live().processes().get(0).connected());
         assertEquals("disconnected", s.live().processes().get(0).status());
+        List<String> notes = s.store().notes(s.live().processes().get(0).id);
+        assertEquals(1, notes.stream().filter(n -> n.contains("connection lost")).count(),
+                "only the new connection's end lost the process, not the replaced one's: " + notes);
     }
 
     static Frame read(DataInputStream in) throws java.io.IOException {
@@ -549,14 +595,16 @@ class LiveIT {
     void collectorRestartIsSurvivedAndTheAgentResumes() throws Exception {
         Server s = serve("first", 0, null);
         int port = s.port();
-        Process app = agent(port, null, "8", "");
+        // the agent runs until its standard input ends: it must still run when the collector is back
+        Process app = agent(port, null, "-", "");
         waitForProcess(s.live(), 1, 10);
         s.collector().close(); // the collector goes away mid-run
-        Thread.sleep(1000);
+        awaitRetrying(0);
         Server again = serve("second", port, null);
         LiveSession.Proc p = waitForProcess(again.live(), 1, 10);
-        Thread.sleep(500);
-        assertTrue(total(callsByThread(again, p, id(p, "workload.Live.m2()V"))) > 0, "data resumes after reconnect");
+        assertTrue(app.isAlive(), "the agent reconnected while running (else this test shows nothing)");
+        Await.until("data to resume after reconnect", () -> total(callsByThread(again, p, id(p, "workload.Live.m2()V"))), n -> n > 0);
+        app.getOutputStream().close(); // the program ends now
         assertEquals(0, app.waitFor(), "the app was unaffected");
         assertTrue(Files.readString(dir.resolve("agent0.log")).contains("live done true"));
     }
@@ -564,7 +612,7 @@ class LiveIT {
     @Test
     void badFramesCloseOnlyTheirConnection() throws Exception {
         Server s = serve("bad", 0, "s3cret");
-        agent(s.port(), "s3cret", "60", "");
+        agent(s.port(), "s3cret", "-", "");
         LiveSession.Proc good = waitForProcess(s.live(), 1, 10);
 
         byte[] random = new byte[64];
@@ -575,17 +623,12 @@ class LiveIT {
         assertClosed(s.port(), new Hello(99, Wire.ROLE_AGENT, "s3cret", 1, "x", "", 0, 0, "jvm").toBytes()
                 .length > 0 ? helloWithVersion(99) : null);                                          // wrong version
         assertClosed(s.port(), new Hello(Wire.VERSION, Wire.ROLE_AGENT, "wrong", 1, "x", "", 0, 0, "jvm").toBytes());
-        long end = System.currentTimeMillis() + 5000;
-        while (log.stream().filter(l -> l.contains("rejected") || l.contains("closed")).count() < 5 && System.currentTimeMillis() < end)
-            Thread.sleep(20);
-        String all = String.join("\n", log);
-        assertTrue(all.contains("wrong token"), all);
-        assertTrue(all.contains("protocol version 99"), all);
-        assertTrue(all.contains("out of bounds"), all);
-        assertTrue(all.contains("first frame must be HELLO"), all);
+        String all = Await.until("the five connections closed, the four reasons logged", () -> String.join("\n", log),
+                l -> l.lines().filter(x -> x.contains("rejected") || x.contains("closed")).count() >= 5 && l.contains("wrong token")
+                        && l.contains("protocol version 99") && l.contains("out of bounds") && l.contains("first frame must be HELLO"));
 
         assertTrue(good.connected(), "the good agent is unaffected");
-        assertEquals(1, s.live().refresh(good.id, 5000));
+        assertEquals(1, s.live().refresh(good.id, Await.DEADLINE.toMillis()));
         Cli ok = Cli.run("ctl", "--connect", "127.0.0.1:" + s.port(), "--token", "s3cret", "processes");
         assertEquals(0, ok.exit, ok.err);
         Cli bad = Cli.run("ctl", "--connect", "127.0.0.1:" + s.port(), "--token", "nope", "processes");
@@ -600,7 +643,7 @@ class LiveIT {
 
     static void assertClosed(int port, byte[] bytes) throws Exception {
         try (Socket sock = new Socket("127.0.0.1", port)) {
-            sock.setSoTimeout(5000);
+            sock.setSoTimeout((int) Await.DEADLINE.toMillis());
             OutputStream o = sock.getOutputStream();
             o.write(bytes);
             o.flush();

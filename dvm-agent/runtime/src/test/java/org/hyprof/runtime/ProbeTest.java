@@ -2,6 +2,7 @@ package org.hyprof.runtime;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.hyprof.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -175,9 +176,16 @@ class ProbeTest {
         assertEquals(1, mine().get(A, Stats.CALLS));
         assertEquals(0, mine().get(C, Stats.CALLS), "deeper than 1");
         Hyprof.setRules(1_000_000, 0, 0);
+        long t0 = System.nanoTime();
         Probe.enter(C); Probe.exit(C);
+        long emptyNanos = System.nanoTime() - t0;   // at least what the probes measured
         Probe.enter(C); spin(2_000_000); Probe.exit(C);
-        assertEquals(1, mine().get(C, Stats.CALLS), "only the call ≥ 1 ms");
+        // a loaded machine may stretch even the empty call past 1 ms (then it counts too): every
+        // call recorded lasted ≥ 1 ms, and the empty one counts only if it did
+        long calls = mine().get(C, Stats.CALLS);
+        if (emptyNanos < 1_000_000) assertEquals(1, calls, "only the call ≥ 1 ms");
+        else assertTrue(calls == 1 || calls == 2, "the call ≥ 1 ms, and the empty one if it took that long: " + calls);
+        assertTrue(mine().get(C, Stats.MIN) >= 1_000_000, "every call recorded lasted ≥ 1 ms: " + mine().get(C, Stats.MIN));
     }
 
     @Test
@@ -265,11 +273,14 @@ class ProbeTest {
     }
 
     @Test
-    void calibrationMeasuresPositiveCosts() {
-        Calibration c = Hyprof.calibrate(true);
-        assertTrue(c.perEventPicos > 0, c.toString());
-        assertTrue(c.innerPicos > 0, c.toString());
-        assertTrue(c.innerPicos <= 2 * c.perEventPicos, c.toString());
+    void calibrationMeasuresPositiveCosts() throws InterruptedException {
+        // the per-event cost is a difference of two timed runs (with and without probes): on a
+        // loaded machine one calibration can be all noise (the run without probes preempted, the
+        // difference 0), so calibrate until one measures both costs, as the periodic recalibration would
+        Calibration c = Await.until("a calibration with positive costs", () -> Hyprof.calibrate(true),
+                x -> x.perEventPicos > 0 && x.innerPicos > 0);
+        // the inner part is capped at the enter+exit pair's cost, which perEvent halves in whole picoseconds
+        assertTrue(c.innerPicos <= 2 * c.perEventPicos + 1, c.toString());
         for (Snapshot.ThreadData t : Hyprof.snapshot().threads)
             assertNotEquals("hyprof-calibration", t.name, "calibration never shows in the data");
     }
