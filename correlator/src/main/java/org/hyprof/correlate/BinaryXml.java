@@ -221,7 +221,7 @@ final class BinaryXml {
             long start = dataStart + u32(b, offsetAt);
             if (start >= dataEnd) throw bad("string " + index + " starts past the string data", offsetAt);
             int p = (int) start;
-            int byteLength;
+            long byteLength; // a UTF-16 length of up to 2^31-1 units: twice that overflows an int
             int from;
             if (utf8) {
                 // UTF-16 length then UTF-8 length, each one byte, or two when the high bit is set
@@ -238,13 +238,13 @@ final class BinaryXml {
                     n = ((n & 0x7fff) << 16) | u16(b, p);
                     p += 2;
                 }
-                byteLength = n * 2;
+                byteLength = n * 2L;
                 from = p;
             }
             need(from, byteLength, index);
             bytesLeft -= (from - start) + byteLength;
             if (bytesLeft < 0) throw bad("strings overlap (string " + index + " decodes past the pool's size)", offsetAt);
-            return new String(b, from, byteLength, utf8 ? StandardCharsets.UTF_8 : StandardCharsets.UTF_16LE);
+            return new String(b, from, (int) byteLength, utf8 ? StandardCharsets.UTF_8 : StandardCharsets.UTF_16LE);
         }
 
         private int length8(int[] cursor) {

@@ -99,7 +99,7 @@ public final class ProfilingConfig {
     /** Applies one setting; {@code where} names its source in error messages. */
     public ProfilingConfig set(String key, String value, String where) {
         if (!KEYS.contains(key))
-            throw new ConfigException(where + ": unknown setting '" + key + "' (known: " + String.join(", ", KEYS.stream().sorted().toList()) + ")");
+            throw new ConfigException(where + ": unknown setting '" + oneLine(key) + "' (known: " + String.join(", ", KEYS.stream().sorted().toList()) + ")");
         try {
             switch (key) {
                 case "include" -> split(value).forEach(classes::include);
@@ -117,12 +117,17 @@ public final class ProfilingConfig {
             }
         } catch (IllegalArgumentException e) {
             String m = e.getMessage() == null ? "bad value '" + value + "'" : e.getMessage();
-            throw new ConfigException(where + ": " + (m.startsWith(key + " ") ? m : key + ": " + m));
+            throw new ConfigException(oneLine(where + ": " + (m.startsWith(key + " ") ? m : key + ": " + m)));
         } catch (ConfigException e) {
-            if (e.getMessage().startsWith(where)) throw e;
-            throw new ConfigException(where + ": " + key + ": " + e.getMessage());
+            if (e.getMessage().startsWith(where) && e.getMessage().indexOf('\n') < 0) throw e;
+            throw new ConfigException(oneLine(e.getMessage().startsWith(where) ? e.getMessage() : where + ": " + key + ": " + e.getMessage()));
         }
         return this;
+    }
+
+    /** An error message on one line: a key or value from a properties file may hold line breaks (escaped there). */
+    private static String oneLine(String s) {
+        return s.replace("\r", "\\r").replace("\n", "\\n");
     }
 
     /** Whether a probe starts on. */

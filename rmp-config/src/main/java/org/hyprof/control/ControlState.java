@@ -54,7 +54,7 @@ public record ControlState(int idCount, BitSet on, int[] roots, long minDuration
 
     static ControlState decode(PayloadReader d) {
         long n = d.varint();
-        if (n > 1 << 24) throw new FrameException("control state with " + n + " probe ids");
+        if (n < 0 || n > 1 << 24) throw new FrameException("control state with " + Long.toUnsignedString(n) + " probe ids");
         byte[] bits = d.bytes((int) ((n + 7) / 8));
         BitSet on = new BitSet((int) n);
         for (int i = 0; i < n; i++) if ((bits[i >> 3] & (1 << (i & 7))) != 0) on.set(i);

@@ -101,10 +101,11 @@ public final class ElfImage {
             for (int i = 0; i < elf.e_phnum; i++) {
                 ElfSegment s = elf.getProgramHeader(i);
                 if (s.p_type != ElfSegment.PT_LOAD) continue;
-                if (s.p_offset + s.p_filesz > b.length) throw new NativeException(path + ": truncated (segment at file offset " + s.p_offset + " runs past the end)");
+                if (s.p_offset < 0 || s.p_filesz < 0 || s.p_offset > b.length - s.p_filesz) throw new NativeException(path + ": truncated (segment at file offset " + Long.toUnsignedString(s.p_offset) + " runs past the end)");
                 segs.add(new Segment(s.p_vaddr, s.p_memsz, s.p_offset, s.p_filesz, s.isReadable(), s.isWriteable(), s.isExecutable()));
             }
             if (segs.isEmpty()) throw new NativeException(path + ": no loadable segment");
+            checkSections(path, elf, b);
 
             Map<String, Long> exports = new LinkedHashMap<>();
             TreeMap<Long, String> fns = new TreeMap<>();
@@ -145,6 +146,40 @@ public final class ElfImage {
         } catch (RuntimeException e) {
             if (e instanceof NativeException ne) throw ne;
             throw new NativeException(path + ": damaged ELF file (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Every section with contents lies within the file. jelf reads a section's contents at its
+     * header's size when it is first asked for any section of its kind (a note of 2 GiB in a
+     * 10 KB file is allocated whole), so the headers are checked here, from the bytes, before.
+     */
+    private static void checkSections(Path path, ElfFile elf, byte[] b) {
+        boolean is64 = elf.ei_class == ElfFile.CLASS_64;
+        long entry = elf.e_shentsize & 0xffff, count = elf.e_shnum & 0xffff;
+        if (count == 0) return;
+        if (entry < (is64 ? 64 : 40) || elf.e_shoff < 0 || elf.e_shoff > b.length - entry * count)
+            throw new NativeException(path + ": damaged ELF file (section table of " + count + " entries at offset "
+                    + Long.toUnsignedString(elf.e_shoff) + " runs past the end)");
+        ByteBuffer h = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            int at = (int) (elf.e_shoff + i * entry);
+            int type = h.getInt(at + 4);
+            if (type == ElfSectionHeader.SHT_NULL || type == ElfSectionHeader.SHT_NOBITS) continue;
+            long offset = is64 ? h.getLong(at + 24) : h.getInt(at + 16) & 0xffffffffL;
+            long size = is64 ? h.getLong(at + 32) : h.getInt(at + 20) & 0xffffffffL;
+            if (offset < 0 || size < 0 || offset > b.length || size > b.length - offset)
+                throw new NativeException(path + ": damaged ELF file (section " + i + " of " + Long.toUnsignedString(size)
+                        + " bytes at offset " + Long.toUnsignedString(offset) + " runs past the end)");
+            if (type == ElfSectionHeader.SHT_NOTE) {
+                // jelf allocates each note's name and descriptor at the sizes the note gives
+                long p = offset, end = offset + size;
+                while (p + 12 <= end) {
+                    long name = h.getInt((int) p) & 0xffffffffL, desc = h.getInt((int) p + 4) & 0xffffffffL;
+                    p += 12 + ((name + 3) & ~3L) + ((desc + 3) & ~3L);
+                }
+                if (p > end) throw new NativeException(path + ": damaged ELF file (a note of section " + i + " runs past its section)");
+            }
         }
     }
 

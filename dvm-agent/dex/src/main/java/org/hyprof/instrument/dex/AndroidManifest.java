@@ -96,6 +96,9 @@ public final class AndroidManifest {
         int stringsStart = b.getInt(chunk + 20);
         boolean utf8 = (flags & 0x100) != 0;
         int offsets = chunk + (b.getShort(chunk + 2) & 0xffff);
+        // counts and lengths come from the file: each must fit what remains before it is allocated
+        if (count < 0 || count > (b.limit() - offsets) / 4)
+            throw new IllegalArgumentException("a string pool of " + Integer.toUnsignedString(count) + " strings in " + b.limit() + " bytes");
         String[] out = new String[count];
         for (int i = 0; i < count; i++) {
             int p = chunk + stringsStart + b.getInt(offsets + 4 * i);
@@ -109,6 +112,8 @@ public final class AndroidManifest {
             } else {
                 int len = b.getShort(p) & 0xffff;
                 if ((len & 0x8000) != 0) { len = ((len & 0x7fff) << 16) | (b.getShort(p + 2) & 0xffff); p += 4; } else p += 2;
+                if ((long) p + 2L * len > b.limit())
+                    throw new IllegalArgumentException("string " + i + " of " + len + " characters runs past the end");
                 char[] s = new char[len];
                 for (int k = 0; k < len; k++) s[k] = b.getChar(p + 2 * k);
                 out[i] = new String(s);

@@ -1,0 +1,53 @@
+package org.hyprof.testing;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * What every fuzz test ({@code *FuzzTest}, Jazzer's {@code @FuzzTest}) asserts besides "no other
+ * exception": that an input error says what is wrong in one line, and that handling an input
+ * allocates no more than its size warrants (a length or count read from the input is never trusted
+ * for an allocation). Allocation is measured on the calling thread (HotSpot's per-thread
+ * allocation counter), so the bound holds whatever the heap size or the garbage collector does.
+ */
+public final class FuzzChecks {
+    private FuzzChecks() {}
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** One run of a fuzz target over its input; it catches the input errors it expects. */
+    @FunctionalInterface
+    public interface Run {
+        void run() throws Exception;
+    }
+
+    /** An input error must carry a message of one line, so that the user sees what is wrong. */
+    public static void inputError(Throwable e) {
+        String m = e.getMessage();
+        if (m == null || m.isBlank() || m.indexOf('\n') >= 0)
+            throw new AssertionError("an input error without a one-line message: " + e, e);
+    }
+
+    /** Bytes allocated so far by the calling thread. */
+    public static long allocatedBytes() {
+        return THREADS.getCurrentThreadAllocatedBytes();
+    }
+
+    /**
+     * Runs {@code target} and fails when it allocated more than {@code perInputByte} times the
+     * input's length plus {@code fixedBytes}. A run over the bound is repeated once and only the
+     * repetition counts: the first run on a new path also loads and initialises classes (megabytes,
+     * and more under Jazzer's instrumentation), which says nothing about the input.
+     */
+    public static void allocationBounded(int inputBytes, long perInputByte, long fixedBytes, Run target) throws Exception {
+        long bound = fixedBytes + perInputByte * inputBytes;
+        long before = allocatedBytes();
+        target.run();
+        if (allocatedBytes() - before <= bound) return;
+        before = allocatedBytes();
+        target.run();
+        long used = allocatedBytes() - before;
+        if (used > bound)
+            throw new AssertionError("a " + inputBytes + "-byte input made " + used + " bytes of allocations (bound " + bound + ")");
+    }
+}
