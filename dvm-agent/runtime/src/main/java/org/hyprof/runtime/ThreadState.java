@@ -226,9 +226,10 @@ final class ThreadState {
     /**
      * The deduction arithmetic of an activation that closes, method or loop (see
      * {@link Calibration}): its raw and deducted inclusive and exclusive times, and the probe events
-     * inside it; counts the closing event itself. One routine for both kinds of activation.
-     * ProbeBench (pairOn, aggregate / events, ns/op, same run, old → new): see the commit that made
-     * it one routine and bench/README.md.
+     * inside it; counts the closing event itself. One routine for both kinds of activation, at no
+     * measurable cost: ProbeBench pairOn, quiet machine, two alternating rounds of the copied
+     * arithmetic (before) and this routine (after), ns/op: aggregate 75.4, 79.5 → 73.3, 74.6;
+     * events 80.7, 79.6 → 83.1, 79.2; loopIterOn 7.1, 7.1 → 7.1, 7.2 (two nanoTime reads: 47.3).
      */
     private void deduct(long[] f, int t, long now) {
         dEventsInside = events - f[t + F_EVENTS];
