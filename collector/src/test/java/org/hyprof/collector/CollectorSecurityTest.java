@@ -29,6 +29,7 @@ import org.hyprof.runtime.chunk.PayloadWriter;
 import org.hyprof.runtime.chunk.SnapshotChunk;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.Store;
+import org.hyprof.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,11 +91,7 @@ class CollectorSecurityTest {
     }
 
     static void await(String what, BooleanSupplier ok) throws InterruptedException {
-        long end = System.currentTimeMillis() + 20_000;
-        while (!ok.getAsBoolean()) {
-            if (System.currentTimeMillis() > end) fail(what);
-            Thread.sleep(20);
-        }
+        Await.until(what, ok::getAsBoolean);
     }
 
     /** The 329-byte HELLO of issue 20: its token claims 0x7FFFFF00 bytes. */

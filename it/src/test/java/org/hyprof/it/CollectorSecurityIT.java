@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hyprof.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,12 +35,11 @@ class CollectorSecurityIT {
         Path log = dir.resolve("serve.log");
         serve = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "serve", "--listen", "127.0.0.1:0",
                 "-o", db.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher("");
-        long end = System.currentTimeMillis() + 30_000;
-        while (!(m = m.reset(Files.readString(log))).find()) {
-            assertTrue(serve.isAlive() && System.currentTimeMillis() < end, "serve did not start: " + Files.readString(log));
-            Thread.sleep(50);
-        }
+        Pattern listening = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
+        Matcher m = Await.until("serve listening (" + log + ")", () -> {
+            assertTrue(serve.isAlive(), "serve ended: " + Files.readString(log));
+            return listening.matcher(Files.readString(log));
+        }, Matcher::find);
         String port = "127.0.0.1:" + m.group(1);
         Path tokenFile = Path.of(db + ".token");
         String token = Files.readString(tokenFile).strip();
@@ -59,15 +59,11 @@ class CollectorSecurityIT {
         agent = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=connect=" + port + ",snapshotMillis=200,tokenFile="
                 + tokenFile, "-cp", Cli.classpathOf(Live.class), "workload.Live", "60")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
-        Map<String, Map<String, String>> rows = Map.of();
-        end = System.currentTimeMillis() + 30_000;
-        while (System.currentTimeMillis() < end) {
+        Map<String, Map<String, String>> rows = Await.until("the agent with tokenFile= connected", () -> {
             Cli c = Cli.run("ctl", "--connect", port, "--token-file", tokenFile.toString(), "processes");
             assertEquals(0, c.exit, c.err);
-            rows = Cli.csv(c.out);
-            if (rows.size() == 1 && rows.values().iterator().next().get("connected").equals("true")) break;
-            Thread.sleep(100);
-        }
+            return Cli.csv(c.out);
+        }, r -> r.size() == 1 && "true".equals(r.values().iterator().next().get("connected")));
         assertEquals("true", rows.get("1").get("connected"), "the agent with tokenFile= is in: " + rows);
 
         serve.destroy();
@@ -76,11 +72,10 @@ class CollectorSecurityIT {
         Path log2 = dir.resolve("serve2.log");
         serve = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "serve", "--listen", "127.0.0.1:0",
                 "-o", db.toString()).redirectErrorStream(true).redirectOutput(log2.toFile()).start();
-        end = System.currentTimeMillis() + 30_000;
-        while (!Files.readString(log2).contains("listening on")) {
-            assertTrue(serve.isAlive() && System.currentTimeMillis() < end, "serve did not start: " + Files.readString(log2));
-            Thread.sleep(50);
-        }
+        Await.until("the restarted serve listening (" + log2 + ")", () -> {
+            assertTrue(serve.isAlive(), "serve ended: " + Files.readString(log2));
+            return Files.readString(log2).contains("listening on");
+        });
         assertTrue(Files.readString(log2).contains("token read from " + tokenFile), Files.readString(log2));
         assertFalse(Files.readString(log2).contains(token));
         assertEquals(token, Files.readString(tokenFile).strip());

@@ -19,6 +19,7 @@ import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
+import org.hyprof.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,11 +91,7 @@ class SpillIT {
     }
 
     static void await(String what, BooleanSupplier ok) throws InterruptedException {
-        long end = System.currentTimeMillis() + 120_000;
-        while (!ok.getAsBoolean()) {
-            if (System.currentTimeMillis() > end) throw new AssertionError("not within 120 s: " + what);
-            Thread.sleep(50);
-        }
+        Await.until(what, java.time.Duration.ofSeconds(120), ok::getAsBoolean);
     }
 
     /** Waits until 'ctl processes' shows the agent connected with its threads' data in. */
