@@ -73,6 +73,9 @@ final class Schema {
         }
         if (version > VERSION)
             throw new StoreException(sql.file() + ": written by a newer hyprof (schema " + version + " > " + VERSION + ")");
+        // 0 only while this call creates the session; below 0 never (a damaged or forged file)
+        if (version < 0 || version == 0 && !create)
+            throw new StoreException(sql.file() + ": not a hyprof session (schema_version " + version + ")");
         return version;
     }
 

@@ -51,6 +51,20 @@ class StoreTest {
             s.execute("UPDATE schema_version SET version = 99");
         }
         assertTrue(assertThrows(StoreException.class, () -> Store.open(newer)).getMessage().contains("newer hyprof"));
+
+        // issue 20: schema_version -1 was an internal error (ArrayIndexOutOfBounds), 0 an error naming a temporary copy
+        for (int v : new int[] {-1, 0}) {
+            Path forged = dir.resolve("forged" + v + ".db");
+            try (Store s = Store.create(forged)) { /* created */ }
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + forged); Statement s = c.createStatement()) {
+                s.execute("UPDATE schema_version SET version = " + v);
+            }
+            for (org.junit.jupiter.api.function.Executable open : List.<org.junit.jupiter.api.function.Executable>of(
+                    () -> Store.open(forged), () -> Store.openReadOnly(forged).close())) {
+                String m = assertThrows(StoreException.class, open).getMessage();
+                assertEquals(forged + ": not a hyprof session (schema_version " + v + ")", m);
+            }
+        }
     }
 
     @Test
