@@ -59,6 +59,9 @@ public final class DemoCommand implements Callable<Integer> {
         if (!Files.isRegularFile(samples)) throw new UserError(samples + ": bundled samples not found (rebuild with ./hyprof)");
         if (!Files.isDirectory(natives)) throw new UserError(natives + ": bundled native libraries not found (rebuild with ./hyprof)");
         if (rounds < 1) throw new UserError("--rounds must be ≥ 1", 2);
+        // checked before anything is printed (issue 20: '--abi x86' used to start the demo first)
+        if (!HybridOptions.ABIS.contains(abi))
+            throw new UserError("--abi: '" + abi + "' is not one of " + String.join(", ", HybridOptions.ABIS), 2);
         String profile = cpu != null ? cpu : abi.equals("arm64-v8a") ? "generic-aarch64" : "cortex-a9";
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         err.println("hyprof demo: profiling demo.HybridDemo into " + out + " (Java with probes; native methods of "

@@ -55,6 +55,11 @@ class BadInputIT {
         oneLine(Cli.run("report", dir.resolve("none.db").toString(), "--by", "colour"));
         oneLine(Cli.run("import", dir.resolve("none.hyprof").toString(), "-o", dir.resolve("z.db").toString()));
         oneLine(Cli.run("instrument", dir.resolve("none.jar").toString(), "-o", dir.resolve("o.jar").toString()));
+        // issue 20: the demo printed its start line before refusing the ABI
+        Cli demo = Cli.run("demo", "--abi", "x86");
+        oneLine(demo);
+        assertEquals(2, demo.exit);
+        assertEquals("hyprof: --abi: 'x86' is not one of arm64-v8a, armeabi-v7a", demo.err.strip());
     }
 
     @Test
