@@ -1,8 +1,6 @@
 package org.hyprof.correlate;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hyprof.testing.FuzzChecks;
@@ -17,16 +15,7 @@ import org.hyprof.testing.FuzzChecks;
  * profiles, in {@code PowerProfileFuzzTestInputs/}.
  */
 class PowerProfileFuzzTest {
-    private static final Path APK;
-
-    static {
-        try {
-            APK = Files.createTempFile("hyprof-fuzz", ".apk");
-            APK.toFile().deleteOnExit();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Path APK = FuzzChecks.scratchFile(".apk");
 
     @FuzzTest(maxDuration = "15m", maxExecutions = 1_000_000)
     void read(byte[] input) throws Exception {

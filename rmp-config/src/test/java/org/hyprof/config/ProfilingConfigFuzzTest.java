@@ -1,8 +1,6 @@
 package org.hyprof.config;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,16 +15,7 @@ import org.hyprof.testing.FuzzChecks;
  * (bench/README.md).
  */
 class ProfilingConfigFuzzTest {
-    private static final Path FILE;
-
-    static {
-        try {
-            FILE = Files.createTempFile("hyprof-fuzz", ".properties");
-            FILE.toFile().deleteOnExit();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Path FILE = FuzzChecks.scratchFile(".properties");
 
     @FuzzTest(maxDuration = "15m", maxExecutions = 1_000_000)
     void parse(byte[] input) throws Exception {

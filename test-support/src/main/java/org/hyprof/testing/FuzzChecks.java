@@ -1,6 +1,10 @@
 package org.hyprof.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * What every fuzz test ({@code *FuzzTest}, Jazzer's {@code @FuzzTest}) asserts besides "no other
@@ -19,6 +23,20 @@ public final class FuzzChecks {
     @FunctionalInterface
     public interface Run {
         void run() throws Exception;
+    }
+
+    /**
+     * A temporary file (deleted at exit) a fuzz target writes each input to, for parsers that read
+     * files; one per target class, made once.
+     */
+    public static Path scratchFile(String suffix) {
+        try {
+            Path f = Files.createTempFile("hyprof-fuzz", suffix);
+            f.toFile().deleteOnExit();
+            return f;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** An input error must carry a message of one line, so that the user sees what is wrong. */

@@ -1,8 +1,6 @@
 package org.hyprof.bb.elf;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hyprof.bb.NativeException;
@@ -17,16 +15,7 @@ import org.hyprof.testing.FuzzChecks;
  * {@code ElfImageFuzzTestInputs/}.
  */
 class ElfImageFuzzTest {
-    private static final Path FILE;
-
-    static {
-        try {
-            FILE = Files.createTempFile("hyprof-fuzz", ".so");
-            FILE.toFile().deleteOnExit();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Path FILE = FuzzChecks.scratchFile(".so");
 
     @FuzzTest(maxDuration = "15m", maxExecutions = 1_000_000)
     void read(byte[] input) throws Exception {

@@ -2,7 +2,6 @@ package org.hyprof.instrument.dex;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,16 +17,7 @@ import org.hyprof.testing.FuzzChecks;
  * without a manifest, with a damaged DEX entry, and a zip without code.
  */
 class AppInputFuzzTest {
-    private static final Path FILE;
-
-    static {
-        try {
-            FILE = Files.createTempFile("hyprof-fuzz", ".apk");
-            FILE.toFile().deleteOnExit();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Path FILE = FuzzChecks.scratchFile(".apk");
 
     @FuzzTest(maxDuration = "15m", maxExecutions = 1_000_000)
     void read(byte[] input) throws Exception {
