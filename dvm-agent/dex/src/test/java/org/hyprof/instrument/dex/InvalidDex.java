@@ -139,8 +139,12 @@ public final class InvalidDex {
         return b;
     }
 
-    /** Where the first method with code keeps its code offset: {position, ULEB128 length}. */
-    static int[] firstCodeOffset(byte[] b) {
+    /**
+     * Every method with code, in class-data order: {where its code_off ULEB128 is, that ULEB128's
+     * length, the code offset}.
+     */
+    static java.util.List<int[]> codeOffsets(byte[] b) {
+        java.util.List<int[]> out = new java.util.ArrayList<>();
         int defs = getInt(b, 0x64), n = getInt(b, 0x60);
         for (int i = 0; i < n; i++) {
             int data = getInt(b, defs + i * 32 + 24);
@@ -152,9 +156,16 @@ public final class InvalidDex {
                 uleb(b, p);
                 uleb(b, p);
                 int at = p[0];
-                if (uleb(b, p) != 0) return new int[] {at, p[0] - at};
+                int code = (int) uleb(b, p);
+                if (code != 0) out.add(new int[] {at, p[0] - at, code});
             }
         }
+        return out;
+    }
+
+    /** Where the first method with code keeps its code offset: {position, ULEB128 length}. */
+    static int[] firstCodeOffset(byte[] b) {
+        for (int[] c : codeOffsets(b)) return new int[] {c[0], c[1]};
         throw new IllegalStateException("no method with code");
     }
 
@@ -170,21 +181,10 @@ public final class InvalidDex {
 
     /** The first try item of any code item. */
     static int firstTryItem(byte[] b) {
-        int defs = getInt(b, 0x64), n = getInt(b, 0x60);
-        for (int i = 0; i < n; i++) {
-            int data = getInt(b, defs + i * 32 + 24);
-            if (data == 0) continue;
-            int[] p = {data};
-            long sf = uleb(b, p), inf = uleb(b, p), dm = uleb(b, p), vm = uleb(b, p);
-            for (long k = 0; k < 2 * (sf + inf); k++) uleb(b, p);
-            for (long k = 0; k < dm + vm; k++) {
-                uleb(b, p);
-                uleb(b, p);
-                int code = (int) uleb(b, p);
-                if (code == 0) continue;
-                int tries = getShort(b, code + 6), insns = getInt(b, code + 12);
-                if (tries > 0) return (code + 16 + insns * 2 + 3) & ~3;
-            }
+        for (int[] c : codeOffsets(b)) {
+            int code = c[2];
+            int tries = getShort(b, code + 6), insns = getInt(b, code + 12);
+            if (tries > 0) return (code + 16 + insns * 2 + 3) & ~3;
         }
         throw new IllegalStateException("no try item");
     }
