@@ -29,6 +29,15 @@ public final class Calibration {
     final long innerFx, perEventFx, perIterFx, outerFx;
     static final int FX_SHIFT = 10;
 
+    /**
+     * Calls whose deducted time is below this are too short to time honestly: 3 × the cost of a
+     * probe event, the size of the calibration's own noise on such calls. A probe whose median call
+     * is below it goes count-only (see {@code ThreadState.maybeCountOnly}). 0 when uncalibrated.
+     */
+    public final long tinyNanos;
+    /** How many probe events' cost the tiny-call threshold is. */
+    public static final int TINY_EVENTS = 3;
+
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
                        long measuredAtNanos) {
         this.innerPicos = innerPicos;
@@ -40,6 +49,7 @@ public final class Calibration {
         this.perEventFx = toFx(perEventPicos);
         this.perIterFx = toFx(perIterPicos);
         this.outerFx = toFx(outerPicos());
+        this.tinyNanos = TINY_EVENTS * perEventPicos / 1000;
     }
 
     private static long toFx(long picos) {

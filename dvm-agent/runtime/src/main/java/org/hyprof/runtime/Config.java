@@ -26,9 +26,20 @@ final class Config {
     final int maxDepth;
     /** Events mode: also log every enter/exit as a compact record. */
     final boolean events;
+    /**
+     * countOnly[id]: the probe counts calls without reading the clock (its calls are too short to
+     * time honestly). May be shorter than {@link #on}: ids beyond it are timed.
+     */
+    final boolean[] countOnly;
 
     Config(boolean[] on, boolean[] root, byte[] kind, long minDurationNanos, int minCalls,
            int maxDepth, boolean events) {
+        this(on, root, kind, minDurationNanos, minCalls, maxDepth, events, new boolean[0]);
+    }
+
+    Config(boolean[] on, boolean[] root, byte[] kind, long minDurationNanos, int minCalls,
+           int maxDepth, boolean events, boolean[] countOnly) {
+        this.countOnly = countOnly;
         this.on = on;
         this.root = root;
         this.kind = kind;
@@ -54,22 +65,31 @@ final class Config {
         System.arraycopy(on, 0, o, 0, on.length);
         System.arraycopy(root, 0, r, 0, root.length);
         System.arraycopy(kind, 0, k, 0, kind.length);
-        return new Config(o, r, k, minDurationNanos, minCalls, maxDepth, events);
+        return new Config(o, r, k, minDurationNanos, minCalls, maxDepth, events, countOnly);
     }
 
     Config withFlags(boolean[] newOn) {
-        return new Config(newOn, root, kind, minDurationNanos, minCalls, maxDepth, events);
+        return new Config(newOn, root, kind, minDurationNanos, minCalls, maxDepth, events, countOnly);
     }
 
     Config withRoots(boolean[] newRoot) {
-        return new Config(on, newRoot, kind, minDurationNanos, minCalls, maxDepth, events);
+        return new Config(on, newRoot, kind, minDurationNanos, minCalls, maxDepth, events, countOnly);
     }
 
     Config withRules(long minDur, int minC, int maxD) {
-        return new Config(on, root, kind, minDur, minC, maxD, events);
+        return new Config(on, root, kind, minDur, minC, maxD, events, countOnly);
     }
 
     Config withEvents(boolean ev) {
-        return new Config(on, root, kind, minDurationNanos, minCalls, maxDepth, ev);
+        return new Config(on, root, kind, minDurationNanos, minCalls, maxDepth, ev, countOnly);
+    }
+
+    Config withCountOnly(boolean[] co) {
+        return new Config(on, root, kind, minDurationNanos, minCalls, maxDepth, events, co);
+    }
+
+    /** Whether probe id counts calls without timing them. */
+    boolean countOnly(int id) {
+        return id < countOnly.length && countOnly[id];
     }
 }

@@ -45,6 +45,7 @@ public final class Hyprof {
             options = o;
             stopping = false;
             Recorder.setBudget(o.events ? o.budgetBytes : 0);
+            Recorder.countOnlyAllowed = !o.timeAll;
             // one reading of the start times: the session file's (and a spill file's) header and the
             // collector's HELLO must name the same run, so that an import finds its process row
             long startWallMillis = System.currentTimeMillis(), startNanos = System.nanoTime();
@@ -127,7 +128,7 @@ public final class Hyprof {
             System.arraycopy(kinds, 0, newKind, firstId, kinds.length);
             System.arraycopy(on, 0, newOn, firstId, on.length);
             Recorder.publish(new Config(newOn, c.root, newKind, c.minDurationNanos, c.minCalls,
-                    c.maxDepth, c.events));
+                    c.maxDepth, c.events, c.countOnly));
             if (manifestTsv != null && !manifestTsv.isEmpty()) Recorder.sink().manifest(manifestTsv);
         }
     }
@@ -155,6 +156,21 @@ public final class Hyprof {
             boolean[] n = new boolean[c.on.length];
             System.arraycopy(on, 0, n, 0, Math.min(on.length, n.length));
             Recorder.publish(c.withFlags(n));
+        }
+    }
+
+    /**
+     * Switches probe id to count-only: from its next call on, calls are counted without reading
+     * the clock, and their time shows in the caller's exclusive time. Open activations finish as
+     * they began (timed). Called by the runtime when a probe's calls prove too short to time.
+     */
+    public static void countOnly(int id) {
+        synchronized (LOCK) {
+            Config c = Recorder.config;
+            if (id < 0 || id >= c.on.length || c.countOnly(id)) return;
+            boolean[] n = java.util.Arrays.copyOf(c.countOnly, Math.max(c.countOnly.length, id + 1));
+            n[id] = true;
+            Recorder.publish(c.withCountOnly(n));
         }
     }
 

@@ -50,6 +50,11 @@ public final class Options {
     public long exitGraceMillis = 3000;
     /** Directory of the spill file; null = the working directory (an Android app's files directory). */
     public String spillDir;
+    /**
+     * Keep timing every probe: no probe goes count-only, however short its calls ({@code timeAll},
+     * the CLI's {@code --time-all}).
+     */
+    public boolean timeAll;
 
     /** Parses one {@code key=value} setting into these options. */
     public void set(String key, String value) {
@@ -79,6 +84,7 @@ public final class Options {
         else if (k.equals("tokenFile")) tokenFile = v;
         else if (k.equals("exitGraceMillis")) exitGraceMillis = parseLong(k, v, 0);
         else if (k.equals("spillDir")) spillDir = v;
+        else if (k.equals("timeAll")) timeAll = parseBoolean(k, v);
         else throw new IllegalArgumentException("unknown runtime option '" + k + "'");
     }
 

@@ -22,12 +22,64 @@ package org.hyprof.runtime;
 public final class Probe {
     private Probe() {}
 
+    // ---------------------------------------------------------------- token API (what instrumenters emit)
+    //
+    // An activation's entry returns a token that the code keeps in a local and hands to its exit:
+    // 0 when nothing was recorded (probe off, filtered), else the position of the frame the entry
+    // opened. So an exit closes exactly the frame its own entry opened, whatever was switched in
+    // between: an activation entered while its probe was off and left while on is left out in full,
+    // one entered while on and left while off is counted in full (see ThreadState). When the probe
+    // is off the token is the constant 0, and the JIT drops the exit's test with it.
+
+    /**
+     * At method entry (in constructors: after the {@code super()}/{@code this()} call). Returns the
+     * token for {@link #end}/{@link #endThrow}: 0 when nothing was recorded.
+     */
+    public static int begin(int id) {
+        boolean[] on = Recorder.fastOn;
+        return id >= 0 && id < on.length && on[id] ? Recorder.begin(id) : 0;
+    }
+
+    /** Before every normal return of a method; {@code token} is what {@link #begin} returned. */
+    public static void end(int id, int token) {
+        if (token != 0) Recorder.end(id, token, false);
+    }
+
+    /** In the method's catch-all handler, before the exception is rethrown. */
+    public static void endThrow(int id, int token) {
+        if (token != 0) Recorder.end(id, token, true);
+    }
+
+    /**
+     * On each edge into a loop's header from outside the loop. Returns the token for
+     * {@link #loopEnd}. The code counts the loop's back edges in a local of its own, set to 0 here.
+     */
+    public static int loopBegin(int id) {
+        boolean[] on = Recorder.fastOn;
+        return id >= 0 && id < on.length && on[id] ? Recorder.loopBegin(id) : 0;
+    }
+
+    /**
+     * On each edge that leaves a loop, and at a method exit (normal or exceptional) for each loop
+     * that may still be open there, innermost first. {@code iterations} is the number of back
+     * edges taken since {@link #loopBegin}; a token of a loop already closed is ignored.
+     */
+    public static void loopEnd(int id, int token, int iterations) {
+        if (token != 0) Recorder.loopEnd(id, token, iterations);
+    }
+
+    // ---------------------------------------------------------------- id-only API (earlier outputs, tests)
+
     static {
         // Offline-instrumented code has no agent to start recording: the first probe does it.
         Bootstrap.startFromResources(Probe.class.getClassLoader());
     }
 
-    /** At method entry (in constructors: after the {@code super()}/{@code this()} call). */
+    /**
+     * At method entry, without a token: the exit closes the innermost open frame of the same id.
+     * Kept for code instrumented by earlier versions; a toggle while such an activation runs can
+     * pair an exit with the wrong frame (recursion), which the token API rules out.
+     */
     public static void enter(int id) {
         boolean[] on = Recorder.fastOn;
         if (id >= 0 && id < on.length && on[id]) Recorder.enter(id);

@@ -16,10 +16,84 @@ final class Recorder {
     /** {@code config.on}, read without a barrier by {@link Probe} (see its class comment). */
     static boolean[] fastOn = config.on;
 
-    /** Publishes a new config (volatile write first, then the mirror). */
+    /**
+     * Re-links JIT-folded probe sites when a config changes ({@link ProbeSites}); null until the
+     * first such site is linked, so a runtime without them (Android) never loads java.lang.invoke.
+     */
+    static volatile SiteListener sites;
+
+    interface SiteListener {
+        void changed(Config before, Config after);
+    }
+
+    /** Publishes a new config (volatile write first, then the mirror, then the linked sites). */
     static void publish(Config c) {
+        Config before = config;
         config = c;
         fastOn = c.on;
+        SiteListener l = sites;
+        if (l != null) {
+            try {
+                l.changed(before, c);
+            } catch (Throwable t) {
+                report("could not re-link probe sites: " + t); // their flags still decide in Recorder
+            }
+        }
+    }
+
+    /** {@link Probe#begin}'s recording path: the token of the frame opened, 0 if none. */
+    static int begin(int id) {
+        try {
+            Config c = config;
+            if (id >= c.on.length || !c.on[id]) return 0;
+            if (c.countOnly(id)) {
+                state().countOnly(c, id);
+                return 0;
+            }
+            return state().enter(c, id);
+        } catch (Throwable t) {
+            internalFailure(t);
+            return 0;
+        }
+    }
+
+    /** The count-only path of a probe site switched to it ({@link ProbeSites}). */
+    static int count(int id) {
+        try {
+            Config c = config;
+            if (id < c.on.length && c.on[id]) state().countOnly(c, id);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+        return 0;
+    }
+
+    /** Closes the frame {@code token} names, recorded whatever the probe's state is now. */
+    static void end(int id, int token, boolean thrown) {
+        try {
+            state().exitAt(config, id, token, thrown);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+    }
+
+    static int loopBegin(int id) {
+        try {
+            Config c = config;
+            if (id >= c.on.length || !c.on[id]) return 0;
+            return state().loopEnter(c, id);
+        } catch (Throwable t) {
+            internalFailure(t);
+            return 0;
+        }
+    }
+
+    static void loopEnd(int id, int token, int iterations) {
+        try {
+            state().loopExitAt(config, id, token, iterations);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
     }
 
     // The recording paths of Probe's entry points: the volatile config is read again here, so a
@@ -29,7 +103,7 @@ final class Recorder {
         enter(config, id);
     }
 
-    /** {@link #enter(int)} under a given config: the calibrator measures exactly this path. */
+    /** {@link #enter(int)} under a given config. */
     static void enter(Config c, int id) {
         try {
             if (id < c.on.length && c.on[id]) state().enter(c, id);
@@ -83,6 +157,9 @@ final class Recorder {
             internalFailure(t);
         }
     }
+    /** False under {@code timeAll=true}: every probe keeps timing, however short its calls. */
+    static volatile boolean countOnlyAllowed = true;
+
     /** In effect for deduction; immutable, so a plain field is safe (final-field semantics). */
     static Calibration calibration = Calibration.NONE;
 
@@ -236,6 +313,7 @@ final class Recorder {
         synchronized (THREADS) {
             publish(Config.empty());
             calibration = Calibration.NONE;
+            countOnlyAllowed = true;
             THREADS.clear();
             STATE = newThreadLocal();
             threadArray = new ThreadState[0];

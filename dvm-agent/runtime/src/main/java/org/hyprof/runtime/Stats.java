@@ -57,8 +57,23 @@ public final class Stats {
     public static final int NATIVE_CYCLES_INCL = 21;
     public static final int NATIVE_EST_NS_INCL = 22;
     public static final int NATIVE_ENERGY_PJ_INCL = 23;
+    /**
+     * Calls counted without timing: the probe went count-only (its calls were too short to time
+     * honestly, see {@code Hyprof.countOnly}). Not in {@link #CALLS}: the time figures are of
+     * timed calls only; these calls' time is in their caller's exclusive time.
+     */
+    public static final int COUNT_ONLY_CALLS = 24;
+    /**
+     * Activations whose deducted time came out below 0 (inclusive) or above their inclusive
+     * (exclusive) and was clamped: the probe cost dominated them.
+     */
+    public static final int CLAMPED = 25;
+    /** Timed activations whose deducted inclusive time was below the tiny-call threshold. */
+    public static final int TINY_CALLS = 26;
+    /** Set by the thread that switched the probe to count-only: the median deducted ns it saw then. */
+    public static final int COUNT_ONLY_MEDIAN_NS = 27;
     /** First of {@link #HIST_BUCKETS} log₂ buckets of per-activation deducted inclusive time. */
-    public static final int HIST = 24;
+    public static final int HIST = 28;
     /**
      * Bucket b counts durations d with {@code 64 - numberOfLeadingZeros(d) == b}, that is
      * 2^(b-1) ≤ d < 2^b ns (bucket 0 holds d = 0); the last bucket also holds longer ones.

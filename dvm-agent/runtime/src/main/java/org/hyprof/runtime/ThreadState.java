@@ -117,19 +117,23 @@ final class ThreadState {
 
     // ------------------------------------------------------------------ methods
 
-    void enter(Config c, int id) {
+    /**
+     * Opens a method frame. Returns its token ({@code top} after the push: never 0), or 0 when
+     * nothing was opened (filtered by the roots, or the stack is full).
+     */
+    int enter(Config c, int id) {
         if (c.root != rootsSeen) recountRoots(c);
-        if (c.rootsActive && rootDepth == 0 && !c.root[id]) return;
+        if (c.rootsActive && rootDepth == 0 && !c.root[id]) return 0;
         long[] f = frames;
         int t = top;
-        if (t == f.length && (f = growStack()) == null) { depthDrops++; return; }
+        if (t == f.length && (f = growStack()) == null) { depthDrops++; return 0; }
         if (c.maxDepth > 0 && methodDepth >= c.maxDepth) {
             // below the maximum depth: a marker, so that this call's exit is not taken for an
             // outer activation of the same method (recursion)
             f[t + F_ID] = (long) id << 2;
             f[t + F_EVENTS] = -1;
             top = t + FRAME;
-            return;
+            return top;
         }
         if (id >= active.length) growActive(id);
         active[id]++;
@@ -148,6 +152,48 @@ final class ThreadState {
         long now = System.nanoTime() - clockShift;
         f[t + F_START] = now;
         if (c.events) log.record(id, EventLog.ENTER, now, 0);
+        return top;
+    }
+
+    /**
+     * A call of a count-only probe: counted, not timed. Its time stays in the caller's exclusive
+     * time, where it was spent, and no probe cost is charged for it.
+     */
+    void countOnly(Config c, int id) {
+        if (c.root != rootsSeen) recountRoots(c);
+        if (c.rootsActive && rootDepth == 0 && !c.root[id]) return;
+        long[] p = page(id);
+        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
+        p[b + Stats.SEEN]++;
+        p[b + Stats.COUNT_ONLY_CALLS]++;
+    }
+
+    /** Exits and loop ends whose token named no open frame of theirs (recording restarted, a bug). */
+    long staleTokens;
+
+    /**
+     * Closes the method frame {@code token} names (see {@link #enter}), whatever the probe's state
+     * is now; frames still open above it are closed first (loops) or dropped (methods whose exit
+     * never ran).
+     */
+    void exitAt(Config c, int id, int token, boolean thrown) {
+        long now = System.nanoTime() - clockShift;
+        int t = token - FRAME;
+        long[] f = frames;
+        if (t < 0 || t >= top || (f[t + F_ID] & ~ROOT) != (long) id << 2) { staleTokens++; return; }
+        closeAbove(c, t, now);
+        if (f[t + F_EVENTS] < 0) unmark(t);
+        else finishMethod(c, f, t, id, now, thrown);
+        top = t;
+    }
+
+    /** Frames above frame t whose own end never came: loops are closed, methods dropped. */
+    private void closeAbove(Config c, int t, long now) {
+        long[] f = frames;
+        for (int j = top - FRAME; j > t; j -= FRAME) {
+            if ((f[j + F_ID] & KIND_LOOP) != 0) closeLoop(c, j, now, false);
+            else discard(c, j, now);
+        }
     }
 
     void exit(Config c, int id, boolean thrown) {
@@ -162,10 +208,7 @@ final class ThreadState {
             int i = t - FRAME;
             while (i >= 0 && (f[i + F_ID] & ~ROOT) != key) i -= FRAME;
             if (i < 0) return; // entered while off or filtered: nothing to close
-            for (int j = t; j > i; j -= FRAME) {
-                if ((f[j + F_ID] & KIND_LOOP) != 0) closeLoop(c, j, now);
-                else discard(c, j, now);
-            }
+            closeAbove(c, i, now);
             t = i;
         }
         if (f[t + F_EVENTS] < 0) unmark(t);
@@ -192,7 +235,7 @@ final class ThreadState {
     }
 
     private void finishMethod(Config c, long[] f, int t, int id, long now, boolean thrown) {
-        deduct(f, t, now);
+        deduct(f, t, now, true);
         // charge this activation (and the part of its probes outside it) to the enclosing frames
         // up to the nearest method: their exclusive time does not include it
         long raw = dRaw;
@@ -211,17 +254,44 @@ final class ThreadState {
         long[] p = page(id);
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         long seen = ++p[b + Stats.SEEN];
-        boolean recorded = seen > c.minCalls && dInclCall >= c.minDurationNanos;
+        boolean recorded = seen > c.minCalls && dIncl >= c.minDurationNanos;
         if (natUsed) finishNative(t, p, b, recorded, open == 0);
         if (!recorded) return;
         addCall(p, b, f, t);
         if (thrown) p[b + Stats.THROWS]++;
         if (open == 0) addOutermost(p, b);
+        if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
+    }
+
+    /** Calls of a probe on one thread after which (and at each power of two after) it may go count-only. */
+    static final long COUNT_ONLY_AFTER = 1024;
+
+    /**
+     * Switches a probe to count-only when most of its timed calls on this thread were shorter than
+     * the tiny-call threshold (their median is below it): their deducted time would be mostly
+     * the probe cost's own noise, and the probes would distort their callers more than they
+     * tell. Notes the median seen (approximated from the histogram) for the report.
+     */
+    private void maybeCountOnly(Config c, int id, long[] p, int b) {
+        long calls = p[b + Stats.CALLS];
+        if (c.countOnly(id) || calls == 0 || p[b + Stats.TINY_CALLS] * 2 <= calls) return;
+        long half = (calls + 1) / 2, seenSoFar = 0;
+        long median = 0;
+        for (int k = 0; k < Stats.HIST_BUCKETS; k++) {
+            seenSoFar += p[b + Stats.HIST + k];
+            if (seenSoFar >= half) {
+                median = k == 0 ? 0 : k == 1 ? 1 : 3L << (k - 2); // middle of [2^(k-1), 2^k)
+                break;
+            }
+        }
+        p[b + Stats.COUNT_ONLY_MEDIAN_NS] = Math.max(median, 1);
+        Hyprof.countOnly(id);
     }
 
     // Results of deduct() for the activation being closed: fields rather than an object, so the
     // hot path allocates nothing; only the closing thread touches them.
-    private long dRaw, dIncl, dInclCall, dExclRaw, dExcl, dEventsInside, dItersInside, dOuterFx;
+    private long dRaw, dIncl, dExclRaw, dExcl, dEventsInside, dItersInside, dOuterFx;
+    private boolean dClamped;
 
     /**
      * The deduction arithmetic of an activation that closes, method or loop (see
@@ -231,24 +301,32 @@ final class ThreadState {
      * arithmetic (before) and this routine (after), ns/op: aggregate 75.4, 79.5 → 73.3, 74.6;
      * events 80.7, 79.6 → 83.1, 79.2; loopIterOn 7.1, 7.1 → 7.1, 7.2 (two nanoTime reads: 47.3).
      */
-    private void deduct(long[] f, int t, long now) {
+    private void deduct(long[] f, int t, long now, boolean closingEvent) {
         dEventsInside = events - f[t + F_EVENTS];
         dItersInside = iters - f[t + F_ITERS];
-        events++;
         long raw = now - f[t + F_START];
         Calibration cal = Recorder.calibration;
         long inside = cost - f[t + F_COST];
-        cost += cal.perEventFx;
-        // Sums take deducted values as they are (noise cancels out over many calls; clamping each
-        // at 0 would bias them upwards); per-call figures (min, max, histogram) are clamped.
+        if (closingEvent) { // a loop closed by its method's exit had no probe event of its own
+            events++;
+            cost += cal.perEventFx;
+        }
         long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - inside) >> Calibration.FX_SHIFT;
         long exclRaw = raw - f[t + F_CHILD_INCL];
+        long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - f[t + F_EXCL_COST]) >> Calibration.FX_SHIFT;
+        // Each activation is clamped, and counted when it was (Stats.CLAMPED): no sum is ever
+        // negative, and exclusive never exceeds inclusive, on any row. The clamped share tells the
+        // reader where the probe cost dominated.
+        boolean clamped = false;
+        if (incl < 0) { incl = 0; clamped = true; }
+        if (excl < 0) { excl = 0; clamped = true; }
+        if (excl > incl) { excl = incl; clamped = true; }
         dOuterFx = cal.outerFx; // the calibration in force for the whole closing event
         dRaw = raw;
         dIncl = incl;
-        dInclCall = incl < 0 ? 0 : incl;
         dExclRaw = exclRaw;
-        dExcl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - f[t + F_EXCL_COST]) >> Calibration.FX_SHIFT;
+        dExcl = excl;
+        dClamped = clamped;
     }
 
     /** Statistics of every recorded activation (method or loop), from {@link #deduct} and its frame. */
@@ -260,10 +338,12 @@ final class ThreadState {
         p[b + Stats.CHILD_CALLS] += counts & 0xffffffffL;
         p[b + Stats.DIRECT_LOOP_EVENTS] += counts >>> 32;
         p[b + Stats.DIRECT_ITERS] += f[t + F_DIRECT_ITERS];
-        long inclCall = dInclCall;
+        long inclCall = dIncl;
         if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
         if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
         p[b + Stats.HIST + Stats.bucket(inclCall)]++;
+        if (dClamped) p[b + Stats.CLAMPED]++;
+        if (inclCall < Recorder.calibration.tinyNanos) p[b + Stats.TINY_CALLS]++;
     }
 
     /** Inclusive figures, counted for the outermost activation of a probe only (recursion). */
@@ -344,9 +424,20 @@ final class ThreadState {
         for (int i = 0; i < NAT; i++) n[slot + i] = 0;
     }
 
-    /** A method frame left open above the one being closed: drop it without recording. */
+    /**
+     * A method frame left open above the one being closed (its exit never ran): drop it without
+     * recording. Its time stays in the enclosing frame's exclusive time, so the probe cost inside
+     * it (its own entry included) is charged there too; otherwise that exclusive time would be
+     * deducted less than the inclusive time around it.
+     */
     private void discard(Config c, int j, long now) {
         if (frames[j + F_EVENTS] < 0) { unmark(j); return; }
+        long[] f = frames;
+        long dropped = cost - f[j + F_COST] + Recorder.calibration.perEventFx;
+        for (int k = j - FRAME; k >= 0; k -= FRAME) {
+            f[k + F_EXCL_COST] += dropped;
+            if ((f[k + F_ID] & KIND_LOOP) == 0) break;
+        }
         long key = frames[j + F_ID];
         int id = (int) (key >>> 2);
         active[id]--;
@@ -358,13 +449,16 @@ final class ThreadState {
 
     // ------------------------------------------------------------------ loops
 
-    void loopEnter(Config c, int id) {
+    /** Opens a loop frame; returns its token (as {@link #enter}) or 0. */
+    int loopEnter(Config c, int id) {
         if (c.root != rootsSeen) recountRoots(c);
-        if (c.rootsActive && rootDepth == 0) return;
+        if (c.rootsActive && rootDepth == 0) return 0;
         long[] f = frames;
         int t = top;
-        if (t > 0 && f[t - FRAME + F_EVENTS] < 0) return; // inside a call below the maximum depth
-        if (t == f.length && (f = growStack()) == null) { depthDrops++; return; }
+        if (t > 0 && f[t - FRAME + F_EVENTS] < 0) return 0; // inside a call below the maximum depth
+        if (t == f.length && (f = growStack()) == null) { depthDrops++; return 0; }
+        if (id >= active.length) growActive(id);
+        active[id]++; // a loop of a recursive method is open once per activation
         long perEvent = Recorder.calibration.perEventFx;
         countLoopEvent(f, t - FRAME, perEvent);
         f[t + F_ID] = ((long) id << 2) | KIND_LOOP;
@@ -380,6 +474,31 @@ final class ThreadState {
         long now = System.nanoTime() - clockShift;
         f[t + F_START] = now;
         if (c.events) log.record(id, EventLog.LOOP_ENTER, now, 0);
+        return top;
+    }
+
+    /**
+     * Closes the loop frame {@code token} names, whose back edges the code counted:
+     * {@code iterations}. Iterations counted in the code cost no probe event, so nothing is
+     * deducted for them.
+     */
+    void loopExitAt(Config c, int id, int token, int iterations) {
+        long now = System.nanoTime() - clockShift;
+        int t = token - FRAME;
+        long[] f = frames;
+        if (t < 0 || t >= top || f[t + F_ID] != (((long) id << 2) | KIND_LOOP)) { staleTokens++; return; }
+        closeAbove(c, t, now);
+        if (iterations > 0) {
+            iters += iterations;
+            f[t + F_ITER_COUNT] += iterations;
+            for (int k = t; k >= 0; k -= FRAME) {
+                f[k + F_DIRECT_ITERS] += iterations;
+                if ((f[k + F_ID] & KIND_LOOP) == 0) break;
+            }
+        }
+        closeLoop(c, t, now, true);
+        top = t;
+        countLoopEvent(f, t - FRAME, Recorder.calibration.perEventFx);
     }
 
     void loopIter(int id) {
@@ -411,7 +530,8 @@ final class ThreadState {
         int i = t;
         while (i >= 0 && (f[i + F_ID] & KIND_LOOP) != 0 && f[i + F_ID] != key) i -= FRAME;
         if (i < 0 || f[i + F_ID] != key) return;
-        for (int j = t; j >= i; j -= FRAME) closeLoop(c, j, now);
+        closeAbove(c, i, now);
+        closeLoop(c, i, now, true);
         top = i;
         countLoopEvent(f, i - FRAME, Recorder.calibration.perEventFx);
     }
@@ -425,21 +545,25 @@ final class ThreadState {
         }
     }
 
-    private void closeLoop(Config c, int t, long now) {
+    /** Closes loop frame t; {@code explicit}: by its own loop-exit event (else by its method's end). */
+    private void closeLoop(Config c, int t, long now, boolean explicit) {
         long[] f = frames;
         int id = (int) (f[t + F_ID] >>> 2);
-        deduct(f, t, now);
+        deduct(f, t, now, explicit);
         long iterations = f[t + F_ITER_COUNT];
         if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
         long[] p = page(id);
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
         p[b + Stats.SEEN]++;
-        boolean recorded = dInclCall >= c.minDurationNanos;
-        if (natUsed) finishNative(t, p, b, recorded, true); // a loop is never active twice at once
+        // inclusive figures for the outermost activation only, as for methods: the same loop is
+        // open once per activation of a recursive method
+        boolean outermost = id >= active.length || --active[id] <= 0;
+        boolean recorded = dIncl >= c.minDurationNanos;
+        if (natUsed) finishNative(t, p, b, recorded, outermost);
         if (!recorded) return;
         addCall(p, b, f, t);
         p[b + Stats.ITERATIONS] += iterations;
-        addOutermost(p, b);
+        if (outermost) addOutermost(p, b);
     }
 
     // ------------------------------------------------------------------ storage

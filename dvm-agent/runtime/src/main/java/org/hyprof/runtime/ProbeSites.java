@@ -1,0 +1,125 @@
+package org.hyprof.runtime;
+
+import java.lang.invoke.CallSite;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.MutableCallSite;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Probe sites that cost nothing when their probe is off (JVM only; the class-file rewriter emits
+ * them, DEX output keeps {@link Probe}'s flag checks).
+ *
+ * <p>An instrumented method's entry is {@code invokedynamic begin ()I} (a loop's entry edge
+ * {@code loopBegin ()I}) with the probe id as the bootstrap's static argument. All sites of one
+ * probe share one {@link MutableCallSite}, whose target is the constant 0 while the probe is off:
+ * HotSpot compiles a mutable call site's current target as a constant (with a dependency that
+ * deoptimizes the code when it changes), so an off probe leaves no load, no branch and no call in
+ * compiled code; the token it returns is the constant 0, and the exit's {@code token != 0} test
+ * folds away with it. Switching the probe re-targets the site ({@link Recorder#publish} tells this
+ * class), which takes effect at the next execution of the site in every thread once
+ * {@link MutableCallSite#syncAll} returns.
+ *
+ * <p>Targets: off → constant 0; on → {@link Recorder#begin(int)} bound to the id; count-only →
+ * {@link Recorder#count(int)} (counts, reads no clock). The recording paths read the volatile
+ * config again, so a site that is re-linked a moment late records nothing it should not.
+ */
+@JvmOnly
+public final class ProbeSites {
+    private ProbeSites() {}
+
+    private static final MethodHandle OFF = MethodHandles.constant(int.class, 0);
+    private static final MethodHandle BEGIN, COUNT, LOOP_BEGIN;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            MethodType t = MethodType.methodType(int.class, int.class);
+            BEGIN = l.findStatic(Recorder.class, "begin", t);
+            COUNT = l.findStatic(Recorder.class, "count", t);
+            LOOP_BEGIN = l.findStatic(Recorder.class, "loopBegin", t);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** sites[id]: the call site of probe id, or null while no site of it is linked. */
+    private static MutableCallSite[] sites = new MutableCallSite[0];
+    /** The state each site is linked for: 0 off, 1 on, 2 count-only. */
+    private static byte[] linked = new byte[0];
+    /** Whether sites[id] is a loop's ({@code loopBegin}). */
+    private static boolean[] loop = new boolean[0];
+
+    private static final Recorder.SiteListener LISTENER = new Recorder.SiteListener() {
+        @Override
+        public void changed(Config before, Config after) {
+            relink(after);
+        }
+    };
+
+    /**
+     * Bootstrap of the {@code begin}/{@code loopBegin} sites ({@code name}), type {@code ()I}.
+     * Links every site of probe {@code id} to one call site.
+     */
+    public static CallSite bootstrap(MethodHandles.Lookup caller, String name, MethodType type, int id) {
+        boolean isLoop = name.equals("loopBegin");
+        if (!isLoop && !name.equals("begin")) throw new IllegalArgumentException("unknown probe site " + name);
+        if (!type.equals(MethodType.methodType(int.class))) throw new IllegalArgumentException("probe site type " + type);
+        if (id < 0) throw new IllegalArgumentException("probe id " + id);
+        synchronized (ProbeSites.class) {
+            if (id >= sites.length) {
+                int n = Math.max(id + 1, sites.length * 2);
+                sites = Arrays.copyOf(sites, n);
+                linked = Arrays.copyOf(linked, n);
+                loop = Arrays.copyOf(loop, n);
+            }
+            MutableCallSite s = sites[id];
+            if (s == null) {
+                loop[id] = isLoop;
+                byte state = state(Recorder.config, id);
+                s = new MutableCallSite(target(id, isLoop, state));
+                linked[id] = state;
+                sites[id] = s;
+            }
+            Recorder.sites = LISTENER;
+            return s;
+        }
+    }
+
+    private static byte state(Config c, int id) {
+        if (id >= c.on.length || !c.on[id]) return 0;
+        return c.countOnly(id) ? (byte) 2 : (byte) 1; // loops never go count-only
+    }
+
+    private static MethodHandle target(int id, boolean isLoop, byte state) {
+        if (state == 0) return OFF;
+        MethodHandle h = isLoop ? LOOP_BEGIN : state == 2 ? COUNT : BEGIN;
+        return MethodHandles.insertArguments(h, 0, id);
+    }
+
+    /** Re-targets every linked site whose probe changed state, then publishes them to all threads. */
+    static synchronized void relink(Config c) {
+        List<MutableCallSite> changed = null;
+        MutableCallSite[] s = sites;
+        for (int id = 0; id < s.length; id++) {
+            if (s[id] == null) continue;
+            byte state = state(c, id);
+            if (state == linked[id]) continue;
+            s[id].setTarget(target(id, loop[id], state));
+            linked[id] = state;
+            if (changed == null) changed = new ArrayList<MutableCallSite>();
+            changed.add(s[id]);
+        }
+        if (changed != null) MutableCallSite.syncAll(changed.toArray(new MutableCallSite[0]));
+    }
+
+    /** Probes with a linked site (tests, diagnostics). */
+    static synchronized int linkedSites() {
+        int n = 0;
+        for (MutableCallSite x : sites) if (x != null) n++;
+        return n;
+    }
+}

@@ -1,0 +1,208 @@
+package org.hyprof.runtime;
+
+import static org.hyprof.runtime.ProbeTest.mine;
+import static org.hyprof.runtime.ProbeTest.spin;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.invoke.CallSite;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The token API instrumented code calls ({@link Probe#begin}/{@link Probe#end}, loops counted in
+ * a local): an exit closes exactly the frame its entry opened, whatever was toggled in between,
+ * and the books add up (exclusive ≤ inclusive, nothing negative).
+ */
+class TokenProbeTest {
+    static final int A = 1, B = 2, L = 3, L2 = 4;
+
+    @BeforeEach
+    void start() {
+        Hyprof.reset();
+        Options o = new Options();
+        o.calibrate = false;
+        o.snapshotMillis = 60_000;
+        Hyprof.start(o);
+        Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD, Hyprof.LOOP, Hyprof.LOOP},
+                new boolean[] {true, true, true, true}, null);
+    }
+
+    @AfterEach
+    void stop() {
+        Hyprof.reset();
+    }
+
+    private static void assertBooks(Snapshot.ThreadData t, int id) {
+        assertTrue(t.get(id, Stats.INCL) >= 0, "inclusive ≥ 0");
+        assertTrue(t.get(id, Stats.EXCL) >= 0, "exclusive ≥ 0");
+        assertTrue(t.get(id, Stats.EXCL) <= t.get(id, Stats.INCL), "exclusive " + t.get(id, Stats.EXCL)
+                + " ≤ inclusive " + t.get(id, Stats.INCL));
+    }
+
+    @Test
+    void recursiveActivationEnteredWhileOffAndLeftWhileOnLeavesTheOuterFrameAlone() {
+        int outer = Probe.begin(A);
+        assertNotEquals(0, outer);
+        Hyprof.setOn(A, false);
+        int inner = Probe.begin(A);   // off: nothing opened
+        assertEquals(0, inner);
+        Hyprof.setOn(A, true);
+        int b = Probe.begin(B);       // a callee of the inner activation, recorded
+        spin(200_000);
+        Probe.end(B, b);
+        Probe.end(A, inner);          // must not close the outer frame (the id-only API did)
+        spin(200_000);
+        Probe.end(A, outer);
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(A, Stats.CALLS));
+        assertEquals(1, t.get(B, Stats.CALLS));
+        assertEquals(1, t.get(B, Stats.OUTER_CALLS));
+        assertTrue(t.get(A, Stats.INCL_RAW) >= 400_000, "the outer activation spans both spins");
+        assertTrue(t.get(A, Stats.EXCL_RAW) >= 200_000 && t.get(A, Stats.EXCL_RAW) < t.get(A, Stats.INCL_RAW));
+        assertBooks(t, A);
+        assertBooks(t, B);
+    }
+
+    @Test
+    void activationEnteredWhileOnAndLeftWhileOffIsCountedInFull() {
+        int a = Probe.begin(A);
+        Hyprof.setOn(A, false);
+        spin(100_000);
+        Probe.end(A, a);
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(A, Stats.CALLS));
+        assertTrue(t.get(A, Stats.INCL_RAW) >= 100_000);
+        assertEquals(0, Probe.begin(A), "off: nothing recorded");
+    }
+
+    @Test
+    void exitThrowClosesItsOwnFrameAndDropsAFrameWhoseExitNeverRan() {
+        int a = Probe.begin(A);
+        int b = Probe.begin(B);       // B is left by an exception through code without probes
+        assertNotEquals(0, b);
+        spin(100_000);
+        Probe.endThrow(A, a);
+        Probe.end(B, b);              // stale: B's frame is gone
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(A, Stats.CALLS));
+        assertEquals(1, t.get(A, Stats.THROWS));
+        assertEquals(0, t.get(B, Stats.CALLS));
+        assertEquals(0, Recorder.state().depth());
+        assertBooks(t, A);
+    }
+
+    @Test
+    void loopIterationsCountedInTheCodeAreHandedOverAtItsEnd() {
+        int a = Probe.begin(A);
+        for (int round = 0; round < 3; round++) {
+            int l = Probe.loopBegin(L);
+            int n = 0;
+            for (int i = 0; i < 4; i++) {
+                int l2 = Probe.loopBegin(L2);
+                int m = 0;
+                for (int j = 0; j < 5; j++) m++;
+                Probe.loopEnd(L2, l2, m);
+                n++;
+            }
+            Probe.loopEnd(L, l, n);
+        }
+        Probe.end(A, a);
+        Snapshot.ThreadData t = mine();
+        assertEquals(3, t.get(L, Stats.CALLS));
+        assertEquals(12, t.get(L, Stats.ITERATIONS));
+        assertEquals(12, t.get(L2, Stats.CALLS));
+        assertEquals(60, t.get(L2, Stats.ITERATIONS));
+        assertEquals(72, t.get(A, Stats.DIRECT_ITERS));
+        assertEquals(72, t.get(A, Stats.ITERS_INSIDE));
+        assertBooks(t, A);
+    }
+
+    @Test
+    void aLoopLeftByAnExceptionIsClosedByItsMethodsHandlerWithItsCount() {
+        int a = Probe.begin(A);
+        int l = Probe.loopBegin(L);
+        int n = 7;                     // back edges taken before the throw
+        // the catch-all handler: loop ends first (innermost first), then the method's
+        Probe.loopEnd(L, l, n);
+        Probe.loopEnd(L2, 0, 0);       // a loop of the method that was not open: token 0
+        Probe.endThrow(A, a);
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(L, Stats.CALLS));
+        assertEquals(7, t.get(L, Stats.ITERATIONS));
+        assertEquals(0, t.get(L2, Stats.CALLS));
+        assertEquals(1, t.get(A, Stats.THROWS));
+    }
+
+    @Test
+    void aLoopInARecursiveMethodCountsItsInclusiveTimeOnceForTheOutermostActivation() {
+        int a1 = Probe.begin(A);
+        int l1 = Probe.loopBegin(L);
+        spin(100_000);
+        int a2 = Probe.begin(A);
+        int l2 = Probe.loopBegin(L);
+        spin(100_000);
+        Probe.loopEnd(L, l2, 1);
+        Probe.end(A, a2);
+        Probe.loopEnd(L, l1, 1);
+        Probe.end(A, a1);
+        Snapshot.ThreadData t = mine();
+        assertEquals(2, t.get(L, Stats.CALLS));
+        assertEquals(1, t.get(L, Stats.OUTER_CALLS));
+        assertTrue(t.get(L, Stats.INCL_RAW) <= t.get(A, Stats.INCL_RAW), "a loop's inclusive within its method's");
+        assertEquals(1, t.get(A, Stats.OUTER_CALLS));
+        assertBooks(t, A);
+        assertBooks(t, L);
+    }
+
+    @Test
+    void aProbeWhoseCallsAreTooShortGoesCountOnlyAndKeepsExactCalls() {
+        // a calibration whose tiny-call threshold (3 × 1 ms) is above every call here
+        Recorder.calibration = new Calibration(0, 1_000_000_000L, 0, 0, System.nanoTime());
+        int calls = 5000;
+        for (int i = 0; i < calls; i++) {
+            int a = Probe.begin(A);
+            Probe.end(A, a);
+        }
+        assertTrue(Recorder.config.countOnly(A), "switched after " + ThreadState.COUNT_ONLY_AFTER + " calls");
+        Snapshot.ThreadData t = mine();
+        assertEquals(ThreadState.COUNT_ONLY_AFTER, t.get(A, Stats.CALLS), "timed until the switch");
+        assertEquals(calls, t.get(A, Stats.CALLS) + t.get(A, Stats.COUNT_ONLY_CALLS), "every call counted");
+        assertTrue(t.get(A, Stats.COUNT_ONLY_MEDIAN_NS) >= 1);
+        assertEquals(0, Probe.begin(A), "count-only: no frame, no token");
+    }
+
+    @Test
+    void timeAllKeepsEveryProbeTimed() {
+        Recorder.countOnlyAllowed = false;
+        Recorder.calibration = new Calibration(0, 1_000_000_000L, 0, 0, System.nanoTime());
+        for (int i = 0; i < 3000; i++) Probe.end(A, Probe.begin(A));
+        assertFalse(Recorder.config.countOnly(A));
+        assertEquals(3000, mine().get(A, Stats.CALLS));
+    }
+
+    @Test
+    void aCallSiteFollowsItsProbesState() throws Throwable {
+        CallSite site = ProbeSites.bootstrap(MethodHandles.lookup(), "begin", MethodType.methodType(int.class), A);
+        assertSame(site, ProbeSites.bootstrap(MethodHandles.lookup(), "begin", MethodType.methodType(int.class), A),
+                "one call site per probe");
+        MethodHandle begin = site.dynamicInvoker();
+        int tok = (int) begin.invokeExact();
+        assertNotEquals(0, tok);
+        Probe.end(A, tok);
+        Hyprof.setOn(A, false);
+        assertEquals(0, (int) begin.invokeExact(), "off: the constant 0");
+        Hyprof.setOn(A, true);
+        Hyprof.countOnly(A);
+        assertEquals(0, (int) begin.invokeExact(), "count-only: counted, no frame");
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(A, Stats.CALLS));
+        assertEquals(1, t.get(A, Stats.COUNT_ONLY_CALLS));
+        assertEquals(0, Recorder.state().depth());
+        assertThrows(IllegalArgumentException.class,
+                () -> ProbeSites.bootstrap(MethodHandles.lookup(), "other", MethodType.methodType(int.class), A));
+    }
+}
