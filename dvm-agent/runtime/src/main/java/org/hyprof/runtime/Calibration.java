@@ -38,8 +38,21 @@ public final class Calibration {
     /** How many probe events' cost the tiny-call threshold is. */
     public static final int TINY_EVENTS = 3;
 
+    /**
+     * The noise of {@link #perEventPicos} in the measurement that produced it: the spread of its
+     * rounds, extremes dropped (0 when unknown). A new measurement within this (or 5 %) of the one in
+     * effect does not replace it, so deduction stays the same across a run unless the cost moved.
+     */
+    public final long perEventSpreadPicos;
+
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
                        long measuredAtNanos) {
+        this(innerPicos, perEventPicos, perIterPicos, clockPicos, measuredAtNanos, 0);
+    }
+
+    public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
+                       long measuredAtNanos, long perEventSpreadPicos) {
+        this.perEventSpreadPicos = perEventSpreadPicos;
         this.innerPicos = innerPicos;
         this.perEventPicos = perEventPicos;
         this.perIterPicos = perIterPicos;
@@ -62,6 +75,13 @@ public final class Calibration {
     }
 
     static final Calibration NONE = new Calibration(0, 0, 0, 0, 0);
+
+    /** Whether {@code next} differs from this one by more than the noise of either measurement. */
+    boolean movedBeyondNoise(Calibration next) {
+        if (this == NONE || perEventPicos == 0) return true;
+        long noise = Math.max(Math.max(perEventSpreadPicos, next.perEventSpreadPicos), perEventPicos / 20);
+        return Math.abs(next.perEventPicos - perEventPicos) > noise;
+    }
 
     @Override
     public String toString() {

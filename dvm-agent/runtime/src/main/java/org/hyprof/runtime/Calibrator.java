@@ -80,19 +80,17 @@ final class Calibrator {
             }
             long pairPicos = median(tree);
             long innerPicos = Math.min(median(inner), pairPicos);
-            return new Calibration(innerPicos, pairPicos / 2, median(iter), median(clk), System.nanoTime());
+            return new Calibration(innerPicos, pairPicos / 2, median(iter), median(clk), System.nanoTime(),
+                    spread(tree) / 2);
         } finally {
             Recorder.unregister(st);
         }
     }
 
-    /** Flat enter/exit pairs: their raw inclusive time is the inner cost. */
+    /** Flat begin/end pairs: their raw inclusive time is the inner cost. */
     private static long pairs(Config c, int n) {
         long t0 = System.nanoTime();
-        for (int i = 0; i < n; i++) {
-            enter(c, 0);
-            exit(c, 0);
-        }
+        for (int i = 0; i < n; i++) end(c, 0, begin(c, 0));
         return System.nanoTime() - t0;
     }
 
@@ -110,36 +108,37 @@ final class Calibrator {
         return plainTree(depth - 1, x + 1) + plainTree(depth - 1, x ^ depth);
     }
 
-    /** plainTree as the instrumenter would rewrite it. */
+    /** plainTree as the instrumenter rewrites it: a token from the entry, handed to each exit. */
     private static long probedTree(Config c, int depth, int x) {
-        enter(c, 0);
+        int tok = begin(c, 0);
         try {
             if (depth == 0) {
                 long r = x * 31 + 7;
-                exit(c, 0);
+                end(c, 0, tok);
                 return r;
             }
             long r = probedTree(c, depth - 1, x + 1) + probedTree(c, depth - 1, x ^ depth);
-            exit(c, 0);
+            end(c, 0, tok);
             return r;
         } catch (RuntimeException e) {
-            Recorder.exit(c, 0, true);
+            if (tok != 0) Recorder.end(c, 0, tok, true);
             throw e;
         }
     }
 
+    /** A loop as the instrumenter rewrites it: back edges counted in a local, handed over at the end. */
     private static long iters(Config c, int n, boolean probed) {
-        ThreadState st = Recorder.state();
-        st.loopEnter(c, 0);
         long s = 0;
         long t0 = System.nanoTime();
         if (probed) {
-            for (int i = 0; i < n; i++) { s += i * 31L ^ s; iter(c, 0); }
+            int tok = c.on[0] ? Recorder.loopBegin(c, 0) : 0;
+            int k = 0;
+            for (int i = 0; i < n; i++) { s += i * 31L ^ s; k++; }
+            if (tok != 0) Recorder.loopEnd(c, 0, tok, k);
         } else {
             for (int i = 0; i < n; i++) { s += i * 31L ^ s; }
         }
         long d = System.nanoTime() - t0;
-        st.loopExit(c, 0);
         sink += s;
         return d;
     }
@@ -153,20 +152,21 @@ final class Calibrator {
         return d;
     }
 
-    // Probe's entry points, with the private config in place of the global one.
-    private static void enter(Config c, int id) {
+    // Probe's entry points (Probe.begin/end), with the private config in place of the global one.
+    private static int begin(Config c, int id) {
         boolean[] on = c.on;
-        if (id >= 0 && id < on.length && on[id]) Recorder.enter(c, id);
+        return id >= 0 && id < on.length && on[id] ? Recorder.begin(c, id) : 0;
     }
 
-    private static void exit(Config c, int id) {
-        boolean[] on = c.on;
-        if (id >= 0 && id < on.length && on[id]) Recorder.exit(c, id, false);
+    private static void end(Config c, int id, int token) {
+        if (token != 0) Recorder.end(c, id, token, false);
     }
 
-    private static void iter(Config c, int id) {
-        boolean[] on = c.on;
-        if (id >= 0 && id < on.length && on[id]) Recorder.loopIter(c, id);
+    /** The spread of the middle of the rounds (extremes dropped): the measurement's noise. */
+    private static long spread(long[] v) {
+        long[] s = v.clone();
+        Arrays.sort(s);
+        return s.length > 2 ? s[s.length - 2] - s[1] : s[s.length - 1] - s[0];
     }
 
     private static long median(long[] v) {

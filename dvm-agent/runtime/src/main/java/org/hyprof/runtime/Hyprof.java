@@ -222,12 +222,18 @@ public final class Hyprof {
         }
     }
 
-    /** Measures probe costs now, puts them in effect and in the session. */
+    /**
+     * Measures probe costs now and puts them in the session. The first measurement goes into
+     * effect; a later one ({@code quick}, periodic) only when the cost moved beyond the noise of
+     * the measurements ({@link Calibration#movedBeyondNoise}), so a GC pause or a JIT recompilation
+     * during one measurement does not change how the rest of the run is deducted. Returns the
+     * calibration in effect afterwards.
+     */
     public static Calibration calibrate(boolean quick) {
         Calibration cal = Calibrator.measure(quick);
-        Recorder.calibration = cal;
         Recorder.sink().calibration(cal);
-        return cal;
+        if (Recorder.calibration.movedBeyondNoise(cal)) Recorder.calibration = cal;
+        return Recorder.calibration;
     }
 
     /** The calibration in effect. */

@@ -43,8 +43,12 @@ final class Recorder {
 
     /** {@link Probe#begin}'s recording path: the token of the frame opened, 0 if none. */
     static int begin(int id) {
+        return begin(config, id);
+    }
+
+    /** {@link #begin(int)} under a given config: the calibrator measures exactly this path. */
+    static int begin(Config c, int id) {
         try {
-            Config c = config;
             if (id >= c.on.length || !c.on[id]) return 0;
             if (c.countOnly(id)) {
                 state().countOnly(c, id);
@@ -70,16 +74,23 @@ final class Recorder {
 
     /** Closes the frame {@code token} names, recorded whatever the probe's state is now. */
     static void end(int id, int token, boolean thrown) {
+        end(config, id, token, thrown);
+    }
+
+    static void end(Config c, int id, int token, boolean thrown) {
         try {
-            state().exitAt(config, id, token, thrown);
+            state().exitAt(c, id, token, thrown);
         } catch (Throwable t) {
             internalFailure(t);
         }
     }
 
     static int loopBegin(int id) {
+        return loopBegin(config, id);
+    }
+
+    static int loopBegin(Config c, int id) {
         try {
-            Config c = config;
             if (id >= c.on.length || !c.on[id]) return 0;
             return state().loopEnter(c, id);
         } catch (Throwable t) {
@@ -89,8 +100,12 @@ final class Recorder {
     }
 
     static void loopEnd(int id, int token, int iterations) {
+        loopEnd(config, id, token, iterations);
+    }
+
+    static void loopEnd(Config c, int id, int token, int iterations) {
         try {
-            state().loopExitAt(config, id, token, iterations);
+            state().loopExitAt(c, id, token, iterations);
         } catch (Throwable t) {
             internalFailure(t);
         }
