@@ -52,6 +52,19 @@ public final class ServeCommand implements Callable<Integer> {
         String[] hp = HostPort.parse(listen, "--listen");
         if (maxProcesses < 1) throw new UserError("--max-processes " + maxProcesses + ": must be at least 1", 2);
         if (token != null && token.isEmpty()) throw new UserError("--token: must not be empty", 2);
+        Store store;
+        boolean created = !Files.exists(out);
+        try {
+            store = created ? Store.create(out) : Store.open(out);
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage());
+        }
+        try {
+            org.hyprof.collector.TokenFile.ownerOnly(out);
+        } catch (java.io.IOException e) {
+            store.close();
+            throw new UserError(out + ": cannot make it readable by its owner only (" + e.getMessage() + ")");
+        }
         String tokenNote;
         if (token == null) {
             Path f = tokenFile != null ? tokenFile : org.hyprof.collector.TokenFile.beside(out);
@@ -59,6 +72,11 @@ public final class ServeCommand implements Callable<Integer> {
             try {
                 t = org.hyprof.collector.TokenFile.createOrRead(f);
             } catch (java.io.IOException e) {
+                store.close();
+                if (created) { // the empty session made a moment ago: not left behind
+                    for (String side : new String[] {"", "-wal", "-shm", "-journal"})
+                        Files.deleteIfExists(Path.of(out + side));
+                }
                 throw new UserError(e.getMessage());
             }
             token = t.value();
@@ -68,18 +86,6 @@ public final class ServeCommand implements Callable<Integer> {
                     + " ..., agents: tokenFile=" + f.toAbsolutePath();
         } else {
             tokenNote = "token given with --token";
-        }
-        Store store;
-        try {
-            store = Files.exists(out) ? Store.open(out) : Store.create(out);
-        } catch (StoreException e) {
-            throw new UserError(e.getMessage());
-        }
-        try {
-            org.hyprof.collector.TokenFile.ownerOnly(out);
-        } catch (java.io.IOException e) {
-            store.close();
-            throw new UserError(out + ": cannot make it readable by its owner only (" + e.getMessage() + ")");
         }
         LiveSession live = new LiveSession(store, token.getBytes(java.nio.charset.StandardCharsets.UTF_8)).maxProcesses(maxProcesses);
         Collector c = new Collector(hp[0], Integer.parseInt(hp[1]), token, live, live, line -> {

@@ -45,8 +45,18 @@ public final class TokenFile {
         new SecureRandom().nextBytes(bits);
         String token = HexFormat.of().formatHex(bits);
         Path dir = file.toAbsolutePath().getParent();
-        Path tmp = posix(dir) ? Files.createTempFile(dir, ".hyprof-token", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY))
-                : Files.createTempFile(dir, ".hyprof-token", ".tmp");
+        Path tmp;
+        try {
+            tmp = posix(dir) ? Files.createTempFile(dir, ".hyprof-token", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY))
+                    : Files.createTempFile(dir, ".hyprof-token", ".tmp");
+        } catch (IOException e) {
+            // the exception names the temporary file, which the user never asked for
+            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+                    : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+                    : e.getClass().getSimpleName();
+            throw new IOException(file + ": cannot create the token file (" + why + ")", e);
+        }
         try {
             Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8);
             try {

@@ -63,6 +63,28 @@ class BadInputIT {
     }
 
     @Test
+    void placesThatCannotBeWrittenAreNamedNotTheirTemporaryFiles() throws Exception {
+        Cli c = Cli.run("serve", "--listen", "127.0.0.1:0", "-o", "/proc/x.db");
+        oneLine(c);
+        assertEquals("hyprof: /proc/x.db: cannot create (no such file or directory)", c.err.strip());
+        Path db = dir.resolve("s.db");
+        c = Cli.run("serve", "--listen", "127.0.0.1:0", "-o", db.toString(), "--token-file", "/proc/t.tok");
+        oneLine(c);
+        assertTrue(c.err.contains("/proc/t.tok: cannot create the token file"), c.err);
+        assertFalse(c.err.contains(".tmp"), c.err);
+        assertFalse(Files.exists(db), "the session made a moment before is not left behind");
+    }
+
+    @Test
+    void tuiOnAFileThatIsNotASessionSaysSoBeforeItNeedsATerminal() throws Exception {
+        Path text = Files.writeString(dir.resolve("text.txt"), "hello\n");
+        Cli c = Cli.run("tui", text.toString());
+        oneLine(c);
+        assertTrue(c.err.contains("text.txt: not a readable hyprof session"), c.err);
+        assertFalse(c.err.contains("terminal"), c.err);
+    }
+
+    @Test
     void corruptSessionDatabase() throws Exception {
         Path db = dir.resolve("corrupt.db");
         Files.write(db, new byte[4096]);

@@ -76,8 +76,9 @@ public final class TuiMain {
         int colon = listen.lastIndexOf(':');
         Path db = Path.of(out != null ? out : "hyprof-live.db");
         // authentication on by default: the token of S.db.token (made now if missing), as 'hyprof serve'
-        if (token == null) token = org.hyprof.collector.TokenFile.createOrRead(
-                tokenFile != null ? Path.of(tokenFile) : org.hyprof.collector.TokenFile.beside(db)).value();
+        Path tokenPath = tokenFile != null ? Path.of(tokenFile) : org.hyprof.collector.TokenFile.beside(db);
+        String tokenSaid = token != null ? "token given with --token" : "token in " + tokenPath;
+        if (token == null) token = org.hyprof.collector.TokenFile.createOrRead(tokenPath).value();
         Store store = Files.exists(db) ? Store.open(db) : Store.create(db);
         LiveSession live = new LiveSession(store, token.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         Collector c = new Collector(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)), token,
@@ -89,7 +90,7 @@ public final class TuiMain {
             store.close();
             throw new IllegalStateException(listen + ": cannot listen (" + e.getMessage() + ")");
         }
-        return new Source.Live(store, live, c, listen.substring(0, colon) + ":" + port);
+        return new Source.Live(store, live, c, listen.substring(0, colon) + ":" + port + " (" + tokenSaid + ")");
     }
 
     private static void showError(Screen screen, String message) throws IOException {
