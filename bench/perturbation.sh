@@ -48,7 +48,7 @@ rm -rf "$WORK/classes"
 javac --release 17 -d "$WORK/classes" "$SRC" || fail "javac $SRC failed"
 # shellcheck disable=SC2206
 PROGRAM=(java $JAVA_OPTS -cp "$WORK/classes" perturb.Kernels $KERNELS)
-"${PROGRAM[@]}" --help >/dev/null || fail "${PROGRAM[*]} --help failed"
+"${PROGRAM[@]}" --help >/dev/null || fail "perturb.Kernels refused its arguments (KERNELS='$KERNELS', JAVA_OPTS='$JAVA_OPTS')"
 
 VARIANTS=(plain default method)
 run() { # variant round
@@ -62,7 +62,7 @@ run() { # variant round
   if [ "$v" != plain ]; then
     hyprof report "$base.db" --format csv --top 0 >"$base.csv" 2>"$base.err" \
       || { cat "$base.err" >&2; fail "round $r, $v: hyprof report failed"; }
-    [ -n "${KEEP:-}" ] || rm -f "$base.db"
+    [ -n "${KEEP:-}" ] || rm -f "$base.db" "$base.db-shm" "$base.db-wal"
   fi
 }
 for r in $(seq "$ROUNDS"); do
@@ -75,12 +75,11 @@ import csv, statistics, sys
 work, rounds = sys.argv[1], int(sys.argv[2])
 variants = ["plain", "default", "method"]
 labels = {"plain": "plain", "default": "hyprof, default settings", "method": "hyprof, process,thread,method"}
-RECURSIVE = {"treewalk": 2 ** 23 - 1}  # kernel -> calls its method makes (8,388,607: depth 22)
 
 def die(msg):
     sys.exit("perturbation.sh: " + msg)
 
-own, ded, raw, method_of, checks, order = {}, {}, {}, {}, {}, []
+own, ded, raw, recursive, checks, order = {}, {}, {}, {}, {}, []
 for r in range(1, rounds + 1):
     for v in variants:
         base = f"{work}/{r}-{v}"
@@ -95,7 +94,8 @@ for r in range(1, rounds + 1):
             k = f["kernel"]
             if k not in order:
                 order.append(k)
-            method_of[k] = f["method"]
+            if int(f["calls"]) > 1:
+                recursive[k] = int(f["calls"])
             checks.setdefault(k, set()).add(f["check"])
             own.setdefault((k, v), []).append(int(f["ns"]))
             if v == "plain":
@@ -103,7 +103,7 @@ for r in range(1, rounds + 1):
             row = rows.get(f["method"])
             if row is None:
                 die(f"round {r}, {v}: {f['method']} is not in the session's report ({base}.csv)")
-            want = RECURSIVE.get(k, 1)
+            want = int(f["calls"])
             if int(row["calls"]) != want:
                 die(f"round {r}, {v}: {f['method']} has {row['calls']} calls in the report, expected {want}")
             # the kernel's one (outermost) call: a recursive method's inclusive time counts it once
@@ -119,12 +119,13 @@ def pct(x, base):
 
 print(f"Perturbation benchmark: perturb.Kernels, each kernel one call per process, {rounds} rounds, "
       f"variants alternating; medians in ms")
-hdr = f"{'kernel':10} {'variant':30} {'own ms':>9} {'own/plain':>9} {'hyprof ms':>10} {'error':>8} {'raw error':>10}   own ms of each run"
+hdr = (f"{'kernel':10} {'variant':30} {'own ms':>9} {'own/plain':>9} {'hyprof ms':>10} {'error':>8} {'raw error':>10} "
+       f"{'vs own':>8}   own ms of each run")
 print(hdr)
 print("-" * len(hdr))
 errs = {v: [] for v in variants[1:]}
-flat = [k for k in order if k not in RECURSIVE]
-rec = [k for k in order if k in RECURSIVE]
+flat = [k for k in order if k not in recursive]
+rec = [k for k in order if k in recursive]
 
 def rows_of(k):
     base = med(own[(k, "plain")])
@@ -132,19 +133,19 @@ def rows_of(k):
         o = own[(k, v)]
         runs = " ".join(f"{x / 1e6:.1f}" for x in o)
         if v == "plain":
-            print(f"{k:10} {labels[v]:30} {med(o) / 1e6:9.2f} {1:9.3f} {'':>10} {'':>8} {'':>10}   {runs}")
+            print(f"{k:10} {labels[v]:30} {med(o) / 1e6:9.2f} {1:9.3f} {'':>10} {'':>8} {'':>10} {'':>8}   {runs}")
             continue
         d, rw = med(ded[(k, v)]), med(raw[(k, v)])
         e = pct(d, base)
-        if k not in RECURSIVE:
+        if k not in recursive:
             errs[v].append(e)
         print(f"{k:10} {labels[v]:30} {med(o) / 1e6:9.2f} {med(o) / base:9.3f} {d / 1e6:10.2f} {e:+7.1f}% "
-              f"{pct(rw, base):+9.1f}%   {runs}")
+              f"{pct(rw, base):+9.1f}% {med(pct(x, y) for x, y in zip(ded[(k, v)], o)):+7.1f}%   {runs}")
 
 for k in flat:
     rows_of(k)
 if rec:
-    print(f"-- recursion, apart from the totals below ({', '.join(f'{k}: {RECURSIVE[k]:,} calls' for k in rec)})")
+    print(f"-- recursion, apart from the totals below ({', '.join(f'{k}: {recursive[k]:,} calls' for k in rec)})")
     for k in rec:
         rows_of(k)
 print()

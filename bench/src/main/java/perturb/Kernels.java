@@ -11,8 +11,9 @@ import java.util.Locale;
  * included), timed by the program's own clock ({@link System#nanoTime()} around the call).
  *
  * <p>One line per kernel on stdout, machine-readable:
- * {@code perturb kernel=NAME method=CLASS.METHOD(DESC) ns=N check=C}; {@code method} is the name
- * hyprof's report gives the kernel's method, {@code ns} the call's wall-clock nanoseconds,
+ * {@code perturb kernel=NAME method=CLASS.METHOD(DESC) calls=K ns=N check=C}; {@code method} is the
+ * name hyprof's report gives the kernel's method, {@code calls} how many calls of it the kernel
+ * makes (1, or the recursion's count), {@code ns} the call's wall-clock nanoseconds,
  * {@code check} a result the JIT cannot drop (and a sanity check: the same in every run). Inputs
  * are made before the clock starts and are the same in every run (fixed seeds). The kernels run in
  * the order given on the command line (default: all, in {@link #NAMES} order).
@@ -55,7 +56,7 @@ public final class Kernels {
     }
 
     private static void run(String kernel) {
-        long t0, t1, check;
+        long t0, t1, check, calls = 1;
         String method;
         switch (kernel) {
             case "matmul": {
@@ -103,14 +104,15 @@ public final class Kernels {
                 t0 = System.nanoTime();
                 check = treewalk(TREE_DEPTH, 1);
                 t1 = System.nanoTime();
+                calls = (1L << (TREE_DEPTH + 1)) - 1;
                 method = "treewalk(IJ)J";
                 break;
             }
             default:
                 throw new IllegalArgumentException(kernel);
         }
-        System.out.println(String.format(Locale.ROOT, "perturb kernel=%s method=%s.%s ns=%d check=%d", kernel,
-                Kernels.class.getName(), method, t1 - t0, check));
+        System.out.println(String.format(Locale.ROOT, "perturb kernel=%s method=%s.%s calls=%d ns=%d check=%d", kernel,
+                Kernels.class.getName(), method, calls, t1 - t0, check));
     }
 
     /** Nested array loops: c = a × b, n³ multiply-adds (i-k-j order, the inner loop over rows). */
