@@ -117,7 +117,7 @@ med = statistics.median
 def pct(x, base):
     return 100.0 * (x - base) / base
 
-print(f"Perturbation benchmark: perturb.Kernels, each kernel one call per process, {rounds} rounds, "
+print(f"Perturbation benchmark: perturb.Kernels, each kernel one call per process, {rounds} round{'s' if rounds != 1 else ''}, "
       f"variants alternating; medians in ms")
 hdr = (f"{'kernel':10} {'variant':30} {'own ms':>9} {'own/plain':>9} {'hyprof ms':>10} {'error':>8} {'raw error':>10} "
        f"{'vs own':>8}   own ms of each run")
