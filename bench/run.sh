@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# All benchmarks, side by side: JMH probe costs, then the SciMark comparison.
+# All benchmarks, side by side: JMH probe costs, the SciMark comparison, the perturbation benchmark,
+# then the live, TUI, native, bridge and DEX ones.
 # Figures go to stdout; copy them into bench/README.md with the machine and date.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -8,6 +9,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 java -jar "$HERE/target/benchmarks.jar" ProbeBench -f 1 -wi 3 -i 5 -w 1s -r 1s ${JMH_ARGS:-} 2>&1 \
   | sed -n '/^Benchmark/,$p'
 "$HERE/scimark.sh"
+"$HERE/perturbation.sh"
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveThroughput \
   "$ROOT/cli/target/lib/hyprof-agent.jar" "$ROOT/cli/target/lib/hyprof-samples-java.jar" 30
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveLoad "$ROOT/cli/target" 8 60
