@@ -73,6 +73,18 @@ public final class ProfileCommand implements Callable<Integer> {
         if (connect != null) HostPort.parse(connect, "--connect");
         if (out != null && Files.exists(out) && !append && !force)
             throw new UserError(out + ": already exists (--force replaces it, --append adds to it)");
+        if (out != null) {
+            // where the session goes is checked before the program runs, as export and instrument
+            // check theirs: a missing directory is not made, a file --append cannot add to is refused
+            OutputFile.check(out);
+            if (append && Files.exists(out)) {
+                try (org.hyprof.store.Store s = org.hyprof.store.Store.openReadOnly(out)) {
+                    s.processes();
+                } catch (org.hyprof.store.StoreException e) {
+                    throw new UserError(e.getMessage());
+                }
+            }
+        }
         // validate everything before starting the program
         ProfilingConfig cfg = options.build();
         List<String> agentArgs = options.agentArgs();

@@ -76,6 +76,21 @@ class BadInputIT {
     }
 
     @Test
+    void profileChecksWhereItsSessionGoesBeforeTheProgramRuns() throws Exception {
+        Path nodir = dir.resolve("nodir");
+        Cli c = Cli.run("profile", "-o", nodir.resolve("z.db").toString(), "--", Cli.java(), "-version");
+        oneLine(c);
+        assertTrue(c.err.contains("directory " + nodir + " does not exist"), c.err);
+        assertFalse(Files.exists(nodir), "no directory made, as export and instrument make none");
+        Path text = Files.writeString(dir.resolve("y.db"), "not a session\n");
+        c = Cli.run("profile", "-o", text.toString(), "--append", "--", Cli.java(), "-version");
+        oneLine(c);
+        assertTrue(c.err.contains("y.db: not a readable hyprof session"), c.err);
+        assertEquals("not a session\n", Files.readString(text));
+        assertFalse(Files.exists(Path.of(text + ".hyprof")), "the program did not run");
+    }
+
+    @Test
     void tuiOnAFileThatIsNotASessionSaysSoBeforeItNeedsATerminal() throws Exception {
         Path text = Files.writeString(dir.resolve("text.txt"), "hello\n");
         Cli c = Cli.run("tui", text.toString());
