@@ -111,7 +111,7 @@ public final class Store implements AutoCloseable {
         st.close();
         try {
             Path tmp = Files.createTempFile("hyprof-upgraded-", ".db");
-            tmp.toFile().deleteOnExit();
+            for (String side : new String[] {"", "-wal", "-shm", "-journal"}) new java.io.File(tmp + side).deleteOnExit();
             Files.copy(file, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Path wal = Path.of(file + "-wal");
             if (Files.exists(wal)) Files.copy(wal, Path.of(tmp + "-wal"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -171,6 +171,7 @@ public final class Store implements AutoCloseable {
 
     @Override
     public void close() {
+        if (temporaryCopy == null) leaveWal();
         sql.close();
         if (temporaryCopy != null) {
             for (String suffix : new String[] {"", "-wal", "-shm"}) {
@@ -180,6 +181,22 @@ public final class Store implements AutoCloseable {
                     // a temporary file left behind; deleteOnExit may still get it
                 }
             }
+        }
+    }
+
+    /**
+     * A writable store leaves its file in rollback-journal mode when it closes: a finished session
+     * is one self-contained file, and the read-only commands that open it later (report, export)
+     * make no {@code -wal}/{@code -shm} files beside it (SQLite makes them for every reader of a
+     * WAL database). The next writable open switches back to WAL. When another connection still
+     * has the file open (a report during {@code serve}) the switch is refused, and WAL stays.
+     */
+    private void leaveWal() {
+        try (Statement st = sql.connection().createStatement()) {
+            if (sql.connection().isReadOnly()) return;
+            st.execute("PRAGMA journal_mode = DELETE");
+        } catch (SQLException e) {
+            // busy: another connection uses the file; it stays in WAL mode
         }
     }
 

@@ -16,6 +16,27 @@ class StoreTest {
     @TempDir Path dir;
 
     @Test
+    void aClosedSessionIsOneFileAndReadingItMakesNoSideFiles() throws Exception {
+        Path db = dir.resolve("s.db");
+        try (Store s = Store.create(db)) {
+            s.putInfo("k", "v");
+        }
+        try (Store s = Store.openReadOnly(db)) {
+            assertNotNull(s.processes());
+        }
+        assertFalse(Files.exists(Path.of(db + "-wal")), "no -wal after a read-only open");
+        assertFalse(Files.exists(Path.of(db + "-shm")), "no -shm after a read-only open");
+        try (Store w = Store.open(db); Store r = Store.openReadOnly(db)) {
+            w.putInfo("k", "w"); // WAL again while written: a reader beside the writer still works
+            assertNotNull(r.processes());
+        }
+        try (Store s = Store.openReadOnly(db)) {
+            assertNotNull(s.processes());
+        }
+        assertFalse(Files.exists(Path.of(db + "-wal")));
+    }
+
+    @Test
     void createsAtCurrentSchemaAndReopens() {
         Path db = dir.resolve("a.db");
         try (Store s = Store.create(db)) {
