@@ -25,12 +25,34 @@ public final class RuntimeDex {
                 .setMode(CompilationMode.RELEASE)
                 .setMinApiLevel(21)
                 .addLibraryResourceProvider(JdkClassFileProvider.fromSystemJdk());
-        for (byte[] c : classes.values()) b.addClassProgramData(c, Origin.unknown());
+        // classes only the JVM loads (@JvmOnly, and their nested classes) stay out of the DEX
+        java.util.Set<String> jvmOnly = new java.util.HashSet<>();
+        byte[] mark = "Lorg/hyprof/runtime/JvmOnly;".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (Map.Entry<String, byte[]> e : classes.entrySet())
+            if (contains(e.getValue(), mark) || e.getKey().endsWith("JvmOnly.class")) jvmOnly.add(e.getKey().replace(".class", ""));
+        int kept = 0;
+        for (Map.Entry<String, byte[]> e : classes.entrySet()) {
+            String name = e.getKey().replace(".class", "");
+            int nest = name.indexOf('$');
+            if (jvmOnly.contains(name) || (nest > 0 && jvmOnly.contains(name.substring(0, nest)))) continue;
+            b.addClassProgramData(e.getValue(), Origin.unknown());
+            kept++;
+        }
         Path tmp = Files.createTempDirectory("hyprof-runtime-dex");
         D8.run(b.setOutput(tmp, OutputMode.DexIndexed).build());
         Files.createDirectories(out.getParent());
         Files.move(tmp.resolve("classes.dex"), out, StandardCopyOption.REPLACE_EXISTING);
         Files.delete(tmp);
-        System.out.println("hyprof-runtime.dex: " + classes.size() + " classes, " + Files.size(out) + " bytes");
+        System.out.println("hyprof-runtime.dex: " + kept + " classes (" + (classes.size() - kept) + " JVM-only left out), "
+                + Files.size(out) + " bytes");
+    }
+
+    private static boolean contains(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int k = 0; k < needle.length; k++) if (hay[i + k] != needle[k]) continue outer;
+            return true;
+        }
+        return false;
     }
 }
