@@ -280,8 +280,20 @@ public final class PowerProfile {
             if (!Double.isFinite(d)) throw new NumberFormatException();
             return d;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(source + ": " + key + ": not a number: '" + text.trim() + "'");
+            throw new IllegalArgumentException(source + ": " + key + ": not a number: " + shown(text.trim()));
         }
+    }
+
+    /** A value from the file as an error message shows it: one line, quoted, at most 40 characters. */
+    static String shown(String v) {
+        StringBuilder b = new StringBuilder("'");
+        for (int i = 0; i < v.length() && i < 40; i++) {
+            char c = v.charAt(i);
+            if (c == '\n') b.append("\\n");
+            else if (c < 0x20 || c == 0x7f) b.append(String.format("\\x%02x", (int) c));
+            else b.append(c);
+        }
+        return b.append(v.length() > 40 ? "…'" : "'").toString();
     }
 
     private static String firstLine(String s) {

@@ -154,6 +154,9 @@ public final class ElfImage {
      * header's size when it is first asked for any section of its kind (a note of 2 GiB in a
      * 10 KB file is allocated whole), so the headers are checked here, from the bytes, before.
      */
+    /** SHT_GNU_HASH (not among jelf's constants). */
+    private static final int SHT_GNU_HASH = 0x6ffffff6;
+
     private static void checkSections(Path path, ElfFile elf, byte[] b) {
         boolean is64 = elf.ei_class == ElfFile.CLASS_64;
         long entry = elf.e_shentsize & 0xffff, count = elf.e_shnum & 0xffff;
@@ -171,6 +174,18 @@ public final class ElfImage {
             if (offset < 0 || size < 0 || offset > b.length || size > b.length - offset)
                 throw new NativeException(path + ": damaged ELF file (section " + i + " of " + Long.toUnsignedString(size)
                         + " bytes at offset " + Long.toUnsignedString(offset) + " runs past the end)");
+            if (type == ElfSectionHeader.SHT_HASH || type == SHT_GNU_HASH) {
+                // jelf allocates the bucket and chain arrays at the counts the table's header gives
+                long words = 0;
+                if (size >= 16) {
+                    long n0 = h.getInt((int) offset) & 0xffffffffL, n1 = h.getInt((int) offset + 4) & 0xffffffffL;
+                    long bloom = h.getInt((int) offset + 8) & 0xffffffffL;
+                    words = type == ElfSectionHeader.SHT_HASH ? 2 + n0 + n1 : 4 + bloom * (is64 ? 2 : 1) + n0;
+                }
+                if (size < 16 || words > size / 4)
+                    throw new NativeException(path + ": damaged ELF file (the hash table of section " + i + " is larger than its "
+                            + Long.toUnsignedString(size) + " bytes)");
+            }
             if (type == ElfSectionHeader.SHT_NOTE) {
                 // jelf allocates each note's name and descriptor at the sizes the note gives
                 long p = offset, end = offset + size;
