@@ -5,18 +5,22 @@
 
 # direct methods
 .method public constructor <init>()V
-    .registers 4
+    .registers 5
 
     move-object v0, p0
 
-    invoke-direct {v0}, Ljava/lang/Object;-><init>()V
-
     const/16 v2, 0x1
 
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v3, 0x0
+
+    invoke-direct {v0}, Ljava/lang/Object;-><init>()V
+
+    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v3
 
     :try_start_0
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v2, v3}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-void
     :try_end_0
@@ -25,7 +29,7 @@
     :catchall_0
     move-exception v1
 
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v2, v3}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v1
 .end method
@@ -39,7 +43,7 @@
 .end method
 
 .method public static wide250(JI)J
-    .registers 255
+    .registers 259
 
     move-wide/from16 v247, p0
 
@@ -47,7 +51,17 @@
 
     const/16 v251, 0x2
 
-    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/16 v252, 0x0
+
+    const/16 v253, 0x3
+
+    const/16 v254, 0x0
+
+    const/16 v255, 0x0
+
+    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v252
 
     :try_start_0
     const-wide/16 v0, 0x0
@@ -56,9 +70,11 @@
 
     move/from16 v3, v249
 
-    const/16 v250, 0x3
+    invoke-static/range {v253 .. v253}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v254
+
+    const/16 v255, 0x0
 
     :goto_0
     if-ge v2, v3, :cond_0
@@ -67,21 +83,19 @@
 
     add-int/lit8 v2, v2, 0x1
 
-    const/16 v250, 0x3
-
-    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v255, v255, 0x1
 
     goto :goto_0
 
     :goto_1
-    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static/range {v251 .. v252}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-wide v0
 
     :cond_0
-    const/16 v250, 0x3
+    invoke-static/range {v253 .. v255}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/16 v254, 0x0
 
     goto :goto_1
     :try_end_0
@@ -90,7 +104,9 @@
     :catchall_0
     move-exception v250
 
-    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static/range {v253 .. v255}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static/range {v251 .. v252}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v250
 .end method
@@ -98,7 +114,7 @@
 
 # virtual methods
 .method public inst240(IJ)J
-    .registers 246
+    .registers 247
 
     move-object/from16 v236, p0
 
@@ -108,7 +124,11 @@
 
     const/16 v241, 0x4
 
-    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/16 v242, 0x0
+
+    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v242
 
     :try_start_0
     move/from16 v2, v237
@@ -121,7 +141,7 @@
 
     move-result v4
 
-    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static/range {v241 .. v242}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-wide v0
     :try_end_0
@@ -130,7 +150,7 @@
     :catchall_0
     move-exception v240
 
-    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static/range {v241 .. v242}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v240
 .end method
