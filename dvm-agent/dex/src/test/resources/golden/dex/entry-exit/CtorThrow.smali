@@ -15,7 +15,7 @@
 
     move v3, p1
 
-    const/16 v5, 0x5
+    const/16 v5, 0x7
 
     const/4 v6, 0x0
 
@@ -69,7 +69,7 @@
 
     move v2, p0
 
-    const/16 v4, 0x6
+    const/16 v4, 0x8
 
     const/4 v5, 0x0
 

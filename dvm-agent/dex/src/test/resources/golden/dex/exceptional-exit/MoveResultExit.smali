@@ -9,7 +9,7 @@
 
     move v2, p0
 
-    const/16 v4, 0xb
+    const/16 v4, 0xd
 
     const/4 v5, 0x0
 
@@ -48,11 +48,11 @@
 
     move v3, p0
 
-    const/16 v5, 0xc
+    const/16 v5, 0xe
 
     const/4 v6, 0x0
 
-    const/16 v7, 0xd
+    const/16 v7, 0xf
 
     const/4 v8, 0x0
 

@@ -9,11 +9,11 @@
 
     move v1, p0
 
-    const/16 v3, 0x7
+    const/16 v3, 0x9
 
     const/4 v4, 0x0
 
-    const/16 v5, 0x8
+    const/16 v5, 0xa
 
     const/4 v6, 0x0
 

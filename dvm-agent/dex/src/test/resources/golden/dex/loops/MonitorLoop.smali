@@ -15,11 +15,11 @@
 
     move v4, p1
 
-    const/16 v6, 0x9
+    const/16 v6, 0xb
 
     const/4 v7, 0x0
 
-    const/16 v8, 0xa
+    const/16 v8, 0xc
 
     const/4 v9, 0x0
 

@@ -9,11 +9,11 @@
 
     move v5, p0
 
-    const/16 v7, 0xe
+    const/16 v7, 0x10
 
     const/4 v8, 0x0
 
-    const/16 v9, 0xf
+    const/16 v9, 0x11
 
     const/4 v10, 0x0
 

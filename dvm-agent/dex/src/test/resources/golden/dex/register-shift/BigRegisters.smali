@@ -42,6 +42,85 @@
     return v0
 .end method
 
+.method public static twoLoops250(I)I
+    .registers 257
+
+    move/from16 v249, p0
+
+    const/16 v251, 0x2
+
+    const/16 v252, 0x0
+
+    const/16 v253, 0x3
+
+    const/16 v254, 0x0
+
+    const/16 v255, 0x0
+
+    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v252
+
+    :try_start_0
+    move/from16 v2, v249
+
+    const/4 v0, 0x0
+
+    const/4 v1, 0x0
+
+    invoke-static/range {v253 .. v253}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
+
+    move-result v254
+
+    const/16 v255, 0x0
+
+    :goto_0
+    if-ge v1, v2, :cond_1
+
+    add-int/2addr v0, v1
+
+    add-int/lit8 v1, v1, 0x1
+
+    add-int/lit8 v255, v255, 0x1
+
+    goto :goto_0
+
+    :goto_1
+    const/4 v1, 0x0
+
+    :goto_2
+    if-ge v1, v2, :cond_0
+
+    add-int/2addr v0, v0
+
+    add-int/lit8 v1, v1, 0x1
+
+    goto :goto_2
+
+    :cond_0
+    invoke-static/range {v251 .. v252}, Lorg/hyprof/runtime/Probe;->end(II)V
+
+    return v0
+
+    :cond_1
+    invoke-static/range {v253 .. v255}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    const/16 v254, 0x0
+
+    goto :goto_1
+    :try_end_0
+    .catchall {:try_start_0 .. :try_end_0} :catchall_0
+
+    :catchall_0
+    move-exception v250
+
+    invoke-static/range {v253 .. v255}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static/range {v251 .. v252}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
+
+    throw v250
+.end method
+
 .method public static wide250(JI)J
     .registers 259
 
@@ -49,11 +128,11 @@
 
     move/from16 v249, p2
 
-    const/16 v251, 0x2
+    const/16 v251, 0x4
 
     const/16 v252, 0x0
 
-    const/16 v253, 0x3
+    const/16 v253, 0x5
 
     const/16 v254, 0x0
 
@@ -122,7 +201,7 @@
 
     move-wide/from16 v238, p2
 
-    const/16 v241, 0x4
+    const/16 v241, 0x6
 
     const/16 v242, 0x0
 
