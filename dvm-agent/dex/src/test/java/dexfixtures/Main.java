@@ -11,6 +11,7 @@ public final class Main {
 
     public static void main(String[] args) throws Exception {
         System.out.println("loops " + Loops.run());
+        System.out.println("loop exits " + LoopExits.run());
         System.out.println("exceptions " + Exceptions.run());
         System.out.println("sync " + Sync.run());
         System.out.println("ctors " + Ctors.run());

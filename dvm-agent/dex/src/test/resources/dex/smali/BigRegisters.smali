@@ -8,8 +8,9 @@
     return-void
 .end method
 
-# 250 registers: the scratch registers are v250 and v251, past the 4-bit forms (probe calls use
-# invoke-static/range) and still within the 8-bit ones.
+# 250 registers: the probe registers are v250-v255 (exception, method id and token, the loop's id,
+# token and counter), past the 4-bit forms (probe calls use invoke-static/range) and just within
+# the 8-bit ones.
 .method public static wide250(JI)J
     .registers 250
     const-wide/16 v0, 0
@@ -24,7 +25,7 @@
     return-wide v0
 .end method
 
-# An instance method with 240 registers: the frame grows by 2 + 4 (this, int, long).
+# An instance method with 240 registers: the frame grows by 3 + 4 (this, int, long).
 .method public inst240(IJ)J
     .registers 240
     move/from16 v2, p1
@@ -35,7 +36,31 @@
     return-wide v0
 .end method
 
-# 255 registers: no room for two 8-bit scratch registers, so it is skipped and reported.
+# 250 registers and two loops: below v256 there is room for the method's probe registers and one
+# loop's; the second loop is left without probes and reported, the method and the first loop keep
+# theirs.
+.method public static twoLoops250(I)I
+    .registers 250
+    move/from16 v2, p0
+    const/4 v0, 0
+    const/4 v1, 0
+    :first
+    if-ge v1, v2, :between
+    add-int/2addr v0, v1
+    add-int/lit8 v1, v1, 1
+    goto :first
+    :between
+    const/4 v1, 0
+    :second
+    if-ge v1, v2, :done
+    add-int/2addr v0, v0
+    add-int/lit8 v1, v1, 1
+    goto :second
+    :done
+    return v0
+.end method
+
+# 255 registers: no room for the three 8-bit probe registers, so it is skipped and reported.
 .method public static tooMany(I)I
     .registers 255
     add-int/lit8 v0, p0, 1

@@ -63,5 +63,10 @@
     move-result v1
     invoke-virtual {v0, v1}, Ljava/io/PrintStream;->println(I)V
 
+    const/4 v1, 4
+    invoke-static {v1}, Lsmalifix/BigRegisters;->twoLoops250(I)I
+    move-result v1
+    invoke-virtual {v0, v1}, Ljava/io/PrintStream;->println(I)V
+
     return-void
 .end method

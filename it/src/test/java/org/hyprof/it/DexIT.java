@@ -135,6 +135,11 @@ class DexIT {
         return Integer.parseInt(m.group(1));
     }
 
+    /** A loop's report row: entries ({@code calls}) and back edges ({@code iterations}). */
+    static void assertLoop(Map<String, Map<String, String>> r, String row, int entries, int iterations) {
+        assertEquals(entries + " " + iterations, get(r, row, "calls") + " " + get(r, row, "iterations"), row + ": calls, iterations");
+    }
+
     static String get(Map<String, Map<String, String>> r, String row, String col) {
         assertNotNull(r.get(row), row + " not reported");
         return r.get(row).get(col);
@@ -166,6 +171,26 @@ class DexIT {
         assertEquals(String.valueOf(counter(printed, "do")), get(r, L + "doAndLabel(I)I#loop0", "iterations"));
         assertEquals(String.valueOf(counter(printed, "loopIters")), get(r, "dexfixtures.Switches.inLoop(I)I#loop0", "iterations"));
         assertEquals(String.valueOf(counter(printed, "arrayIters")), get(r, "dexfixtures.Sync.syncArray([I)I#loop0", "iterations"));
+        // loops left by break, return, exception and labelled continue, and open in a recursion:
+        // iterations are the back edges the fixture counted, entries the loopBegin calls
+        String X = "dexfixtures.LoopExits.";
+        assertLoop(r, X + "breakOut(I)I#loop0", 2, counter(printed, "breakIters"));
+        assertLoop(r, X + "find([[II)I#loop0", 2, counter(printed, "retOuter"));
+        assertLoop(r, X + "find([[II)I#loop1", counter(printed, "retInnerEntries"), counter(printed, "retInner"));
+        assertLoop(r, X + "throwFromNested(II)I#loop0", 2, counter(printed, "thrOuter"));
+        assertLoop(r, X + "throwFromNested(II)I#loop1", counter(printed, "thrInnerEntries"), counter(printed, "thrInner"));
+        assertEquals("1", get(r, X + "throwFromNested(II)I", "throws"));
+        assertLoop(r, X + "catchInside(I)I#loop0", 1, counter(printed, "rounds"));
+        assertLoop(r, X + "catchInside(I)I#loop1", 3, counter(printed, "catchOuter"));
+        assertLoop(r, X + "catchInside(I)I#loop2", counter(printed, "catchInnerEntries"), counter(printed, "catchInner"));
+        assertEquals(3, counter(printed, "caught"));
+        assertLoop(r, X + "catchInsideUsed(I)I#loop0", 1, counter(printed, "roundsE"));
+        assertLoop(r, X + "catchInsideUsed(I)I#loop1", 3, counter(printed, "catchOuterE"));
+        assertLoop(r, X + "catchInsideUsed(I)I#loop2", counter(printed, "catchInnerEntriesE"), counter(printed, "catchInnerE"));
+        assertLoop(r, X + "labelledContinue(I)I#loop0", 1, counter(printed, "contOuter"));
+        assertLoop(r, X + "labelledContinue(I)I#loop1", counter(printed, "contInnerEntries"), counter(printed, "contInner"));
+        assertLoop(r, X + "recurse(I)I#loop0", counter(printed, "recEntries"), counter(printed, "recIters"));
+        assertEquals("5", get(r, X + "recurse(I)I", "calls"));
         String E = "dexfixtures.Exceptions.";
         assertEquals("4", get(r, E + "thrower(I)I", "calls"));
         assertEquals("4", get(r, E + "thrower(I)I", "throws"), "an exception through 4 frames");
@@ -197,7 +222,7 @@ class DexIT {
         Path out = instrumentDex("smali", dex);
         Map<String, Map<String, String>> r = runAndReport(convert("smali", dex, Files.readAllBytes(out), besideResources(out)),
                 "smalifix.SmaliMain", "smali");
-        assertEquals(List.of("0", "45", "15", "20", "11", "2", "217", "5", "-1", "-1"), get(r, "$out", "out").lines().toList());
+        assertEquals(List.of("0", "45", "15", "20", "11", "2", "217", "5", "-1", "-1", "96"), get(r, "$out", "out").lines().toList());
         String S = "smalifix.";
         assertEquals("4", get(r, S + "LoopAtZero.countDown(I)I#loop0", "iterations"), "the entry is an edge into the loop");
         assertEquals("1", get(r, S + "LoopAtZero.countDown(I)I#loop0", "calls"));
@@ -209,6 +234,9 @@ class DexIT {
         assertEquals("4", get(r, S + "BigRegisters.wide250(JI)J#loop0", "iterations"));
         assertEquals("1", get(r, S + "BigRegisters.inst240(IJ)J", "calls"));
         assertNull(r.get(S + "BigRegisters.tooMany(I)I"), "skipped: no probe");
+        assertEquals("1", get(r, S + "BigRegisters.twoLoops250(I)I", "calls"));
+        assertEquals("4", get(r, S + "BigRegisters.twoLoops250(I)I#loop0", "iterations"));
+        assertNull(r.get(S + "BigRegisters.twoLoops250(I)I#loop1"), "no registers left for the second loop");
         assertEquals("7", get(r, S + "Payloads.payloads(I)I#loop0", "iterations"));
         assertEquals("2", get(r, S + "CtorThrow.<init>(I)V", "calls"), "-1 throws before super(): no activation");
         assertEquals("1", get(r, S + "CtorThrow.<init>(I)V", "throws"));

@@ -9,7 +9,7 @@
 
 # direct methods
 .method constructor <init>(J)V
-    .registers 8
+    .registers 9
     .param p1, "base"    # J
 
     .line 11
@@ -21,18 +21,22 @@
     .end local p1    # "base":J
     .local v0, "this":Ldexfixtures/DebugLocals;
     .local v1, "base":J
+    const/16 v4, 0x6
+
+    const/4 v5, 0x0
+
     invoke-direct {v0}, Ljava/lang/Object;-><init>()V
 
     .line 12
-    const/16 v4, 0x6
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->begin(I)I
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    move-result v5
 
     :try_start_0
     iput-wide v1, v0, Ldexfixtures/DebugLocals;->base:J
 
     .line 13
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v4, v5}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-void
     :try_end_0
@@ -41,13 +45,13 @@
     :catchall_0
     move-exception v3
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v4, v5}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v3
 .end method
 
 .method static caughtUpTo(I)I
-    .registers 9
+    .registers 13
     .param p0, "n"    # I
 
     .line 17
@@ -57,7 +61,17 @@
     .local v5, "n":I
     const/16 v7, 0x7
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v8, 0x0
+
+    const/16 v9, 0x8
+
+    const/4 v10, 0x0
+
+    const/4 v11, 0x0
+
+    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v8
 
     :try_start_0
     const/4 v0, 0x0
@@ -66,9 +80,11 @@
     .local v0, "caught":I
     const/4 v1, 0x0
 
-    const/16 v6, 0x8
+    invoke-static {v9}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v10
+
+    const/4 v11, 0x0
 
     .local v1, "i":I
     :goto_0
@@ -141,9 +157,7 @@
     :goto_1
     add-int/lit8 v1, v1, 0x1
 
-    const/16 v6, 0x8
-
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v11, v11, 0x1
 
     goto :goto_0
 
@@ -158,23 +172,23 @@
     :goto_3
     add-int v1, v0, v5
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v7, v8}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v1
 
     .line 26
     :cond_1
-    const/16 v6, 0x8
+    invoke-static {v9, v10, v11}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/4 v10, 0x0
 
     goto :goto_3
 
     .line 23
     :cond_2
-    const/16 v6, 0x8
+    invoke-static {v9, v10, v11}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/4 v10, 0x0
 
     goto :goto_2
     :try_end_2
@@ -183,13 +197,15 @@
     :catchall_0
     move-exception v6
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v9, v10, v11}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static {v7, v8}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v6
 .end method
 
 .method static many(JDIJ)J
-    .registers 47
+    .registers 51
     .param p0, "a"    # J
     .param p2, "b"    # D
     .param p4, "c"    # I
@@ -214,7 +230,17 @@
     .local v36, "d":J
     const/16 v39, 0x9
 
-    invoke-static/range {v39 .. v39}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/16 v40, 0x0
+
+    const/16 v41, 0xa
+
+    const/16 v42, 0x0
+
+    const/16 v43, 0x0
+
+    invoke-static/range {v39 .. v39}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v40
 
     :try_start_0
     move-wide/from16 v0, v31
@@ -290,9 +316,11 @@
 
     move/from16 v3, v27
 
-    const/16 v38, 0xa
+    invoke-static/range {v41 .. v41}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static/range {v38 .. v38}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v42
+
+    const/16 v43, 0x0
 
     .local v3, "i":I
     :goto_0
@@ -331,9 +359,7 @@
 
     move-wide/from16 v11, v29
 
-    const/16 v38, 0xa
-
-    invoke-static/range {v38 .. v38}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v43, v43, 0x1
 
     goto :goto_0
 
@@ -373,15 +399,15 @@
 
     add-long v11, v11, v27
 
-    invoke-static/range {v39 .. v39}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static/range {v39 .. v40}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-wide v11
 
     .line 66
     :cond_0
-    const/16 v38, 0xa
+    invoke-static/range {v41 .. v43}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static/range {v38 .. v38}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/16 v42, 0x0
 
     goto :goto_1
     :try_end_0
@@ -390,13 +416,15 @@
     :catchall_0
     move-exception v38
 
-    invoke-static/range {v39 .. v39}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static/range {v41 .. v43}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static/range {v39 .. v40}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v38
 .end method
 
 .method static reassigned(Ljava/lang/String;I)Ljava/lang/String;
-    .registers 10
+    .registers 14
     .param p0, "s"    # Ljava/lang/String;
     .param p1, "times"    # I
 
@@ -411,7 +439,17 @@
     .local v5, "times":I
     const/16 v7, 0xb
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v8, 0x0
+
+    const/16 v9, 0xc
+
+    const/4 v10, 0x0
+
+    const/4 v11, 0x0
+
+    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v8
 
     :try_start_0
     new-instance v0, Ljava/lang/StringBuilder;
@@ -419,9 +457,11 @@
     invoke-direct {v0}, Ljava/lang/StringBuilder;-><init>()V
 
     .line 32
-    const/16 v6, 0xc
+    invoke-static {v9}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v10
+
+    const/4 v11, 0x0
 
     .local v0, "b":Ljava/lang/StringBuilder;
     :goto_0
@@ -475,9 +515,7 @@
 
     move v5, v1
 
-    const/16 v6, 0xc
-
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v11, v11, 0x1
 
     goto :goto_0
 
@@ -537,15 +575,15 @@
     .line 43
     .end local v5    # "len":I
     :goto_3
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v7, v8}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-object v4
 
     .line 36
     :cond_2
-    const/16 v6, 0xc
+    invoke-static {v9, v10, v11}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/4 v10, 0x0
 
     goto :goto_2
     :try_end_0
@@ -554,18 +592,24 @@
     :catchall_0
     move-exception v6
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v9, v10, v11}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static {v7, v8}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v6
 .end method
 
 .method static run()Ljava/lang/String;
-    .registers 14
+    .registers 15
 
     .line 75
     const/16 v13, 0xd
 
-    invoke-static {v13}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v14, 0x0
+
+    invoke-static {v13}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v14
 
     :try_start_0
     const/16 v0, 0x9
@@ -668,7 +712,7 @@
     move-result-object v0
 
     .line 75
-    invoke-static {v13}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v13, v14}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-object v0
     :try_end_0
@@ -677,7 +721,7 @@
     :catchall_0
     move-exception v12
 
-    invoke-static {v13}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v13, v14}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v12
 .end method
@@ -685,14 +729,14 @@
 
 # virtual methods
 .method wide(JDIJ)D
-    .registers 23
+    .registers 27
     .param p1, "a"    # J
     .param p3, "b"    # D
     .param p5, "c"    # I
     .param p6, "d"    # J
 
     .line 48
-    move-object v5, p0
+    move-object/from16 v5, p0
 
     move-wide/from16 v6, p1
 
@@ -714,7 +758,17 @@
     .local v11, "d":J
     const/16 v14, 0xe
 
-    invoke-static {v14}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v15, 0x0
+
+    const/16 v16, 0xf
+
+    const/16 v17, 0x0
+
+    const/16 v18, 0x0
+
+    invoke-static {v14}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v15
 
     :try_start_0
     const/4 v0, 0x2
@@ -747,9 +801,11 @@
     .local v0, "r":D
     const/4 v2, 0x0
 
-    const/16 v13, 0xf
+    invoke-static/range {v16 .. v16}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static {v13}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v17
+
+    const/16 v18, 0x0
 
     .local v2, "i":I
     :goto_0
@@ -770,9 +826,7 @@
     .end local v3    # "step":D
     add-int/lit8 v2, v2, 0x1
 
-    const/16 v13, 0xf
-
-    invoke-static {v13}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v18, v18, 0x1
 
     goto :goto_0
 
@@ -788,15 +842,15 @@
 
     add-double/2addr v2, v0
 
-    invoke-static {v14}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v14, v15}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-wide v2
 
     .line 57
     :cond_1
-    const/16 v13, 0xf
+    invoke-static/range {v16 .. v18}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static {v13}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/16 v17, 0x0
 
     goto :goto_1
     :try_end_0
@@ -805,7 +859,9 @@
     :catchall_0
     move-exception v13
 
-    invoke-static {v14}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static/range {v16 .. v18}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static {v14, v15}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v13
 .end method

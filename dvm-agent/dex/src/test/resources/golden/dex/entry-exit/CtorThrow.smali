@@ -9,11 +9,15 @@
 
 # direct methods
 .method public constructor <init>(I)V
-    .registers 8
+    .registers 9
 
     move-object v2, p0
 
     move v3, p1
+
+    const/16 v5, 0x7
+
+    const/4 v6, 0x0
 
     if-gez v3, :cond_0
 
@@ -28,9 +32,9 @@
 
     invoke-direct {v1}, Ljava/lang/Object;-><init>()V
 
-    const/16 v5, 0x5
+    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->begin(I)I
 
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    move-result v6
 
     :try_start_0
     const/16 v0, 0xd
@@ -46,7 +50,7 @@
     :cond_1
     iput v3, v2, Lsmalifix/CtorThrow;->value:I
 
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v5, v6}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-void
     :try_end_0
@@ -55,19 +59,23 @@
     :catchall_0
     move-exception v4
 
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v5, v6}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v4
 .end method
 
 .method public static attempt(I)I
-    .registers 6
+    .registers 7
 
     move v2, p0
 
-    const/16 v4, 0x6
+    const/16 v4, 0x8
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v5, 0x0
+
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v5
 
     :try_start_0
     new-instance v0, Lsmalifix/CtorThrow;
@@ -80,14 +88,14 @@
     .catchall {:try_start_0 .. :try_end_0} :catchall_0
 
     :try_start_1
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v4, v5}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v1
 
     :catch_0
     const/4 v1, -0x1
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v4, v5}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v1
     :try_end_1
@@ -96,7 +104,7 @@
     :catchall_0
     move-exception v3
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v4, v5}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v3
 .end method

@@ -5,13 +5,17 @@
 
 # direct methods
 .method public static maybeThrow(I)I
-    .registers 6
+    .registers 7
 
     move v2, p0
 
-    const/16 v4, 0xb
+    const/16 v4, 0xd
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v5, 0x0
+
+    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v5
 
     :try_start_0
     if-lez v2, :cond_0
@@ -25,7 +29,7 @@
     :cond_0
     const/16 v0, 0x2a
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v4, v5}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v0
     :try_end_0
@@ -34,26 +38,38 @@
     :catchall_0
     move-exception v3
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v4, v5}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v3
 .end method
 
 .method public static retry(I)I
-    .registers 7
+    .registers 11
 
     move v3, p0
 
-    const/16 v5, 0xc
+    const/16 v5, 0xe
 
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v6, 0x0
+
+    const/16 v7, 0xf
+
+    const/4 v8, 0x0
+
+    const/4 v9, 0x0
+
+    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v6
 
     :try_start_0
     const/4 v0, 0x0
 
-    const/16 v4, 0xd
+    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v8
+
+    const/4 v9, 0x0
     :try_end_0
     .catchall {:try_start_0 .. :try_end_0} :catchall_0
 
@@ -67,13 +83,13 @@
     :try_start_2
     move-result v1
 
-    const/16 v4, 0xd
+    invoke-static {v7, v8, v9}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/4 v8, 0x0
 
     add-int/2addr v1, v0
 
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v5, v6}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v1
 
@@ -84,9 +100,7 @@
 
     add-int/lit8 v3, v3, -0x1
 
-    const/16 v4, 0xd
-
-    invoke-static {v4}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v9, v9, 0x1
 
     goto :goto_0
     :try_end_2
@@ -95,7 +109,9 @@
     :catchall_0
     move-exception v4
 
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v7, v8, v9}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static {v5, v6}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v4
 .end method

@@ -5,17 +5,29 @@
 
 # direct methods
 .method public static countDown(I)I
-    .registers 5
+    .registers 9
 
     move v1, p0
 
-    const/16 v3, 0x7
+    const/16 v3, 0x9
 
-    invoke-static {v3}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v4, 0x0
 
-    const/16 v2, 0x8
+    const/16 v5, 0xa
 
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    const/4 v6, 0x0
+
+    const/4 v7, 0x0
+
+    invoke-static {v3}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v4
+
+    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
+
+    move-result v6
+
+    const/4 v7, 0x0
 
     :goto_0
     :try_start_0
@@ -23,18 +35,16 @@
 
     if-gtz v1, :cond_0
 
-    const/16 v2, 0x8
+    invoke-static {v5, v6, v7}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/4 v6, 0x0
 
-    invoke-static {v3}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v3, v4}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v1
 
     :cond_0
-    const/16 v2, 0x8
-
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v7, v7, 0x1
 
     goto :goto_0
     :try_end_0
@@ -43,7 +53,9 @@
     :catchall_0
     move-exception v2
 
-    invoke-static {v3}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v5, v6, v7}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static {v3, v4}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v2
 .end method

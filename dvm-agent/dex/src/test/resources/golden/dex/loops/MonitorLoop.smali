@@ -9,15 +9,25 @@
 
 # direct methods
 .method public static sumLocked(Ljava/lang/Object;I)I
-    .registers 9
+    .registers 13
 
     move-object v3, p0
 
     move v4, p1
 
-    const/16 v6, 0x9
+    const/16 v6, 0xb
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v7, 0x0
+
+    const/16 v8, 0xc
+
+    const/4 v9, 0x0
+
+    const/4 v10, 0x0
+
+    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v7
 
     :try_start_0
     const/4 v0, 0x0
@@ -29,9 +39,11 @@
     :try_start_1
     const/4 v1, 0x0
 
-    const/16 v5, 0xa
+    invoke-static {v8}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v9
+
+    const/4 v10, 0x0
 
     :goto_0
     if-ge v1, v4, :cond_0
@@ -46,9 +58,7 @@
 
     add-int/lit8 v1, v1, 0x1
 
-    const/16 v5, 0xa
-
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v10, v10, 0x1
 
     goto :goto_0
 
@@ -58,7 +68,7 @@
     .catchall {:try_start_1 .. :try_end_1} :catchall_0
 
     :try_start_2
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v6, v7}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v0
 
@@ -68,6 +78,10 @@
     .catchall {:try_start_2 .. :try_end_2} :catchall_1
 
     :try_start_3
+    invoke-static {v8, v9, v10}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    const/4 v9, 0x0
+
     monitor-exit v3
     :try_end_3
     .catchall {:try_start_3 .. :try_end_3} :catchall_0
@@ -79,9 +93,9 @@
 
     :cond_0
     :try_start_5
-    const/16 v5, 0xa
+    invoke-static {v8, v9, v10}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static {v5}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/4 v9, 0x0
 
     goto :goto_1
     :try_end_5
@@ -90,7 +104,9 @@
     :catchall_1
     move-exception v5
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v8, v9, v10}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static {v6, v7}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v5
 .end method

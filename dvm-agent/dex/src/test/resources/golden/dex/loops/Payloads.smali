@@ -5,13 +5,23 @@
 
 # direct methods
 .method public static payloads(I)I
-    .registers 9
+    .registers 13
 
     move v5, p0
 
-    const/16 v7, 0xe
+    const/16 v7, 0x10
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v8, 0x0
+
+    const/16 v9, 0x11
+
+    const/4 v10, 0x0
+
+    const/4 v11, 0x0
+
+    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v8
 
     :try_start_0
     const/4 v0, 0x3
@@ -24,9 +34,11 @@
 
     const/4 v2, 0x0
 
-    const/16 v6, 0xf
+    invoke-static {v9}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v10
+
+    const/4 v11, 0x0
 
     :goto_0
     if-ge v2, v5, :cond_0
@@ -52,27 +64,27 @@
     :goto_1
     add-int/lit8 v2, v2, 0x1
 
-    const/16 v6, 0xf
-
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v11, v11, 0x1
 
     goto :goto_0
 
     :goto_2
     sparse-switch v1, :sswitch_data_0
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v7, v8}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v1
 
     :sswitch_0
     const/16 v1, -0x1
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v7, v8}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return v1
     :try_end_0
     .catchall {:try_start_0 .. :try_end_0} :catchall_0
+
+    nop
 
     :array_0
     .array-data 4
@@ -95,9 +107,9 @@
 
     :cond_0
     :try_start_1
-    const/16 v6, 0xf
+    invoke-static {v9, v10, v11}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
 
-    invoke-static {v6}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    const/4 v10, 0x0
 
     goto :goto_2
     :try_end_1
@@ -106,7 +118,9 @@
     :catchall_0
     move-exception v6
 
-    invoke-static {v7}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v9, v10, v11}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static {v7, v8}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v6
 .end method

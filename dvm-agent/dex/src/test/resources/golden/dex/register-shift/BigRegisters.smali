@@ -5,18 +5,22 @@
 
 # direct methods
 .method public constructor <init>()V
-    .registers 4
+    .registers 5
 
     move-object v0, p0
 
-    invoke-direct {v0}, Ljava/lang/Object;-><init>()V
-
     const/16 v2, 0x1
 
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/4 v3, 0x0
+
+    invoke-direct {v0}, Ljava/lang/Object;-><init>()V
+
+    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v3
 
     :try_start_0
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static {v2, v3}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-void
     :try_end_0
@@ -25,7 +29,7 @@
     :catchall_0
     move-exception v1
 
-    invoke-static {v2}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static {v2, v3}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v1
 .end method
@@ -38,50 +42,70 @@
     return v0
 .end method
 
-.method public static wide250(JI)J
-    .registers 255
+.method public static twoLoops250(I)I
+    .registers 257
 
-    move-wide/from16 v247, p0
-
-    move/from16 v249, p2
+    move/from16 v249, p0
 
     const/16 v251, 0x2
 
-    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/16 v252, 0x0
+
+    const/16 v253, 0x3
+
+    const/16 v254, 0x0
+
+    const/16 v255, 0x0
+
+    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v252
 
     :try_start_0
-    const-wide/16 v0, 0x0
+    move/from16 v2, v249
 
-    const/4 v2, 0x0
+    const/4 v0, 0x0
 
-    move/from16 v3, v249
+    const/4 v1, 0x0
 
-    const/16 v250, 0x3
+    invoke-static/range {v253 .. v253}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
 
-    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopEnter(I)V
+    move-result v254
+
+    const/16 v255, 0x0
 
     :goto_0
-    if-ge v2, v3, :cond_0
+    if-ge v1, v2, :cond_1
 
-    add-long v0, v0, v247
+    add-int/2addr v0, v1
 
-    add-int/lit8 v2, v2, 0x1
+    add-int/lit8 v1, v1, 0x1
 
-    const/16 v250, 0x3
-
-    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopIter(I)V
+    add-int/lit8 v255, v255, 0x1
 
     goto :goto_0
 
     :goto_1
-    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    const/4 v1, 0x0
 
-    return-wide v0
+    :goto_2
+    if-ge v1, v2, :cond_0
+
+    add-int/2addr v0, v0
+
+    add-int/lit8 v1, v1, 0x1
+
+    goto :goto_2
 
     :cond_0
-    const/16 v250, 0x3
+    invoke-static/range {v251 .. v252}, Lorg/hyprof/runtime/Probe;->end(II)V
 
-    invoke-static/range {v250 .. v250}, Lorg/hyprof/runtime/Probe;->loopExit(I)V
+    return v0
+
+    :cond_1
+    invoke-static/range {v253 .. v255}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    const/16 v254, 0x0
 
     goto :goto_1
     :try_end_0
@@ -90,7 +114,78 @@
     :catchall_0
     move-exception v250
 
-    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static/range {v253 .. v255}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static/range {v251 .. v252}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
+
+    throw v250
+.end method
+
+.method public static wide250(JI)J
+    .registers 259
+
+    move-wide/from16 v247, p0
+
+    move/from16 v249, p2
+
+    const/16 v251, 0x4
+
+    const/16 v252, 0x0
+
+    const/16 v253, 0x5
+
+    const/16 v254, 0x0
+
+    const/16 v255, 0x0
+
+    invoke-static/range {v251 .. v251}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v252
+
+    :try_start_0
+    const-wide/16 v0, 0x0
+
+    const/4 v2, 0x0
+
+    move/from16 v3, v249
+
+    invoke-static/range {v253 .. v253}, Lorg/hyprof/runtime/Probe;->loopBegin(I)I
+
+    move-result v254
+
+    const/16 v255, 0x0
+
+    :goto_0
+    if-ge v2, v3, :cond_0
+
+    add-long v0, v0, v247
+
+    add-int/lit8 v2, v2, 0x1
+
+    add-int/lit8 v255, v255, 0x1
+
+    goto :goto_0
+
+    :goto_1
+    invoke-static/range {v251 .. v252}, Lorg/hyprof/runtime/Probe;->end(II)V
+
+    return-wide v0
+
+    :cond_0
+    invoke-static/range {v253 .. v255}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    const/16 v254, 0x0
+
+    goto :goto_1
+    :try_end_0
+    .catchall {:try_start_0 .. :try_end_0} :catchall_0
+
+    :catchall_0
+    move-exception v250
+
+    invoke-static/range {v253 .. v255}, Lorg/hyprof/runtime/Probe;->loopEnd(III)V
+
+    invoke-static/range {v251 .. v252}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v250
 .end method
@@ -98,7 +193,7 @@
 
 # virtual methods
 .method public inst240(IJ)J
-    .registers 246
+    .registers 247
 
     move-object/from16 v236, p0
 
@@ -106,9 +201,13 @@
 
     move-wide/from16 v238, p2
 
-    const/16 v241, 0x4
+    const/16 v241, 0x6
 
-    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->enter(I)V
+    const/16 v242, 0x0
+
+    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->begin(I)I
+
+    move-result v242
 
     :try_start_0
     move/from16 v2, v237
@@ -121,7 +220,7 @@
 
     move-result v4
 
-    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->exit(I)V
+    invoke-static/range {v241 .. v242}, Lorg/hyprof/runtime/Probe;->end(II)V
 
     return-wide v0
     :try_end_0
@@ -130,7 +229,7 @@
     :catchall_0
     move-exception v240
 
-    invoke-static/range {v241 .. v241}, Lorg/hyprof/runtime/Probe;->exitThrow(I)V
+    invoke-static/range {v241 .. v242}, Lorg/hyprof/runtime/Probe;->endThrow(II)V
 
     throw v240
 .end method

@@ -47,7 +47,7 @@ import org.jf.dexlib2.immutable.instruction.ImmutableSwitchElement;
  * keeps its exception handlers, in their order.
  *
  * <p>Order: for each original instruction i, {@code edgeIn[i]}, i's label, {@code before[i]}, i;
- * then trampolines, then the exceptional-exit handler. {@code goto}s take the smallest form that
+ * then trampolines (of branches and of handlers), then the exceptional-exit handler. {@code goto}s take the smallest form that
  * reaches (re-laid out until stable); payloads are 4-byte aligned with a {@code nop}. A method
  * that no longer fits — an {@code if-*} past ±32 K code units, a try range over 65,535 units — is
  * skipped. Try items are rebuilt from scratch per instruction: original instructions keep their
@@ -281,7 +281,8 @@ final class CodeEmitter {
             MethodCode.TryItem t = c.tries[item];
             for (int h = 0; h < t.types.length; h++) {
                 if (!typed && t.types[h] != null) continue;
-                l.add(new Handler(t.types[h], labelAddr[t.handlers[h]]));
+                Integer tr = e.handlerTrampolines.get(t.handlers[h]);
+                l.add(new Handler(t.types[h], labelAddr[tr == null ? t.handlers[h] : c.n + 1 + tr]));
                 catchAll |= t.types[h] == null;
             }
         }

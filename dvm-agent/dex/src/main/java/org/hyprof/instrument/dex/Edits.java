@@ -18,7 +18,9 @@ import org.jf.dexlib2.iface.instruction.Instruction;
  * <li>{@link #before}[i] — code every path into i runs (branch targets move onto it): exit probes
  *     before returns.</li>
  * <li>{@link #trampolines} — code on a jump edge u → v: the branch of u is pointed at
- *     {@code code; goto v}, placed after the original code.</li>
+ *     {@code code; goto v}, placed after the original code; or code on the exception edges into
+ *     a handler h without {@code move-exception}: every try item's entry for h is pointed at
+ *     {@code code; goto h} ({@link #handlerTrampolines}).</li>
  * <li>{@link #handler} — the appended exceptional-exit handler, with which original instructions
  *     it covers ({@link #coveredByHandler}).</li>
  * <li>{@link #entryLocals} — debug entries for the arguments, placed right after the first
@@ -48,6 +50,8 @@ final class Edits {
     final List<Trampoline> trampolines = new ArrayList<>();
     /** (branch index, original target index) → trampoline index. */
     final Map<Long, Integer> retarget = new HashMap<>();
+    /** Original handler index → the trampoline its try items' entries now go to. */
+    final Map<Integer, Integer> handlerTrampolines = new HashMap<>();
     List<Instruction> handler;
     boolean[] coveredByHandler;
     List<EntryLocal> entryLocals = List.of();
@@ -69,6 +73,11 @@ final class Edits {
     void addTrampoline(int branch, int target, Chunk c) {
         trampolines.add(new Trampoline(c, target));
         retarget.put(key(branch, target), trampolines.size() - 1);
+    }
+
+    void addHandlerTrampoline(int handler, Chunk c) {
+        trampolines.add(new Trampoline(c, handler));
+        handlerTrampolines.put(handler, trampolines.size() - 1);
     }
 
     /** The trampoline the jump from {@code branch} to {@code target} now goes to, or -1. */

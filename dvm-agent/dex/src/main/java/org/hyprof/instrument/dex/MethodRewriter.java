@@ -29,7 +29,6 @@ final class MethodRewriter {
     static Result rewrite(Method m, MethodImplementation impl, ProbeIds ids) throws Skip {
         MethodCode c = new MethodCode(impl);
         boolean isStatic = AccessFlags.STATIC.isSet(m.getAccessFlags());
-        RegisterShift rs = RegisterShift.plan(c.registerCount, isStatic, m.getParameterTypes());
         Dataflow.Monitors mon = Dataflow.monitors(c);
         Dataflow.ConstructorInit init = null;
         if (!isStatic && m.getName().equals("<init>")) {
@@ -37,14 +36,15 @@ final class MethodRewriter {
             for (CharSequence t : m.getParameterTypes()) ins += t.charAt(0) == 'J' || t.charAt(0) == 'D' ? 2 : 1;
             init = Dataflow.constructorInit(c, c.registerCount - ins);
         }
-        LoopPass.Found found = LoopPass.find(c, init, mon);
+        LoopPass.Found found = LoopPass.find(c, init, mon, RegisterShift.loopsThatFit(c.registerCount));
+        RegisterShift rs = RegisterShift.plan(c.registerCount, isStatic, m.getParameterTypes(), found.loops().size());
         int methodId = ids.peek();
         Edits e = new Edits(c.n);
-        EntryExitPass.apply(c, rs, init, mon, methodId, e);
+        EntryExitPass.apply(c, rs, init, mon, methodId, found.loops(), e);
         boolean hasDebugInfo = !c.debug.isEmpty() || m.getParameters().stream().anyMatch(p -> p.getName() != null);
         e.entryLocals = rs.entryLocals(hasDebugInfo, m.getDefiningClass(), m.getParameters());
-        LoopPass.place(c, rs, init, mon, found.loops(), methodId + 1, e);
-        ExceptionalExitPass.apply(c, rs, init, e);
+        LoopPass.place(c, rs, init, mon, found.loops(), e);
+        ExceptionalExitPass.apply(c, rs, init, found.loops(), e);
         MethodImplementation out = CodeEmitter.emit(c, e, rs.registerCount);
         ids.next();
         List<int[]> loops = new ArrayList<>(found.loops().size());

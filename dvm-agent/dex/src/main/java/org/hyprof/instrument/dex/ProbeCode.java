@@ -3,9 +3,11 @@ package org.hyprof.instrument.dex;
 import java.util.List;
 import org.jf.dexlib2.Opcode;
 import org.jf.dexlib2.iface.instruction.Instruction;
+import org.jf.dexlib2.immutable.instruction.ImmutableInstruction11n;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction11x;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction12x;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction21s;
+import org.jf.dexlib2.immutable.instruction.ImmutableInstruction22b;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction22x;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction31i;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction32x;
@@ -14,30 +16,52 @@ import org.jf.dexlib2.immutable.instruction.ImmutableInstruction3rc;
 import org.jf.dexlib2.immutable.reference.ImmutableMethodReference;
 
 /**
- * The instructions probes are made of: the runtime's static {@code (I)V} entry points of
- * {@code org.hyprof.runtime.Probe} (the same six the class-file rewriter calls), constant loads
- * and register moves in the smallest encoding that fits.
+ * The instructions probes are made of: the token entry points of
+ * {@code org.hyprof.runtime.Probe} ({@code begin(I)I}, {@code end(II)V}, {@code endThrow(II)V},
+ * {@code loopBegin(I)I}, {@code loopEnd(III)V}), constant loads, counter increments and register
+ * moves in the smallest encoding that fits. The id-only entry points the runtime still has for
+ * code instrumented earlier are never emitted.
  */
 final class ProbeCode {
     private ProbeCode() {}
 
     static final String PROBE_TYPE = "Lorg/hyprof/runtime/Probe;";
 
-    static final ImmutableMethodReference ENTER = ref("enter");
-    static final ImmutableMethodReference EXIT = ref("exit");
-    static final ImmutableMethodReference EXIT_THROW = ref("exitThrow");
-    static final ImmutableMethodReference LOOP_ENTER = ref("loopEnter");
-    static final ImmutableMethodReference LOOP_ITER = ref("loopIter");
-    static final ImmutableMethodReference LOOP_EXIT = ref("loopExit");
+    static final ImmutableMethodReference BEGIN = ref("begin", "I", "I");
+    static final ImmutableMethodReference END = ref("end", "V", "I", "I");
+    static final ImmutableMethodReference END_THROW = ref("endThrow", "V", "I", "I");
+    static final ImmutableMethodReference LOOP_BEGIN = ref("loopBegin", "I", "I");
+    static final ImmutableMethodReference LOOP_END = ref("loopEnd", "V", "I", "I", "I");
 
-    private static ImmutableMethodReference ref(String name) {
-        return new ImmutableMethodReference(PROBE_TYPE, name, List.of("I"), "V");
+    private static ImmutableMethodReference ref(String name, String returns, String... params) {
+        return new ImmutableMethodReference(PROBE_TYPE, name, List.of(params), returns);
     }
 
-    /** {@code invoke-static {reg}, Probe.m(I)V}: the 4-bit form when the register allows it. */
-    static Instruction invoke(ImmutableMethodReference m, int reg) {
-        return reg <= 15 ? new ImmutableInstruction35c(Opcode.INVOKE_STATIC, 1, reg, 0, 0, 0, 0, m)
-                : new ImmutableInstruction3rc(Opcode.INVOKE_STATIC_RANGE, reg, 1, m);
+    /**
+     * {@code invoke-static {first .. first+count-1}, Probe.m}: the 4-bit form when every register
+     * allows it, else the range form (the probe registers of one frame are consecutive).
+     */
+    static Instruction invoke(ImmutableMethodReference m, int first, int count) {
+        if (first + count - 1 <= 15) {
+            int[] r = new int[5];
+            for (int k = 0; k < count; k++) r[k] = first + k;
+            return new ImmutableInstruction35c(Opcode.INVOKE_STATIC, count, r[0], r[1], r[2], r[3], r[4], m);
+        }
+        return new ImmutableInstruction3rc(Opcode.INVOKE_STATIC_RANGE, first, count, m);
+    }
+
+    static Instruction moveResult(int reg) {
+        return new ImmutableInstruction11x(Opcode.MOVE_RESULT, reg);
+    }
+
+    /** {@code reg += 1} ({@code reg} ≤ 255): a back edge taken. */
+    static Instruction increment(int reg) {
+        return new ImmutableInstruction22b(Opcode.ADD_INT_LIT8, reg, reg, 1);
+    }
+
+    /** Loads 0 into a token or counter register ({@code reg} ≤ 255). */
+    static Instruction zero(int reg) {
+        return reg <= 15 ? new ImmutableInstruction11n(Opcode.CONST_4, reg, 0) : constant(reg, 0);
     }
 
     /** Loads a probe id ({@code reg} ≤ 255). */

@@ -6,14 +6,17 @@
  *
  * <p>One method is rewritten by small passes, each keeping one invariant (see each class):
  * <ol>
- * <li>{@code RegisterShift} — the frame grows by two scratch registers; arguments are copied
- *     back down so original code sees its registers unchanged;</li>
- * <li>{@code EntryExitPass} — {@code enter} once at entry (after {@code super()} in constructors),
- *     {@code exit} right before every return;</li>
+ * <li>{@code RegisterShift} — the frame grows by the probe registers (an exception register, the
+ *     method's id and token, and per loop an id, a token and a back-edge counter, all set at
+ *     entry); arguments are copied back down so original code sees its registers unchanged;</li>
+ * <li>{@code EntryExitPass} — {@code tok = begin(id)} once at entry (after {@code super()} in
+ *     constructors), {@code end(id, tok)} right before every return;</li>
  * <li>{@code LoopPass} — loop probes on control-flow edges of dominator-based natural loops
- *     ({@link org.hyprof.instrument.loops.LoopFinder}, shared with the class-file rewriter);</li>
- * <li>{@code ExceptionalExitPass} — an appended catch-all handler calling {@code exitThrow},
- *     last in every try item it joins;</li>
+ *     ({@link org.hyprof.instrument.loops.LoopFinder}, shared with the class-file rewriter):
+ *     {@code loopBegin} on entry edges, a register increment on back edges, {@code loopEnd} with
+ *     the count on every exit edge, exception edges to the method's handlers included;</li>
+ * <li>{@code ExceptionalExitPass} — an appended catch-all handler calling {@code loopEnd} for
+ *     every loop and {@code endThrow(id, tok)}, last in every try item it joins;</li>
  * <li>{@code CodeEmitter} — layout: branches, payloads, try items and debug entries re-pointed;</li>
  * </ol>
  * and then, per DEX file, {@code DexOutput} — runtime injection and the 64K reference limit.

@@ -36,25 +36,34 @@ class DexGoldenTest {
         Golden.check("dex/" + pass + "/" + cls + ".smali", Smali.text(Smali.find(out, "Lsmalifix/" + cls + ";")));
     }
 
-    /** Arguments copied down from above the grown frame; scratch past v15 takes invoke-static/range. */
+    /**
+     * Arguments copied down from above the grown frame; probe registers past v15 take
+     * invoke-static/range; a loop past v255 is left without probes.
+     */
     @Test
     void registerShift() throws Exception {
         golden("register-shift", "BigRegisters");
     }
 
-    /** enter after the super() call made through a copy of this; exit before every return. */
+    /** Registers set at entry, begin after the super() call made through a copy of this; end before every return. */
     @Test
     void entryExit() throws Exception {
         golden("entry-exit", "CtorThrow");
     }
 
-    /** The catch-all appended after a typed handler; a handler that only returns keeps its exit probe. */
+    /**
+     * The catch-all appended after a typed handler, closing the loop before endThrow; a handler that
+     * only returns keeps its end probe.
+     */
     @Test
     void exceptionalExit() throws Exception {
         golden("exceptional-exit", "MoveResultExit");
     }
 
-    /** Loop probes: entry edge at method entry, trampolines for switch cases, probes under the monitor's catch-all. */
+    /**
+     * Loop probes: entry edge at method entry, trampolines for switch cases, counters on back
+     * edges, loopEnd after the monitor handler's move-exception and under its catch-all.
+     */
     @Test
     void loops() throws Exception {
         golden("loops", "LoopAtZero");

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.ProfilingConfig;
@@ -13,6 +15,8 @@ import org.jf.dexlib2.dexbacked.DexBackedDexFile;
 import org.jf.dexlib2.iface.ClassDef;
 import org.jf.dexlib2.iface.Method;
 import org.jf.dexlib2.iface.instruction.Instruction;
+import org.jf.dexlib2.iface.instruction.ReferenceInstruction;
+import org.jf.dexlib2.iface.reference.MethodReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +48,23 @@ class DexRewriteTest {
         return n;
     }
 
+    /** The Probe methods the code calls, by name: only the token API, never the id-only one. */
+    static Set<String> probeCalls(DexBackedDexFile d) {
+        Set<String> names = new TreeSet<>();
+        for (ClassDef cd : d.getClasses()) {
+            for (Method m : cd.getMethods()) {
+                if (m.getImplementation() == null) continue;
+                for (Instruction i : m.getImplementation().getInstructions()) {
+                    if (i instanceof ReferenceInstruction r
+                            && r.getReference() instanceof MethodReference mr
+                            && mr.getDefiningClass().equals(ProbeCode.PROBE_TYPE))
+                        names.add(mr.getName() + "(" + String.join("", mr.getParameterTypes()) + ")" + mr.getReturnType());
+                }
+            }
+        }
+        return names;
+    }
+
     @Test
     void javaFixturesInstrumentAndTypeCheck() throws Exception {
         byte[] original = Fixtures.javaDex();
@@ -55,6 +76,7 @@ class DexRewriteTest {
         List<TypeCheck.Violation> bad = TypeCheck.introduced(Fixtures.open(original), d, runtime());
         assertEquals(List.of(), bad);
         assertEquals(List.of(), DebugInfoCheck.compare(Fixtures.open(original), d).violations());
+        assertEquals(Set.of("begin(I)I", "end(II)V", "endThrow(II)V", "loopBegin(I)I", "loopEnd(III)V"), probeCalls(d));
         Manifest m = s.manifest();
         assertEquals(List.of("dexfixtures.Sync.syncBlock(I)I: loop at line 18: inside a synchronized region without a catch-all that can take probes",
                 "dexfixtures.Threads$Task.call()Ljava/lang/Object;: bridge method (its target has probes)"),
@@ -71,8 +93,10 @@ class DexRewriteTest {
         assertTrue(reread(d) > 0);
         assertEquals(List.of(), TypeCheck.introduced(Fixtures.open(original), d, runtime()));
         assertEquals(List.of(), DebugInfoCheck.compare(Fixtures.open(original), d).violations());
-        assertEquals(List.of("smalifix.BigRegisters.tooMany(I)I: registers + scratch exceed 256 (255 registers; const/move-exception need v0-v255)"),
-                s.manifest().skipped().stream().map(k -> k.methodKey() + ": " + k.reason()).toList());
-        assertEquals(5, s.loops(), "every smali loop has probes");
+        assertEquals(Set.of("begin(I)I", "end(II)V", "endThrow(II)V", "loopBegin(I)I", "loopEnd(III)V"), probeCalls(d));
+        assertEquals(List.of("smalifix.BigRegisters.tooMany(I)I: registers + scratch exceed 256 (255 registers; const/move-exception need v0-v255)",
+                        "smalifix.BigRegisters.twoLoops250(I)I: loop at line -1: no 8-bit registers left for its token and counter (250 registers)"),
+                s.manifest().skipped().stream().map(k -> k.methodKey() + ": " + k.reason()).sorted().toList());
+        assertEquals(6, s.loops(), "every smali loop but the one without registers has probes");
     }
 }

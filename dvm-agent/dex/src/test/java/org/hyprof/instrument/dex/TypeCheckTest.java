@@ -93,6 +93,24 @@ class TypeCheckTest {
                     invoke-static {v1}, %1$s->exitThrow(I)V
                     throw v1
                 .end method
+                """},
+            "tokenNotInitializedAtEntry", new String[] {"argument type", """
+                .method static a(I)V
+                    .registers 6
+                    const/16 v3, 0x1
+                    :try_start
+                    sget v0, Lseeded/S;->total:I
+                    invoke-static {v3}, %1$s->begin(I)I
+                    move-result v4
+                    invoke-static {v3, v4}, %1$s->end(II)V
+                    return-void
+                    :try_end
+                    .catchall {:try_start .. :try_end} :handler
+                    :handler
+                    move-exception v2
+                    invoke-static {v3, v4}, %1$s->endThrow(II)V
+                    throw v2
+                .end method
                 """}));
 
     static List<TypeCheck.Violation> check(String method) throws Exception {
@@ -139,6 +157,46 @@ class TypeCheckTest {
                     move-exception v3
                     invoke-static {v4}, %1$s->exitThrow(I)V
                     throw v3
+                .end method
+                """));
+    }
+
+    /** The token API as the instrumenter emits it: ids, tokens and the counter set at entry. */
+    @Test
+    void correctTokenProbeCodeHasNoFinding() throws Exception {
+        assertEquals(List.of(), check("""
+                .method static a(I)I
+                    .registers 10
+                    move v0, p0
+                    const/16 v3, 0x1
+                    const/4 v4, 0x0
+                    const/16 v5, 0x2
+                    const/4 v6, 0x0
+                    const/4 v7, 0x0
+                    invoke-static {v3}, %1$s->begin(I)I
+                    move-result v4
+                    :try_start
+                    invoke-static {v5}, %1$s->loopBegin(I)I
+                    move-result v6
+                    const/4 v7, 0x0
+                    :head
+                    if-lez v0, :exit
+                    sget v1, Lseeded/S;->total:I
+                    add-int/lit8 v0, v0, -0x1
+                    add-int/lit8 v7, v7, 0x1
+                    goto :head
+                    :exit
+                    invoke-static {v5, v6, v7}, %1$s->loopEnd(III)V
+                    const/4 v6, 0x0
+                    invoke-static {v3, v4}, %1$s->end(II)V
+                    return v0
+                    :try_end
+                    .catchall {:try_start .. :try_end} :handler
+                    :handler
+                    move-exception v2
+                    invoke-static {v5, v6, v7}, %1$s->loopEnd(III)V
+                    invoke-static {v3, v4}, %1$s->endThrow(II)V
+                    throw v2
                 .end method
                 """));
     }
