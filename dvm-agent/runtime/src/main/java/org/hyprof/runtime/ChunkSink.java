@@ -23,6 +23,13 @@ abstract class ChunkSink implements Sink {
     /** Per thread index: the SEEN counters last sent, so snapshots carry only what moved. */
     private final Map<Integer, long[]> lastSeen = new HashMap<Integer, long[]>();
     protected boolean closed;
+    /**
+     * The chunk being emitted must not be lost (a retired thread's final figures): a connection
+     * keeps it until acknowledged, although periodic snapshots are not kept.
+     */
+    protected boolean mustKeep;
+    /** One probe's record in snapshot order, filled under this sink's lock for writing. */
+    private final long[] record = new long[Stats.STRIDE];
 
     /** Sends or writes the chunk now in {@link #chunk}. */
     protected abstract void emit(int type);
@@ -86,10 +93,27 @@ abstract class ChunkSink implements Sink {
     public synchronized void snapshot(boolean changedOnly) {
         drainEvents();
         if (closed) return;
-        ThreadState[] threads = Recorder.threads();
+        writeSnapshot(Recorder.threads(), changedOnly);
+    }
+
+    @Override
+    public synchronized void retire(ThreadState[] ended) {
+        drainEvents();
+        if (closed || ended.length == 0) return;
+        // every probe: periodic snapshots before it may have been lost (a collector connection)
+        mustKeep = true;
+        try {
+            writeSnapshot(ended, false);
+        } finally {
+            mustKeep = false;
+        }
+        for (ThreadState t : ended) lastSeen.remove(t.index);
+    }
+
+    private void writeSnapshot(ThreadState[] threads, boolean changedOnly) {
         SnapshotChunk.begin(chunk.reset(), System.nanoTime(), Stats.HIST, threads.length);
         for (ThreadState t : threads) {
-            long[][] pages = t.pages;
+            long[][] pages = t.pages, nat = t.natPages, carry = t.carryPages;
             long[] seen = lastSeen.get(t.index);
             int maxId = pages.length * Stats.PAGE_PROBES;
             if (seen == null || seen.length < maxId) {
@@ -103,7 +127,7 @@ abstract class ChunkSink implements Sink {
                 long[] p = pages[pi];
                 if (p == null) continue;
                 for (int k = 0; k < Stats.PAGE_PROBES; k++) {
-                    long s = p[k * Stats.STRIDE + Stats.SEEN];
+                    long s = p[k * Stats.REC + Stats.SEEN];
                     if (s != 0 && (!changedOnly || s != seen[(pi << Stats.PAGE_SHIFT) + k])) count++;
                 }
             }
@@ -113,13 +137,13 @@ abstract class ChunkSink implements Sink {
                 long[] p = pages[pi];
                 if (p == null) continue;
                 for (int k = 0; k < Stats.PAGE_PROBES && count > 0; k++) {
-                    int b = k * Stats.STRIDE;
                     int id = (pi << Stats.PAGE_SHIFT) + k;
-                    long s = p[b + Stats.SEEN];
+                    long s = p[k * Stats.REC + Stats.SEEN];
                     if (s == 0 || (changedOnly && s == seen[id])) continue;
                     count--;
                     seen[id] = s;
-                    SnapshotChunk.probe(chunk, id, p, b, Stats.HIST, Stats.MIN, b + Stats.HIST, Stats.HIST_BUCKETS);
+                    Stats.copy(pages, nat, carry, id, record);
+                    SnapshotChunk.probe(chunk, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
                 }
                 // probes only gain SEEN between counting and writing, so the count bounds the loop
             }

@@ -45,6 +45,7 @@ public final class Hyprof {
             options = o;
             stopping = false;
             Recorder.setBudget(o.events ? o.budgetBytes : 0);
+            Recorder.setStatsBudget(o.statsBudgetBytes);
             Recorder.countOnlyAllowed = !o.timeAll;
             // one reading of the start times: the session file's (and a spill file's) header and the
             // collector's HELLO must name the same run, so that an import finds its process row
@@ -245,6 +246,19 @@ public final class Hyprof {
         return Recorder.totalEventDrops();
     }
 
+    /**
+     * Activations not recorded because the thread needed a new stats page past the stats budget
+     * ({@code statsBudget}), over all threads, ended ones included.
+     */
+    public static long statsDrops() {
+        return Recorder.totalStatsDrops();
+    }
+
+    /** Bytes of stats pages held by the threads still registered (counted against {@code statsBudget}). */
+    public static long statsBytes() {
+        return Recorder.statsBytes();
+    }
+
     /** Why recording was switched off, or null while all is well. */
     public static String failure() {
         return Recorder.failure();
@@ -286,7 +300,13 @@ public final class Hyprof {
             // threads may still be inside a probe: their buffers are read as they are
             try {
                 for (ThreadState t : Recorder.threads()) t.log.flush();
-                Recorder.sink().close();
+                Sink s = Recorder.sink();
+                noteStatsBudget(s);
+                long statsDrops = Recorder.totalStatsDrops();
+                if (statsDrops > 0)
+                    s.error(statsDrops + " activations were not recorded: the stats budget of " + Recorder.statsBudget()
+                            + " bytes was used up (statsBudget)");
+                s.close();
             } catch (Throwable t) {
                 Recorder.report("could not finish the session cleanly: " + t); // never a stack trace into the app's output
             }
@@ -322,6 +342,8 @@ public final class Hyprof {
                         Sink s = Recorder.sink();
                         Thread.sleep(Math.max(1, Math.min(50, o.snapshotMillis / 4)));
                         s.drain();
+                        retireEnded(s);
+                        noteStatsBudget(s);
                         long now = System.nanoTime();
                         if (now >= nextSnapshot) {
                             s.snapshot(true);
@@ -342,6 +364,26 @@ public final class Hyprof {
         }, "hyprof-recorder");
         reporter.setDaemon(true);
         reporter.start();
+    }
+
+    /**
+     * Threads that have ended: their last events and final figures go to the sink, then their
+     * states are dropped, so the runtime's memory follows the live threads, not all threads ever.
+     */
+    static void retireEnded(Sink s) {
+        ThreadState[] ended = Recorder.deadThreads();
+        if (ended.length == 0) return;
+        for (ThreadState t : ended) t.log.flush(); // the thread is gone: nothing else writes its log
+        s.retire(ended);
+        Recorder.retire(ended);
+    }
+
+    private static void noteStatsBudget(Sink s) {
+        String note = Recorder.statsBudgetNote();
+        if (note != null) {
+            Recorder.report(note);
+            s.error(note);
+        }
     }
 
     private static String header(Options o, long startWallMillis, long startNanos) {

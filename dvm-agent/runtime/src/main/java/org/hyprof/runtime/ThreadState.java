@@ -35,7 +35,13 @@ final class ThreadState {
 
     final long tid;
     final String name;
+    /** Unique among the threads registered since the last reset (sinks key what they sent by it). */
     final int index;
+    /**
+     * The thread recording here, weakly: the reporter retires the state of a thread that has ended
+     * ({@link Recorder#deadThreads}) and a dead thread is not kept alive for it.
+     */
+    private final java.lang.ref.WeakReference<Thread> thread;
 
     private long[] frames = new long[64 * FRAME];
     /** Top of stack, in longs (depth × FRAME). */
@@ -57,8 +63,16 @@ final class ThreadState {
 
     /** active[id]: open activations of method id (outermost-activation rule for recursion). */
     private int[] active = new int[0];
-    /** Aggregate pages, see {@link Stats}. */
+    /** Aggregate pages, see {@link Stats}: {@link Stats#REC} longs per probe. */
     volatile long[][] pages = new long[0][];
+    /** Hybrid runs: native cost pages, {@link Stats#NAT_REC} longs per probe; null until needed. */
+    volatile long[][] natPages;
+    /** Histogram carries: 2^32 per wrap of a bucket's 32-bit count; null until a count wraps. */
+    volatile long[][] carryPages;
+    /** Bytes of pages taken from the stats budget (given back when the state is dropped). */
+    volatile long statsBytes;
+    /** Activations not recorded because a new page would have gone past the stats budget. */
+    long statsDrops;
 
     /** The roots array rootDepth was counted against (reference compare: configs are immutable). */
     private boolean[] rootsSeen = new boolean[0];
@@ -112,7 +126,17 @@ final class ThreadState {
         this.tid = t.getId();
         this.name = t.getName();
         this.index = index;
+        this.thread = new java.lang.ref.WeakReference<Thread>(t);
         this.log = new EventLog(this);
+    }
+
+    /**
+     * The thread has ended (or was collected): nothing will be recorded here again. A true answer
+     * from {@code isAlive()} orders everything the thread wrote before the caller's reads (JLS 17.4.4).
+     */
+    boolean ended() {
+        Thread t = thread.get();
+        return t == null || !t.isAlive();
     }
 
     // ------------------------------------------------------------------ methods
@@ -163,9 +187,10 @@ final class ThreadState {
         if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return;
         long[] p = page(id);
-        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
+        if (p == null) { statsDrops++; return; }
+        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         p[b + Stats.SEEN]++;
-        p[b + Stats.COUNT_ONLY_CALLS]++;
+        p[b + Stats.R_COUNT_ONLY_CALLS]++;
     }
 
     /** Exits and loop ends whose token named no open frame of theirs (recording restarted, a bug). */
@@ -252,12 +277,17 @@ final class ThreadState {
         if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
         if (topLevel) topInclNanos += dIncl;
         long[] p = page(id);
-        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
+        if (p == null) { // past the stats budget: dropped, counted
+            statsDrops++;
+            if (natUsed) finishNative(t, id, false, false);
+            return;
+        }
+        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         long seen = ++p[b + Stats.SEEN];
         boolean recorded = seen > c.minCalls && dIncl >= c.minDurationNanos;
-        if (natUsed) finishNative(t, p, b, recorded, open == 0);
+        if (natUsed) finishNative(t, id, recorded, open == 0);
         if (!recorded) return;
-        addCall(p, b, f, t);
+        addCall(p, b, f, t, id);
         if (thrown) p[b + Stats.THROWS]++;
         if (open == 0) addOutermost(p, b);
         if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
@@ -274,17 +304,17 @@ final class ThreadState {
      */
     private void maybeCountOnly(Config c, int id, long[] p, int b) {
         long calls = p[b + Stats.CALLS];
-        if (c.countOnly(id) || calls == 0 || p[b + Stats.TINY_CALLS] * 2 <= calls) return;
+        if (c.countOnly(id) || calls == 0 || p[b + Stats.R_TINY_CALLS] * 2 <= calls) return;
         long half = (calls + 1) / 2, seenSoFar = 0;
         long median = 0;
         for (int k = 0; k < Stats.HIST_BUCKETS; k++) {
-            seenSoFar += p[b + Stats.HIST + k];
+            seenSoFar += Stats.field(pages, null, carryPages, id, Stats.HIST + k);
             if (seenSoFar >= half) {
                 median = k == 0 ? 0 : k == 1 ? 1 : 3L << (k - 2); // middle of [2^(k-1), 2^k)
                 break;
             }
         }
-        p[b + Stats.COUNT_ONLY_MEDIAN_NS] = Math.max(median, 1);
+        p[b + Stats.R_COUNT_ONLY_MEDIAN_NS] = Math.max(median, 1);
         Hyprof.countOnly(id);
     }
 
@@ -330,7 +360,7 @@ final class ThreadState {
     }
 
     /** Statistics of every recorded activation (method or loop), from {@link #deduct} and its frame. */
-    private void addCall(long[] p, int b, long[] f, int t) {
+    private void addCall(long[] p, int b, long[] f, int t, int id) {
         long counts = f[t + F_COUNTS];
         p[b + Stats.CALLS]++;
         p[b + Stats.EXCL_RAW] += dExclRaw;
@@ -341,9 +371,39 @@ final class ThreadState {
         long inclCall = dIncl;
         if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
         if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
-        p[b + Stats.HIST + Stats.bucket(inclCall)]++;
-        if (dClamped) p[b + Stats.CLAMPED]++;
-        if (inclCall < Recorder.calibration.tinyNanos) p[b + Stats.TINY_CALLS]++;
+        // two 32-bit bucket counts to a long (bucket 2k in the low half): half the memory of a
+        // long each; a count that wraps is carried (the low half's carry out is taken back)
+        int h = Stats.bucket(inclCall);
+        int shift = (h & 1) << 5;
+        int hi = b + Stats.R_HIST + (h >>> 1);
+        long v = p[hi] + (1L << shift);
+        p[hi] = v;
+        if ((int) (v >>> shift) == 0) histWrapped(p, hi, shift, id, h);
+        if (dClamped) p[b + Stats.R_CLAMPED]++;
+        if (inclCall < Recorder.calibration.tinyNanos) p[b + Stats.R_TINY_CALLS]++;
+    }
+
+    /**
+     * A 32-bit bucket count went from 2^32-1 to 0: 2^32 goes to the probe's carry page. The one
+     * allocation after a probe's first use, once per thread and page, after 2^32 calls of one
+     * duration class (over an hour of back-to-back recorded calls).
+     */
+    private void histWrapped(long[] p, int hi, int shift, int id, int h) {
+        if (shift == 0) p[hi] -= 1L << 32; // the carry out of the low half went into the high one
+        int pi = id >>> Stats.PAGE_SHIFT;
+        long[][] cs = carryPages;
+        if (cs == null || pi >= cs.length) {
+            long[][] n = new long[pages.length][];
+            if (cs != null) System.arraycopy(cs, 0, n, 0, cs.length);
+            cs = n;
+        }
+        if (cs[pi] == null) {
+            cs[pi] = new long[Stats.PAGE_PROBES * Stats.HIST_BUCKETS];
+            Recorder.takeStats(Stats.CARRY_PAGE_BYTES); // counted, never refused: the count is owed
+            statsBytes += Stats.CARRY_PAGE_BYTES;
+        }
+        cs[pi][(id & (Stats.PAGE_PROBES - 1)) * Stats.HIST_BUCKETS + h] += 1L << 32;
+        carryPages = cs; // volatile write: the snapshot thread sees the carry with the page
     }
 
     /** Inclusive figures, counted for the outermost activation of a probe only (recursion). */
@@ -397,11 +457,14 @@ final class ThreadState {
      * inclusive for the outermost activation; a loop has only inclusive ones), and its inclusive
      * costs to the enclosing frame, or to the thread's top-level totals.
      */
-    private void finishNative(int t, long[] p, int b, boolean recorded, boolean outermost) {
+    private void finishNative(int t, int id, boolean recorded, boolean outermost) {
         int slot = (t / FRAME) * NAT;
         long[] n = nat;
         if (n == null || slot + NAT > n.length) return;
-        if (recorded) {
+        long[] p = recorded ? natPage(id) : null;
+        if (p == null && recorded) statsDrops++;
+        if (p != null) {
+            int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.NAT_REC - Stats.NATIVE_INSTR;
             p[b + Stats.NATIVE_INSTR] += n[slot];
             p[b + Stats.NATIVE_CYCLES] += n[slot + 1];
             p[b + Stats.NATIVE_EST_NS] += n[slot + 2];
@@ -552,16 +615,21 @@ final class ThreadState {
         deduct(f, t, now, explicit);
         long iterations = f[t + F_ITER_COUNT];
         if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
-        long[] p = page(id);
-        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
-        p[b + Stats.SEEN]++;
         // inclusive figures for the outermost activation only, as for methods: the same loop is
         // open once per activation of a recursive method
         boolean outermost = id >= active.length || --active[id] <= 0;
+        long[] p = page(id);
+        if (p == null) { // past the stats budget: dropped, counted
+            statsDrops++;
+            if (natUsed) finishNative(t, id, false, outermost);
+            return;
+        }
+        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
+        p[b + Stats.SEEN]++;
         boolean recorded = dIncl >= c.minDurationNanos;
-        if (natUsed) finishNative(t, p, b, recorded, outermost);
+        if (natUsed) finishNative(t, id, recorded, outermost);
         if (!recorded) return;
-        addCall(p, b, f, t);
+        addCall(p, b, f, t, id);
         p[b + Stats.ITERATIONS] += iterations;
         if (outermost) addOutermost(p, b);
     }
@@ -573,6 +641,7 @@ final class ThreadState {
         return top / FRAME;
     }
 
+    /** The stats page of probe id; null when a new one would go past the stats budget. */
     private long[] page(int id) {
         long[][] ps = pages;
         int pi = id >>> Stats.PAGE_SHIFT;
@@ -581,16 +650,40 @@ final class ThreadState {
     }
 
     private long[] newPage(int pi) {
-        long[][] ps = pages;
-        if (pi >= ps.length) {
-            long[][] n = new long[Math.max(pi + 1, ps.length * 2)][];
-            System.arraycopy(ps, 0, n, 0, ps.length);
-            ps = n;
-        }
+        if (!Recorder.reserveStats(Stats.PAGE_BYTES)) return null;
+        statsBytes += Stats.PAGE_BYTES;
+        long[][] ps = grown(pages, pi);
         long[] p = Stats.newPage();
         ps[pi] = p;
         pages = ps; // volatile write: the snapshot thread sees the page array and its contents
         return p;
+    }
+
+    /** Hybrid runs: the native page of probe id; null past the stats budget. */
+    private long[] natPage(int id) {
+        int pi = id >>> Stats.PAGE_SHIFT;
+        long[][] ps = natPages;
+        if (ps != null && pi < ps.length && ps[pi] != null) return ps[pi];
+        if (!Recorder.reserveStats(Stats.NAT_PAGE_BYTES)) return null;
+        statsBytes += Stats.NAT_PAGE_BYTES;
+        ps = grown(ps == null ? new long[0][] : ps, pi);
+        long[] p = new long[Stats.PAGE_PROBES * Stats.NAT_REC];
+        ps[pi] = p;
+        natPages = ps;
+        return p;
+    }
+
+    /** {@code ps}, or a copy with room for index pi. */
+    private static long[][] grown(long[][] ps, int pi) {
+        if (pi < ps.length) return ps;
+        long[][] n = new long[Math.max(pi + 1, ps.length * 2)][];
+        System.arraycopy(ps, 0, n, 0, ps.length);
+        return n;
+    }
+
+    /** Field {@code f} of probe id in snapshot terms ({@link Stats#field}), read by the snapshot thread. */
+    long stat(int id, int f) {
+        return Stats.field(pages, natPages, carryPages, id, f);
     }
 
     private void growActive(int id) {
