@@ -286,6 +286,7 @@ public final class Hyprof {
                 Recorder.report("a shutdown step failed: " + t);
             }
         }
+        Recorder.reporter = null;
         if (r != null) {
             r.interrupt();
             try {
@@ -337,10 +338,16 @@ public final class Hyprof {
             public void run() {
                 long nextSnapshot = System.nanoTime() + o.snapshotMillis * 1000_000L;
                 long nextCal = o.recalibrateMillis > 0 ? System.nanoTime() + o.recalibrateMillis * 1000_000L : Long.MAX_VALUE;
+                Recorder.reporter = Thread.currentThread();
+                long roundNanos = Math.max(1, Math.min(50, o.snapshotMillis / 4)) * 1000_000L;
                 while (!stopping) {
                     try {
                         Sink s = Recorder.sink();
-                        Thread.sleep(Math.max(1, Math.min(50, o.snapshotMillis / 4)));
+                        // a round every roundNanos, or sooner when threads need stats pages past
+                        // half the budget (Recorder.reserveStats): ended threads give theirs back
+                        java.util.concurrent.locks.LockSupport.parkNanos(roundNanos);
+                        if (Thread.interrupted()) return;
+                        Recorder.reporterAwake();
                         s.drain();
                         retireEnded(s);
                         noteStatsBudget(s);
@@ -353,8 +360,6 @@ public final class Hyprof {
                             calibrate(true);
                             nextCal = System.nanoTime() + o.recalibrateMillis * 1000_000L;
                         }
-                    } catch (InterruptedException e) {
-                        return;
                     } catch (Throwable t) {
                         Recorder.internalFailure(t);
                         return;

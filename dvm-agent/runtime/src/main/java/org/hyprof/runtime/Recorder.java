@@ -267,16 +267,40 @@ final class Recorder {
         return statsBudget - statsLeft.get();
     }
 
-    /** Takes {@code bytes} from the stats budget; false (nothing taken) when they are not left. */
+    /**
+     * Takes {@code bytes} from the stats budget; false (nothing taken) when they are not left.
+     * Past half the budget the reporter is woken (once per round) to drop ended threads now
+     * rather than at its next round: threads that end faster than it runs would otherwise hold
+     * the budget.
+     */
     static boolean reserveStats(long bytes) {
         for (;;) {
             long left = statsLeft.get();
             if (left < bytes) {
                 statsBudgetUsedUp();
+                wakeReporter();
                 return false;
             }
-            if (statsLeft.compareAndSet(left, left - bytes)) return true;
+            if (statsLeft.compareAndSet(left, left - bytes)) {
+                if (left - bytes < statsBudget / 2) wakeReporter();
+                return true;
+            }
         }
+    }
+
+    /** The thread that retires ended threads ({@code Hyprof}'s reporter), or null. */
+    static volatile Thread reporter;
+    private static final java.util.concurrent.atomic.AtomicBoolean wakeRequested =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    private static void wakeReporter() {
+        Thread r = reporter;
+        if (r != null && wakeRequested.compareAndSet(false, true)) java.util.concurrent.locks.LockSupport.unpark(r);
+    }
+
+    /** The reporter starts a round: the next page taken past half the budget wakes it again. */
+    static void reporterAwake() {
+        wakeRequested.set(false);
     }
 
     /** Takes bytes that cannot be refused (a histogram carry: the count is owed). */
@@ -430,6 +454,7 @@ final class Recorder {
             statsBudget = DEFAULT_STATS_BUDGET;
             statsLeft.set(DEFAULT_STATS_BUDGET);
             statsBudgetNoted = 0;
+            reporter = null;
             failure = null;
             internalDrops.set(0);
             budgetBytes.set(0);
