@@ -80,6 +80,7 @@ abstract class ChunkSink implements Sink {
     public synchronized void manifest(String tsv) {
         TextChunk.encode(chunk.reset(), tsv);
         emit(SessionFormat.MANIFEST);
+        chunk.release(4 * SNAPSHOT_CHUNK_BYTES); // a large program's manifest is megabytes
     }
 
     @Override
@@ -110,8 +111,23 @@ abstract class ChunkSink implements Sink {
         for (ThreadState t : ended) lastSeen.remove(t.index);
     }
 
+    /**
+     * A snapshot chunk is cut after this many payload bytes: a thread's rows go into as many
+     * chunks as they need (each with the thread's header and part of its probes, all at one
+     * time), so that a program with many threads and probes is not encoded into one buffer of
+     * its whole size (the host keeps a (thread, probe) row per chunk and time as from one chunk).
+     */
+    static final int SNAPSHOT_CHUNK_BYTES = 64 * 1024;
+
+    /** Thread parts of the snapshot chunk being built, after its header. */
+    private final PayloadWriter parts = new PayloadWriter();
+    private final PayloadWriter part = new PayloadWriter();
+
     private void writeSnapshot(ThreadState[] threads, boolean changedOnly) {
-        SnapshotChunk.begin(chunk.reset(), System.nanoTime(), Stats.HIST, threads.length);
+        long at = System.nanoTime();
+        int partsInChunk = 0;
+        boolean emitted = false;
+        parts.reset();
         for (ThreadState t : threads) {
             long[][] pages = t.pages, nat = t.natPages, carry = t.carryPages;
             long[] seen = lastSeen.get(t.index);
@@ -131,9 +147,11 @@ abstract class ChunkSink implements Sink {
                     if (s != 0 && (!changedOnly || s != seen[(pi << Stats.PAGE_SHIFT) + k])) count++;
                 }
             }
-            SnapshotChunk.thread(chunk, t.tid, t.name, t.depthDrops, t.log.dropped, t.topInclNanos,
-                    t.topNativeEstNanos, t.topNativeEnergyPicojoules, count);
-            for (int pi = 0; pi < pages.length; pi++) {
+            // probes only gain SEEN between counting and writing, so the count bounds the loop
+            int inPart = 0;
+            part.reset();
+            boolean headerDone = false;
+            for (int pi = 0; pi < pages.length && count > 0; pi++) {
                 long[] p = pages[pi];
                 if (p == null) continue;
                 for (int k = 0; k < Stats.PAGE_PROBES && count > 0; k++) {
@@ -143,12 +161,42 @@ abstract class ChunkSink implements Sink {
                     count--;
                     seen[id] = s;
                     Stats.copy(pages, nat, carry, id, record);
-                    SnapshotChunk.probe(chunk, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
+                    SnapshotChunk.probe(part, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
+                    inPart++;
+                    if (parts.size() + part.size() >= SNAPSHOT_CHUNK_BYTES) {
+                        threadPart(t, inPart);
+                        emitSnapshot(at, ++partsInChunk);
+                        partsInChunk = 0;
+                        emitted = true;
+                        inPart = 0;
+                        headerDone = true;
+                    }
                 }
-                // probes only gain SEEN between counting and writing, so the count bounds the loop
+            }
+            if (inPart > 0 || !headerDone) {
+                threadPart(t, inPart);
+                partsInChunk++;
             }
         }
+        if (partsInChunk > 0 || !emitted) emitSnapshot(at, partsInChunk);
+        parts.release(4 * SNAPSHOT_CHUNK_BYTES);
+        part.release(4 * SNAPSHOT_CHUNK_BYTES);
+    }
+
+    /** Adds a thread's header and the {@code probes} rows in {@link #part} to the chunk being built. */
+    private void threadPart(ThreadState t, int probes) {
+        SnapshotChunk.thread(parts, t.tid, t.name, t.depthDrops, t.log.dropped, t.topInclNanos, t.topNativeEstNanos,
+                t.topNativeEnergyPicojoules, probes);
+        parts.append(part);
+        part.reset();
+    }
+
+    private void emitSnapshot(long at, int threadParts) {
+        SnapshotChunk.begin(chunk.reset(), at, Stats.HIST, threadParts);
+        chunk.append(parts);
+        parts.reset();
         emit(SessionFormat.SNAPSHOT);
+        chunk.release(4 * SNAPSHOT_CHUNK_BYTES);
     }
 
     @Override

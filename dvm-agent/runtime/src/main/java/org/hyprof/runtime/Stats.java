@@ -145,6 +145,25 @@ public final class Stats {
 
     /** Copies probe {@code id}'s record into {@code into[0 … STRIDE)} in snapshot order. */
     static void copy(long[][] pages, long[][] nat, long[][] carry, int id, long[] into) {
-        for (int f = 0; f < STRIDE; f++) into[f] = field(pages, nat, carry, id, f);
+        int pi = id >>> PAGE_SHIFT, k = id & (PAGE_PROBES - 1);
+        long[] p = pi < pages.length ? pages[pi] : null;
+        if (p == null) {
+            java.util.Arrays.fill(into, 0, STRIDE, 0);
+            into[MIN] = Long.MAX_VALUE;
+            return;
+        }
+        int b = k * REC;
+        System.arraycopy(p, b, into, 0, NATIVE_INSTR);
+        long[] n = nat != null && pi < nat.length ? nat[pi] : null;
+        if (n != null) System.arraycopy(n, k * NAT_REC, into, NATIVE_INSTR, NAT_REC);
+        else java.util.Arrays.fill(into, NATIVE_INSTR, COUNT_ONLY_CALLS, 0);
+        System.arraycopy(p, b + R_COUNT_ONLY_CALLS, into, COUNT_ONLY_CALLS, HIST - COUNT_ONLY_CALLS);
+        for (int h = 0; h < HIST_BUCKETS; h += 2) {
+            long v = p[b + R_HIST + (h >>> 1)];
+            into[HIST + h] = v & 0xffffffffL;
+            into[HIST + h + 1] = v >>> 32;
+        }
+        long[] c = carry != null && pi < carry.length ? carry[pi] : null;
+        if (c != null) for (int h = 0; h < HIST_BUCKETS; h++) into[HIST + h] += c[k * HIST_BUCKETS + h];
     }
 }

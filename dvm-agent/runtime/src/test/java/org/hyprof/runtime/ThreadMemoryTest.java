@@ -38,6 +38,10 @@ class ThreadMemoryTest {
     }
 
     private File start(long statsBudget) {
+        return start(statsBudget, PROBES);
+    }
+
+    private File start(long statsBudget, int probes) {
         Hyprof.reset();
         File out = dir.resolve("s.hyprof").toFile();
         Options o = new Options();
@@ -46,8 +50,8 @@ class ThreadMemoryTest {
         o.out = out.getPath();
         o.statsBudgetBytes = statsBudget;
         assertTrue(Hyprof.start(o));
-        byte[] kinds = new byte[PROBES];
-        boolean[] on = new boolean[PROBES];
+        byte[] kinds = new byte[probes];
+        boolean[] on = new boolean[probes];
         java.util.Arrays.fill(kinds, Hyprof.METHOD);
         java.util.Arrays.fill(on, true);
         Hyprof.defineProbes(1, kinds, on, null);
@@ -121,6 +125,18 @@ class ThreadMemoryTest {
     }
 
     @Test
+    void aThreadWithManyProbesIsWrittenInSeveralChunks() throws Exception {
+        int probes = 3000; // rows of about 40 bytes: more than one chunk's worth
+        File out = start(Recorder.DEFAULT_STATS_BUDGET, probes);
+        Thread[] ts = runThreads(2, 1, probes);
+        Hyprof.stop();
+        Session s = Session.read(out);
+        assertTrue(s.snapshotChunks > 1, "chunks: " + s.snapshotChunks);
+        for (int i = 0; i < ts.length; i++)
+            for (int id = 1; id <= probes; id++) assertEquals(i + 1, s.row(ts[i].getId(), id)[Stats.CALLS], "probe " + id);
+    }
+
+    @Test
     void pastTheStatsBudgetActivationsAreDroppedAndCounted() throws Exception {
         File out = start(2 * Stats.PAGE_BYTES); // two pages: probe ids 0 … 15
         Thread[] ts = runThreads(1, 1, PROBES);
@@ -171,6 +187,7 @@ class ThreadMemoryTest {
         final Map<Long, Map<Integer, long[]>> hists = new HashMap<Long, Map<Integer, long[]>>();
         final Map<Long, String> names = new HashMap<Long, String>();
         final List<String> errors = new ArrayList<String>();
+        int snapshotChunks;
 
         long[] row(long tid, int id) {
             Map<Integer, long[]> m = rows.get(tid);
@@ -195,6 +212,7 @@ class ThreadMemoryTest {
                 in.readInt(); // CRC
                 if (type == SessionFormat.ERROR) s.errors.add(TextChunk.decode(new PayloadReader(payload)));
                 if (type != SessionFormat.SNAPSHOT) continue;
+                s.snapshotChunks++;
                 SnapshotChunk c = SnapshotChunk.decode(new PayloadReader(payload), Stats.HIST, Stats.HIST_BUCKETS);
                 for (SnapshotChunk.ThreadRow t : c.threads) {
                     s.names.put(t.tid, t.name);
