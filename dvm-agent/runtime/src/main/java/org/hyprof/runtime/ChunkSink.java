@@ -129,7 +129,8 @@ abstract class ChunkSink implements Sink {
         boolean emitted = false;
         parts.reset();
         for (ThreadState t : threads) {
-            long[][] pages = t.pages, nat = t.natPages, carry = t.carryPages;
+            long[][] pages = t.pages, nat = t.natPages;
+            int[][] carry = t.carryPages;
             long[] seen = lastSeen.get(t.index);
             int maxId = pages.length * Stats.PAGE_PROBES;
             if (seen == null || seen.length < maxId) {

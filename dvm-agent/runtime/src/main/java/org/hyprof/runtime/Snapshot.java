@@ -19,7 +19,8 @@ public final class Snapshot {
         public final long depthDrops;
         /** Activations not recorded because a new stats page would have gone past the stats budget. */
         public final long statsDrops;
-        private final long[][] pages, nat, carry;
+        private final long[][] pages, nat;
+        private final int[][] carry;
 
         ThreadData(ThreadState t) {
             this.tid = t.tid;
@@ -29,7 +30,12 @@ public final class Snapshot {
             this.statsDrops = t.statsDrops;
             this.pages = copy(t.pages);
             this.nat = copy(t.natPages);
-            this.carry = copy(t.carryPages);
+            int[][] c = t.carryPages;
+            if (c == null) this.carry = null;
+            else {
+                this.carry = new int[c.length][];
+                for (int i = 0; i < c.length; i++) if (c[i] != null) carry[i] = c[i].clone();
+            }
         }
 
         private static long[][] copy(long[][] src) {

@@ -67,8 +67,8 @@ final class ThreadState {
     volatile long[][] pages = new long[0][];
     /** Hybrid runs: native cost pages, {@link Stats#NAT_REC} longs per probe; null until needed. */
     volatile long[][] natPages;
-    /** Histogram carries: 2^32 per wrap of a bucket's 32-bit count; null until a count wraps. */
-    volatile long[][] carryPages;
+    /** Histogram carries: wraps of a bucket's 16-bit count (2^16 each); null until a count wraps. */
+    volatile int[][] carryPages;
     /** Bytes of pages taken from the stats budget (given back when the state is dropped). */
     volatile long statsBytes;
     /** Activations not recorded because a new page would have gone past the stats budget. */
@@ -371,38 +371,38 @@ final class ThreadState {
         long inclCall = dIncl;
         if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
         if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
-        // two 32-bit bucket counts to a long (bucket 2k in the low half): half the memory of a
-        // long each; a count that wraps is carried (the low half's carry out is taken back)
+        // four 16-bit bucket counts to a long (Stats.R_HIST); a count that wraps is carried (and
+        // its carry out of the lane taken back)
         int h = Stats.bucket(inclCall);
-        int shift = (h & 1) << 5;
-        int hi = b + Stats.R_HIST + (h >>> 1);
+        int shift = (h & 3) << 4;
+        int hi = b + Stats.R_HIST + (h >>> 2);
         long v = p[hi] + (1L << shift);
         p[hi] = v;
-        if ((int) (v >>> shift) == 0) histWrapped(p, hi, shift, id, h);
+        if (((v >>> shift) & 0xffff) == 0) histWrapped(p, hi, shift, id, h);
         if (dClamped) p[b + Stats.R_CLAMPED]++;
         if (inclCall < Recorder.calibration.tinyNanos) p[b + Stats.R_TINY_CALLS]++;
     }
 
     /**
-     * A 32-bit bucket count went from 2^32-1 to 0: 2^32 goes to the probe's carry page. The one
-     * allocation after a probe's first use, once per thread and page, after 2^32 calls of one
-     * duration class (over an hour of back-to-back recorded calls).
+     * A 16-bit bucket count went from 65,535 to 0: one wrap goes to the probe's carry page. The
+     * one allocation after a probe's first use: once per thread and page of probes, when a probe
+     * of it first has 65,536 calls of one duration class (the page's probes share it).
      */
     private void histWrapped(long[] p, int hi, int shift, int id, int h) {
-        if (shift == 0) p[hi] -= 1L << 32; // the carry out of the low half went into the high one
+        if (shift < 48) p[hi] -= 1L << (shift + 16); // the lane's carry out went into the next lane
         int pi = id >>> Stats.PAGE_SHIFT;
-        long[][] cs = carryPages;
+        int[][] cs = carryPages;
         if (cs == null || pi >= cs.length) {
-            long[][] n = new long[pages.length][];
+            int[][] n = new int[pages.length][];
             if (cs != null) System.arraycopy(cs, 0, n, 0, cs.length);
             cs = n;
         }
         if (cs[pi] == null) {
-            cs[pi] = new long[Stats.PAGE_PROBES * Stats.HIST_BUCKETS];
+            cs[pi] = new int[Stats.PAGE_PROBES * Stats.HIST_BUCKETS];
             Recorder.takeStats(Stats.CARRY_PAGE_BYTES); // counted, never refused: the count is owed
             statsBytes += Stats.CARRY_PAGE_BYTES;
         }
-        cs[pi][(id & (Stats.PAGE_PROBES - 1)) * Stats.HIST_BUCKETS + h] += 1L << 32;
+        cs[pi][(id & (Stats.PAGE_PROBES - 1)) * Stats.HIST_BUCKETS + h]++;
         carryPages = cs; // volatile write: the snapshot thread sees the carry with the page
     }
 
