@@ -57,10 +57,11 @@ public final class ThreadMemory {
         }
         for (Thread t : running) t.join();
         long shortMillis = (System.nanoTime() - t0) / 1000_000;
-        // the reporter drops ended threads within a round (50 ms); give it a few
+        // the recorder thread drops ended threads within a round (50 ms): wait for their pages to
+        // be given back (a runtime without statsBytes keeps them: nothing to wait for)
         long until = System.currentTimeMillis() + 30_000;
-        while (Hyprof.snapshot().threads.size() > 1 && System.currentTimeMillis() < until) Thread.sleep(10);
-        int leftAfterShort = Hyprof.snapshot().threads.size();
+        while (statsBytes() > 0 && System.currentTimeMillis() < until) Thread.sleep(10);
+        String leftAfterShort = states();
         long afterShort = usedAfterGc();
         String statsAfterShort = call("statsBytes");
 
@@ -84,7 +85,7 @@ public final class ThreadMemory {
         }
         done.await();
         long afterLong = usedAfterGc();
-        int liveStates = Hyprof.snapshot().threads.size();
+        String liveStates = states();
         String statsAfterLong = call("statsBytes");
         release.countDown();
         for (Thread t : longs) t.join();
@@ -94,9 +95,9 @@ public final class ThreadMemory {
         System.out.printf(Locale.ROOT, "threads: %d short-lived (%d at a time, %d ms), then %d long-lived; %d probes each%n",
                 shortThreads, concurrent, shortMillis, longThreads, probes);
         System.out.printf(Locale.ROOT, "runtime live heap after defineProbes:            %7.1f MB%n", mb(defined - before));
-        System.out.printf(Locale.ROOT, "runtime live heap after the short-lived threads: %7.1f MB (thread states left: %d; stats pages: %s)%n",
+        System.out.printf(Locale.ROOT, "runtime live heap after the short-lived threads: %7.1f MB (thread states left: %s; stats pages: %s)%n",
                 mb(afterShort - before), leftAfterShort, statsAfterShort);
-        System.out.printf(Locale.ROOT, "runtime live heap with the long-lived threads:   %7.1f MB (thread states: %d; stats pages: %s)%n",
+        System.out.printf(Locale.ROOT, "runtime live heap with the long-lived threads:   %7.1f MB (thread states: %s; stats pages: %s)%n",
                 mb(afterLong - before), liveStates, statsAfterLong);
         System.out.printf(Locale.ROOT, "activations dropped past the stats budget: %s; session file: %.1f MB%n", drops,
                 mb(out.length()));
@@ -113,6 +114,28 @@ public final class ThreadMemory {
             used = Math.min(used, m.getHeapMemoryUsage().getUsed());
         }
         return used;
+    }
+
+    /**
+     * Thread states the runtime holds; n/a for a runtime without statsBytes, whose snapshot of
+     * every page of every thread ever would not fit beside them.
+     */
+    private static String states() {
+        try {
+            Hyprof.class.getMethod("statsBytes");
+            return String.valueOf(Hyprof.snapshot().threads.size());
+        } catch (NoSuchMethodException e) {
+            return "n/a";
+        }
+    }
+
+    /** {@code Hyprof.statsBytes()}, or 0 when this runtime lacks it. */
+    private static long statsBytes() {
+        try {
+            return (Long) Hyprof.class.getMethod("statsBytes").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            return 0;
+        }
     }
 
     /** A figure of the runtime's own ({@code Hyprof.NAME()}), or n/a when this runtime lacks it. */
