@@ -64,6 +64,7 @@ public final class ThreadMemory {
         String leftAfterShort = states();
         long afterShort = usedAfterGc();
         String statsAfterShort = call("statsBytes");
+        String dropsAfterShort = call("statsDrops");
 
         final CountDownLatch done = new CountDownLatch(longThreads);
         final CountDownLatch release = new CountDownLatch(1);
@@ -99,8 +100,8 @@ public final class ThreadMemory {
                 mb(afterShort - before), leftAfterShort, statsAfterShort);
         System.out.printf(Locale.ROOT, "runtime live heap with the long-lived threads:   %7.1f MB (thread states: %s; stats pages: %s)%n",
                 mb(afterLong - before), liveStates, statsAfterLong);
-        System.out.printf(Locale.ROOT, "activations dropped past the stats budget: %s; session file: %.1f MB%n", drops,
-                mb(out.length()));
+        System.out.printf(Locale.ROOT, "activations dropped past the stats budget: %s by the short-lived threads, %s in all;"
+                + " session file: %.1f MB%n", dropsAfterShort, drops, mb(out.length()));
         if (!out.delete()) out.deleteOnExit();
     }
 
