@@ -80,7 +80,7 @@ abstract class ChunkSink implements Sink {
     public synchronized void manifest(String tsv) {
         TextChunk.encode(chunk.reset(), tsv);
         emit(SessionFormat.MANIFEST);
-        chunk.release(4 * SNAPSHOT_CHUNK_BYTES); // a large program's manifest is megabytes
+        chunk.release(2 * SNAPSHOT_CHUNK_BYTES); // a large program's manifest is megabytes
     }
 
     @Override
@@ -112,12 +112,18 @@ abstract class ChunkSink implements Sink {
     }
 
     /**
-     * A snapshot chunk is cut after this many payload bytes: a thread's rows go into as many
-     * chunks as they need (each with the thread's header and part of its probes, all at one
-     * time), so that a program with many threads and probes is not encoded into one buffer of
-     * its whole size (the host keeps a (thread, probe) row per chunk and time as from one chunk).
+     * A snapshot chunk is cut after about this many payload bytes ({@link #snapshotChunkBytes}):
+     * a thread's rows go into as many chunks as they need (each with the thread's header and part
+     * of its probes, all at one time; the host keeps a (thread, probe) row from any of them as from
+     * one chunk), so that a program with many threads and probes is not encoded into one buffer of
+     * its whole size, nor into a chunk beyond what readers accept ({@link SessionFormat#MAX_PAYLOAD}).
      */
-    static final int SNAPSHOT_CHUNK_BYTES = 64 * 1024;
+    static final int SNAPSHOT_CHUNK_BYTES = 1 << 20;
+
+    /** Where this sink cuts snapshot chunks (payload bytes). */
+    protected int snapshotChunkBytes() {
+        return SNAPSHOT_CHUNK_BYTES;
+    }
 
     /** Thread parts of the snapshot chunk being built, after its header. */
     private final PayloadWriter parts = new PayloadWriter();
@@ -164,7 +170,7 @@ abstract class ChunkSink implements Sink {
                     Stats.copy(pages, nat, carry, id, record);
                     SnapshotChunk.probe(part, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
                     inPart++;
-                    if (parts.size() + part.size() >= SNAPSHOT_CHUNK_BYTES) {
+                    if (parts.size() + part.size() >= snapshotChunkBytes()) {
                         threadPart(t, inPart);
                         emitSnapshot(at, ++partsInChunk);
                         partsInChunk = 0;
@@ -180,8 +186,8 @@ abstract class ChunkSink implements Sink {
             }
         }
         if (partsInChunk > 0 || !emitted) emitSnapshot(at, partsInChunk);
-        parts.release(4 * SNAPSHOT_CHUNK_BYTES);
-        part.release(4 * SNAPSHOT_CHUNK_BYTES);
+        parts.release(2 * SNAPSHOT_CHUNK_BYTES);
+        part.release(2 * SNAPSHOT_CHUNK_BYTES);
     }
 
     /** Adds a thread's header and the {@code probes} rows in {@link #part} to the chunk being built. */
@@ -197,7 +203,7 @@ abstract class ChunkSink implements Sink {
         chunk.append(parts);
         parts.reset();
         emit(SessionFormat.SNAPSHOT);
-        chunk.release(4 * SNAPSHOT_CHUNK_BYTES);
+        chunk.release(2 * SNAPSHOT_CHUNK_BYTES);
     }
 
     @Override

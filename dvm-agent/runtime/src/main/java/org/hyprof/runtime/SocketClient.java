@@ -159,6 +159,16 @@ final class SocketClient extends ChunkSink {
         }
     }
 
+    /**
+     * 16 MB: the collector takes the first snapshot chunk after a SNAPSHOT_REQUEST as the answer
+     * ({@code hyprof ctl refresh}), so a snapshot is one chunk up to this size, far beyond most
+     * programs'; only a larger one is cut (below the frame limit the collector accepts).
+     */
+    @Override
+    protected int snapshotChunkBytes() {
+        return 16 << 20;
+    }
+
     @Override
     protected void emitted(byte[] buf) {
         // the chunk's bytes were copied into the frame: the buffer can go back to the pool

@@ -126,7 +126,7 @@ class ThreadMemoryTest {
 
     @Test
     void aThreadWithManyProbesIsWrittenInSeveralChunks() throws Exception {
-        int probes = 3000; // rows of about 40 bytes: more than one chunk's worth
+        int probes = 30_000; // rows of about 40 bytes: more than one chunk's worth (1 MB)
         File out = start(Recorder.DEFAULT_STATS_BUDGET, probes);
         Thread[] ts = runThreads(2, 1, probes);
         Hyprof.stop();
