@@ -94,7 +94,13 @@ abstract class ChunkSink implements Sink {
     public synchronized void snapshot(boolean changedOnly) {
         drainEvents();
         if (closed) return;
-        writeSnapshot(Recorder.threads(), changedOnly);
+        ThreadState[] threads = Recorder.threads();
+        writeSnapshot(threads, changedOnly);
+        if (lastSeen.size() > threads.length) { // states dropped without retire (calibration threads)
+            java.util.Set<Integer> held = new java.util.HashSet<Integer>();
+            for (ThreadState t : threads) held.add(t.index);
+            lastSeen.keySet().retainAll(held);
+        }
     }
 
     @Override

@@ -236,7 +236,10 @@ public final class Hyprof {
         return Recorder.calibration;
     }
 
-    /** A copy of the aggregates recorded so far. */
+    /**
+     * A copy of the aggregates recorded so far by the threads the runtime holds: a thread that has
+     * ended is dropped once its final figures are in the session ({@link #statsBytes}).
+     */
     public static Snapshot snapshot() {
         return new Snapshot(Recorder.threads(), Recorder.calibration);
     }
