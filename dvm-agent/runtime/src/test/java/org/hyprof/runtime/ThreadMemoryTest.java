@@ -164,6 +164,13 @@ class ThreadMemoryTest {
     }
 
     @Test
+    void theStatsBudgetIsAnOption() {
+        assertEquals(16L << 20, Options.parse("statsBudget=16m").statsBudgetBytes);
+        assertEquals(Recorder.DEFAULT_STATS_BUDGET, new Options().statsBudgetBytes);
+        assertEquals(32L << 20, Recorder.DEFAULT_STATS_BUDGET, "the default README.md states");
+    }
+
+    @Test
     void aHistogramCountPast16BitsIsCarried() {
         start(Recorder.DEFAULT_STATS_BUDGET);
         call(1, 1);
