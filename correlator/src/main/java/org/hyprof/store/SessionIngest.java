@@ -29,8 +29,9 @@ import org.hyprof.runtime.chunk.TextChunk;
  * errors and unacknowledged chunks, and then a full snapshot:
  * <ul>
  * <li>aggregates are cumulative, so a later snapshot of a (thread, probe) replaces the earlier row
- *     (a snapshot older than one already stored over the same connection is ignored; see
- *     {@link #newConnection});</li>
+ *     (a thread's part of a snapshot older than one of its parts already stored over the same
+ *     connection is ignored; see {@link #newConnection}); a thread that no longer appears (it
+ *     ended, and the runtime dropped it after writing its final figures) keeps its last rows;</li>
  * <li>event chunks are keyed by (thread, sequence), so a chunk sent again is stored once;</li>
  * <li>probes, skipped methods, calibrations and error notes already stored are not added again.</li>
  * </ul>
@@ -46,7 +47,8 @@ public final class SessionIngest {
     private final Map<Long, ThreadInfo> threads = new HashMap<>();
     /** Threads with at least one method row (what reports count as the process's threads). */
     private final Set<Long> methodThreads = new HashSet<>();
-    private long lastSnapshotNanos = Long.MIN_VALUE;
+    /** Per thread: the agent time of its newest snapshot part stored over this connection (or file). */
+    private final Map<Long, Long> lastSnapshotNanos = new HashMap<>();
     private long eventChunks;
     private boolean ended;
     private Long endWallMillis;
@@ -207,17 +209,20 @@ public final class SessionIngest {
      * replaced connection.
      */
     public synchronized void newConnection() {
-        lastSnapshotNanos = Long.MIN_VALUE;
+        lastSnapshotNanos.clear();
     }
 
     private void snapshot(SnapshotChunk snap) {
-        // cumulative: one taken (agent's nanoTime) before the latest stored of this connection (or
-        // file) is stale: the final snapshot overtakes periodic ones still queued behind it
-        if (snap.atNanos < lastSnapshotNanos) return;
-        lastSnapshotNanos = snap.atNanos;
+        // cumulative: a thread's part taken (agent's nanoTime) before its latest one stored over this
+        // connection (or file) is stale: the final snapshot overtakes periodic ones still queued
+        // behind it. Per thread, not per snapshot: an ended thread's final figures (written once,
+        // when the runtime drops it) are in no later snapshot, and the final one may overtake them.
         List<ProbeStats> rows = new ArrayList<>();
         List<ThreadInfo> ts = new ArrayList<>();
         for (SnapshotChunk.ThreadRow t : snap.threads) {
+            Long last = lastSnapshotNanos.get(t.tid);
+            if (last != null && snap.atNanos < last) continue;
+            lastSnapshotNanos.put(t.tid, snap.atNanos);
             ts.add(new ThreadInfo(t.tid, t.name, t.eventDrops, t.depthDrops, t.topInclNanos, t.topNativeEstNanos,
                     t.topNativeEnergyPicojoules));
             for (SnapshotChunk.ProbeRow p : t.probes) {

@@ -154,6 +154,31 @@ class SessionIngestTest {
     }
 
     @Test
+    void anEndedThreadsFinalFiguresOvertakenByTheFinalSnapshotAreKept() {
+        try (Store s = Store.create(dir.resolve("retired.db"))) {
+            long p = addProcess(s);
+            SessionIngest in = new SessionIngest(s, p);
+            in.accept(SessionFormat.SNAPSHOT, snapshot(100, 5));
+            // the runtime dropped an ended thread after writing its final figures at 150; the final
+            // snapshot at 200 (which overtook them, and no longer has the thread) came first
+            PayloadWriter last = new PayloadWriter();
+            SnapshotChunk.begin(last, 200, Stats.HIST, 1);
+            thread(last, MAIN, "main", new int[] {1, 2}, 7);
+            in.accept(SessionFormat.SNAPSHOT, last.toByteArray());
+            PayloadWriter ended = new PayloadWriter();
+            SnapshotChunk.begin(ended, 150, Stats.HIST, 1);
+            thread(ended, LOOPS_ONLY, "loops-only", new int[] {2}, 4);
+            in.accept(SessionFormat.SNAPSHOT, ended.toByteArray());
+            assertEquals(4, calls(s, p, LOOPS_ONLY, 2), "the ended thread's final figures");
+            assertEquals(7, calls(s, p, MAIN, 1));
+            in.accept(SessionFormat.SNAPSHOT, snapshot(120, 6)); // periodic, overtaken: stale for every thread in it
+            assertEquals(4, calls(s, p, LOOPS_ONLY, 2));
+            assertEquals(7, calls(s, p, MAIN, 1));
+            assertEquals(3, s.threads(p).size(), "a thread that no longer appears keeps its row");
+        }
+    }
+
+    @Test
     void threadsAreThoseThatRecordedMethodsAsReportsCountThem() {
         try (Store s = Store.create(dir.resolve("threads.db"))) {
             long p = addProcess(s);

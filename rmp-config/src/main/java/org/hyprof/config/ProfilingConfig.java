@@ -24,6 +24,8 @@ import org.hyprof.runtime.Options;
  * <tr><td>include, exclude</td><td>class patterns ({@link Glob}), several separated by {@code ;}</td></tr>
  * <tr><td>mode</td><td>{@code aggregate} (default) or {@code events}</td></tr>
  * <tr><td>budget</td><td>event-log size for events mode, e.g. {@code 64m} (default 64m)</td></tr>
+ * <tr><td>statsBudget</td><td>bytes of per-thread aggregate pages all live threads may hold, e.g.
+ *     {@code 64m} (default 32m); past it activations needing a new page are dropped and counted</td></tr>
  * <tr><td>out</td><td>session file the runtime writes</td></tr>
  * <tr><td>resolutions</td><td>which probes start on: {@code process;thread;method;loop} (default all)</td></tr>
  * <tr><td>roots</td><td>caller-filter roots: method patterns matched against
@@ -45,7 +47,7 @@ import org.hyprof.runtime.Options;
 public final class ProfilingConfig {
     private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
-            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "nativeLibs", "abi", "cpu", "engine", "nativeLimit");
+            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "nativeLibs", "abi", "cpu", "engine", "nativeLimit");
     /** Settings of a hybrid run (passed to bb-tracer inside the agent, not to the runtime). */
     private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu", "engine", "nativeLimit");
 

@@ -63,13 +63,11 @@ final class Calibrator {
             long[] clk = new long[ROUNDS];
             int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
             for (int r = 0; r < ROUNDS; r++) {
-                long[] page = st.pages[0];
-                long rawBefore = page[Stats.INCL_RAW];
-                long callsBefore = page[Stats.OUTER_CALLS];
+                long rawBefore = st.stat(0, Stats.INCL_RAW);
+                long callsBefore = st.stat(0, Stats.OUTER_CALLS);
                 pairs(c, n);
-                page = st.pages[0];
-                long done = page[Stats.OUTER_CALLS] - callsBefore;
-                inner[r] = done > 0 ? (page[Stats.INCL_RAW] - rawBefore) * 1000 / done : 0;
+                long done = st.stat(0, Stats.OUTER_CALLS) - callsBefore;
+                inner[r] = done > 0 ? (st.stat(0, Stats.INCL_RAW) - rawBefore) * 1000 / done : 0;
                 long probed = trees(c, trees, true);
                 long plain = trees(c, trees, false);
                 tree[r] = Math.max(0, probed - plain) * 1000 / calls; // one enter+exit pair

@@ -23,6 +23,13 @@ abstract class ChunkSink implements Sink {
     /** Per thread index: the SEEN counters last sent, so snapshots carry only what moved. */
     private final Map<Integer, long[]> lastSeen = new HashMap<Integer, long[]>();
     protected boolean closed;
+    /**
+     * The chunk being emitted must not be lost (a retired thread's final figures): a connection
+     * keeps it until acknowledged, although periodic snapshots are not kept.
+     */
+    protected boolean mustKeep;
+    /** One probe's record in snapshot order, filled under this sink's lock for writing. */
+    private final long[] record = new long[Stats.STRIDE];
 
     /** Sends or writes the chunk now in {@link #chunk}. */
     protected abstract void emit(int type);
@@ -73,6 +80,7 @@ abstract class ChunkSink implements Sink {
     public synchronized void manifest(String tsv) {
         TextChunk.encode(chunk.reset(), tsv);
         emit(SessionFormat.MANIFEST);
+        chunk.release(2 * SNAPSHOT_CHUNK_BYTES); // a large program's manifest is megabytes
     }
 
     @Override
@@ -87,9 +95,54 @@ abstract class ChunkSink implements Sink {
         drainEvents();
         if (closed) return;
         ThreadState[] threads = Recorder.threads();
-        SnapshotChunk.begin(chunk.reset(), System.nanoTime(), Stats.HIST, threads.length);
+        writeSnapshot(threads, changedOnly);
+        if (lastSeen.size() > threads.length) { // states dropped without retire (calibration threads)
+            java.util.Set<Integer> held = new java.util.HashSet<Integer>();
+            for (ThreadState t : threads) held.add(t.index);
+            lastSeen.keySet().retainAll(held);
+        }
+    }
+
+    @Override
+    public synchronized void retire(ThreadState[] ended) {
+        drainEvents();
+        if (closed || ended.length == 0) return;
+        // every probe: periodic snapshots before it may have been lost (a collector connection)
+        mustKeep = true;
+        try {
+            writeSnapshot(ended, false);
+        } finally {
+            mustKeep = false;
+        }
+        for (ThreadState t : ended) lastSeen.remove(t.index);
+    }
+
+    /**
+     * A snapshot chunk is cut after about this many payload bytes ({@link #snapshotChunkBytes}):
+     * a thread's rows go into as many chunks as they need (each with the thread's header and part
+     * of its probes, all at one time; the host keeps a (thread, probe) row from any of them as from
+     * one chunk), so that a program with many threads and probes is not encoded into one buffer of
+     * its whole size, nor into a chunk beyond what readers accept ({@link SessionFormat#MAX_PAYLOAD}).
+     */
+    static final int SNAPSHOT_CHUNK_BYTES = 1 << 20;
+
+    /** Where this sink cuts snapshot chunks (payload bytes). */
+    protected int snapshotChunkBytes() {
+        return SNAPSHOT_CHUNK_BYTES;
+    }
+
+    /** Thread parts of the snapshot chunk being built, after its header. */
+    private final PayloadWriter parts = new PayloadWriter();
+    private final PayloadWriter part = new PayloadWriter();
+
+    private void writeSnapshot(ThreadState[] threads, boolean changedOnly) {
+        long at = System.nanoTime();
+        int partsInChunk = 0;
+        boolean emitted = false;
+        parts.reset();
         for (ThreadState t : threads) {
-            long[][] pages = t.pages;
+            long[][] pages = t.pages, nat = t.natPages;
+            int[][] carry = t.carryPages;
             long[] seen = lastSeen.get(t.index);
             int maxId = pages.length * Stats.PAGE_PROBES;
             if (seen == null || seen.length < maxId) {
@@ -103,28 +156,60 @@ abstract class ChunkSink implements Sink {
                 long[] p = pages[pi];
                 if (p == null) continue;
                 for (int k = 0; k < Stats.PAGE_PROBES; k++) {
-                    long s = p[k * Stats.STRIDE + Stats.SEEN];
+                    long s = p[k * Stats.REC + Stats.SEEN];
                     if (s != 0 && (!changedOnly || s != seen[(pi << Stats.PAGE_SHIFT) + k])) count++;
                 }
             }
-            SnapshotChunk.thread(chunk, t.tid, t.name, t.depthDrops, t.log.dropped, t.topInclNanos,
-                    t.topNativeEstNanos, t.topNativeEnergyPicojoules, count);
-            for (int pi = 0; pi < pages.length; pi++) {
+            // probes only gain SEEN between counting and writing, so the count bounds the loop
+            int inPart = 0;
+            part.reset();
+            boolean headerDone = false;
+            for (int pi = 0; pi < pages.length && count > 0; pi++) {
                 long[] p = pages[pi];
                 if (p == null) continue;
                 for (int k = 0; k < Stats.PAGE_PROBES && count > 0; k++) {
-                    int b = k * Stats.STRIDE;
                     int id = (pi << Stats.PAGE_SHIFT) + k;
-                    long s = p[b + Stats.SEEN];
+                    long s = p[k * Stats.REC + Stats.SEEN];
                     if (s == 0 || (changedOnly && s == seen[id])) continue;
                     count--;
                     seen[id] = s;
-                    SnapshotChunk.probe(chunk, id, p, b, Stats.HIST, Stats.MIN, b + Stats.HIST, Stats.HIST_BUCKETS);
+                    Stats.copy(pages, nat, carry, id, record);
+                    SnapshotChunk.probe(part, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
+                    inPart++;
+                    if (parts.size() + part.size() >= snapshotChunkBytes()) {
+                        threadPart(t, inPart);
+                        emitSnapshot(at, ++partsInChunk);
+                        partsInChunk = 0;
+                        emitted = true;
+                        inPart = 0;
+                        headerDone = true;
+                    }
                 }
-                // probes only gain SEEN between counting and writing, so the count bounds the loop
+            }
+            if (inPart > 0 || !headerDone) {
+                threadPart(t, inPart);
+                partsInChunk++;
             }
         }
+        if (partsInChunk > 0 || !emitted) emitSnapshot(at, partsInChunk);
+        parts.release(2 * SNAPSHOT_CHUNK_BYTES);
+        part.release(2 * SNAPSHOT_CHUNK_BYTES);
+    }
+
+    /** Adds a thread's header and the {@code probes} rows in {@link #part} to the chunk being built. */
+    private void threadPart(ThreadState t, int probes) {
+        SnapshotChunk.thread(parts, t.tid, t.name, t.depthDrops, t.log.dropped, t.topInclNanos, t.topNativeEstNanos,
+                t.topNativeEnergyPicojoules, probes);
+        parts.append(part);
+        part.reset();
+    }
+
+    private void emitSnapshot(long at, int threadParts) {
+        SnapshotChunk.begin(chunk.reset(), at, Stats.HIST, threadParts);
+        chunk.append(parts);
+        parts.reset();
         emit(SessionFormat.SNAPSHOT);
+        chunk.release(2 * SNAPSHOT_CHUNK_BYTES);
     }
 
     @Override

@@ -45,6 +45,7 @@ public final class Hyprof {
             options = o;
             stopping = false;
             Recorder.setBudget(o.events ? o.budgetBytes : 0);
+            Recorder.setStatsBudget(o.statsBudgetBytes);
             Recorder.countOnlyAllowed = !o.timeAll;
             // one reading of the start times: the session file's (and a spill file's) header and the
             // collector's HELLO must name the same run, so that an import finds its process row
@@ -241,7 +242,10 @@ public final class Hyprof {
         return Recorder.calibration;
     }
 
-    /** A copy of the aggregates recorded so far. */
+    /**
+     * A copy of the aggregates recorded so far by the threads the runtime holds: a thread that has
+     * ended is dropped once its final figures are in the session ({@link #statsBytes}).
+     */
     public static Snapshot snapshot() {
         return new Snapshot(Recorder.threads(), Recorder.calibration);
     }
@@ -249,6 +253,19 @@ public final class Hyprof {
     /** Events dropped because the log budget was used up, over all threads. */
     public static long eventDrops() {
         return Recorder.totalEventDrops();
+    }
+
+    /**
+     * Activations not recorded because the thread needed a new stats page past the stats budget
+     * ({@code statsBudget}), over all threads, ended ones included.
+     */
+    public static long statsDrops() {
+        return Recorder.totalStatsDrops();
+    }
+
+    /** Bytes of stats pages held by the threads still registered (counted against {@code statsBudget}). */
+    public static long statsBytes() {
+        return Recorder.statsBytes();
     }
 
     /** Why recording was switched off, or null while all is well. */
@@ -278,6 +295,7 @@ public final class Hyprof {
                 Recorder.report("a shutdown step failed: " + t);
             }
         }
+        Recorder.reporter = null;
         if (r != null) {
             r.interrupt();
             try {
@@ -292,7 +310,13 @@ public final class Hyprof {
             // threads may still be inside a probe: their buffers are read as they are
             try {
                 for (ThreadState t : Recorder.threads()) t.log.flush();
-                Recorder.sink().close();
+                Sink s = Recorder.sink();
+                noteStatsBudget(s);
+                long statsDrops = Recorder.totalStatsDrops();
+                if (statsDrops > 0)
+                    s.error(statsDrops + " activations were not recorded: the stats budget of " + Recorder.statsBudget()
+                            + " bytes was used up (statsBudget)");
+                s.close();
             } catch (Throwable t) {
                 Recorder.report("could not finish the session cleanly: " + t); // never a stack trace into the app's output
             }
@@ -323,11 +347,19 @@ public final class Hyprof {
             public void run() {
                 long nextSnapshot = System.nanoTime() + o.snapshotMillis * 1000_000L;
                 long nextCal = o.recalibrateMillis > 0 ? System.nanoTime() + o.recalibrateMillis * 1000_000L : Long.MAX_VALUE;
+                Recorder.reporter = Thread.currentThread();
+                long roundNanos = Math.max(1, Math.min(50, o.snapshotMillis / 4)) * 1000_000L;
                 while (!stopping) {
                     try {
                         Sink s = Recorder.sink();
-                        Thread.sleep(Math.max(1, Math.min(50, o.snapshotMillis / 4)));
+                        // a round every roundNanos, or sooner when threads need stats pages past
+                        // half the budget (Recorder.reserveStats): ended threads give theirs back
+                        java.util.concurrent.locks.LockSupport.parkNanos(roundNanos);
+                        if (Thread.interrupted()) return;
+                        Recorder.reporterAwake();
                         s.drain();
+                        retireEnded(s);
+                        noteStatsBudget(s);
                         long now = System.nanoTime();
                         if (now >= nextSnapshot) {
                             s.snapshot(true);
@@ -337,8 +369,6 @@ public final class Hyprof {
                             calibrate(true);
                             nextCal = System.nanoTime() + o.recalibrateMillis * 1000_000L;
                         }
-                    } catch (InterruptedException e) {
-                        return;
                     } catch (Throwable t) {
                         Recorder.internalFailure(t);
                         return;
@@ -348,6 +378,26 @@ public final class Hyprof {
         }, "hyprof-recorder");
         reporter.setDaemon(true);
         reporter.start();
+    }
+
+    /**
+     * Threads that have ended: their last events and final figures go to the sink, then their
+     * states are dropped, so the runtime's memory follows the live threads, not all threads ever.
+     */
+    static void retireEnded(Sink s) {
+        ThreadState[] ended = Recorder.deadThreads();
+        if (ended.length == 0) return;
+        for (ThreadState t : ended) t.log.flush(); // the thread is gone: nothing else writes its log
+        s.retire(ended);
+        Recorder.retire(ended);
+    }
+
+    private static void noteStatsBudget(Sink s) {
+        String note = Recorder.statsBudgetNote();
+        if (note != null) {
+            Recorder.report(note);
+            s.error(note);
+        }
     }
 
     private static String header(Options o, long startWallMillis, long startNanos) {

@@ -8,7 +8,8 @@ import java.util.List;
  * {@code META-INF/hyprof/runtime.properties} of an instrumented jar, or an APK asset).
  *
  * <p>Keys: {@code out} (session file), {@code mode} ({@code aggregate}|{@code events}),
- * {@code budget} (event-log bytes, suffix k/m/g), {@code snapshotMillis},
+ * {@code budget} (event-log bytes, suffix k/m/g), {@code statsBudget} (bytes of per-thread
+ * aggregate pages over all live threads, suffix k/m/g, default 32m), {@code snapshotMillis},
  * {@code recalibrateMillis} (0 = only at start), {@code calibrate} (true|false),
  * {@code process} (name shown in reports), {@code minDuration} (ns, or with unit ns/us/ms/s),
  * {@code minCalls}, {@code maxDepth}, {@code roots} (probe ids separated by {@code :}),
@@ -27,6 +28,11 @@ public final class Options {
     public String out;
     public boolean events;
     public long budgetBytes = 64L << 20;
+    /**
+     * Bytes of per-thread stats pages all live threads may hold together ({@code statsBudget},
+     * default 32m): past it, an activation that needs a new page is dropped and counted.
+     */
+    public long statsBudgetBytes = Recorder.DEFAULT_STATS_BUDGET;
     public long snapshotMillis = 2000;
     public long recalibrateMillis = 30000;
     public boolean calibrate = true;
@@ -66,6 +72,7 @@ public final class Options {
             else if (v.equals("aggregate")) events = false;
             else throw new IllegalArgumentException("mode must be aggregate or events, not '" + v + "'");
         } else if (k.equals("budget")) budgetBytes = parseSize(v);
+        else if (k.equals("statsBudget")) statsBudgetBytes = parseSize(v);
         else if (k.equals("snapshotMillis")) snapshotMillis = parseLong(k, v, 10);
         else if (k.equals("recalibrateMillis")) recalibrateMillis = parseLong(k, v, 0);
         else if (k.equals("calibrate")) calibrate = parseBoolean(k, v);

@@ -192,6 +192,16 @@ final class Recorder {
 
     private static final List<ThreadState> THREADS = new ArrayList<ThreadState>();
     private static volatile ThreadState[] threadArray = new ThreadState[0];
+    /** Index of the next thread to register ({@link ThreadState#index}); guarded by THREADS. */
+    private static int nextIndex;
+    /** Drop counts of threads whose state was dropped ({@link #retire}); guarded by THREADS. */
+    private static long retiredEventDrops, retiredDepthDrops, retiredStatsDrops;
+
+    /** Default {@code statsBudget}: bytes of stats pages all live threads may hold together. */
+    static final long DEFAULT_STATS_BUDGET = 32L << 20;
+    /** Stats-page bytes still available ({@link #reserveStats}); may go below 0 by carry pages. */
+    private static final AtomicLong statsLeft = new AtomicLong(DEFAULT_STATS_BUDGET);
+    private static volatile long statsBudget = DEFAULT_STATS_BUDGET;
 
     /** Event-log bytes still available; buffers are carved from it. */
     private static final AtomicLong budgetBytes = new AtomicLong(0);
@@ -208,7 +218,7 @@ final class Recorder {
 
     private static ThreadState register(Thread t) {
         synchronized (THREADS) {
-            ThreadState s = new ThreadState(t, THREADS.size());
+            ThreadState s = new ThreadState(t, nextIndex++);
             THREADS.add(s);
             threadArray = THREADS.toArray(new ThreadState[0]);
             return s;
@@ -218,9 +228,115 @@ final class Recorder {
     /** Drops a thread's state from snapshots (the calibration thread's). */
     static void unregister(ThreadState s) {
         synchronized (THREADS) {
-            THREADS.remove(s);
+            if (THREADS.remove(s)) statsLeft.addAndGet(s.statsBytes);
             threadArray = THREADS.toArray(new ThreadState[0]);
         }
+    }
+
+    /** Registered threads that have ended: their figures are final. */
+    static ThreadState[] deadThreads() {
+        ThreadState[] all = threadArray;
+        int n = 0;
+        for (ThreadState t : all) if (t.ended()) n++;
+        if (n == 0) return new ThreadState[0];
+        ThreadState[] dead = new ThreadState[n];
+        n = 0;
+        for (ThreadState t : all) if (t.ended() && n < dead.length) dead[n++] = t;
+        return n == dead.length ? dead : java.util.Arrays.copyOf(dead, n);
+    }
+
+    /**
+     * Drops the states of ended threads whose final figures the sink has (see
+     * {@link Sink#retire}): their pages go back to the stats budget, their drop counts into the
+     * process totals.
+     */
+    static void retire(ThreadState[] dead) {
+        synchronized (THREADS) {
+            for (ThreadState t : dead) {
+                if (!THREADS.remove(t)) continue;
+                statsLeft.addAndGet(t.statsBytes);
+                retiredEventDrops += t.log.dropped;
+                retiredDepthDrops += t.depthDrops;
+                retiredStatsDrops += t.statsDrops;
+            }
+            threadArray = THREADS.toArray(new ThreadState[0]);
+        }
+    }
+
+    // ------------------------------------------------------------------ stats budget
+
+    /** Sets the stats budget (bytes of stats pages over all live threads). */
+    static void setStatsBudget(long bytes) {
+        synchronized (THREADS) {
+            statsLeft.addAndGet(bytes - statsBudget);
+            statsBudget = bytes;
+        }
+    }
+
+    static long statsBudget() {
+        return statsBudget;
+    }
+
+    /** Bytes of stats pages held by live threads. */
+    static long statsBytes() {
+        return statsBudget - statsLeft.get();
+    }
+
+    /**
+     * Takes {@code bytes} from the stats budget; false (nothing taken) when they are not left.
+     * Past half the budget the reporter is woken (once per round) to drop ended threads now
+     * rather than at its next round: threads that end faster than it runs would otherwise hold
+     * the budget.
+     */
+    static boolean reserveStats(long bytes) {
+        for (;;) {
+            long left = statsLeft.get();
+            if (left < bytes) {
+                statsBudgetUsedUp();
+                wakeReporter();
+                return false;
+            }
+            if (statsLeft.compareAndSet(left, left - bytes)) {
+                if (left - bytes < statsBudget / 2) wakeReporter();
+                return true;
+            }
+        }
+    }
+
+    /** The thread that retires ended threads ({@code Hyprof}'s reporter), or null. */
+    static volatile Thread reporter;
+    private static final java.util.concurrent.atomic.AtomicBoolean wakeRequested =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    private static void wakeReporter() {
+        Thread r = reporter;
+        if (r != null && wakeRequested.compareAndSet(false, true)) java.util.concurrent.locks.LockSupport.unpark(r);
+    }
+
+    /** The reporter starts a round: the next page taken past half the budget wakes it again. */
+    static void reporterAwake() {
+        wakeRequested.set(false);
+    }
+
+    /** Takes bytes that cannot be refused (a histogram carry: the count is owed). */
+    static void takeStats(long bytes) {
+        statsLeft.addAndGet(-bytes);
+    }
+
+    /** 0: budget not used up yet; 1: used up, not said yet; 2: said. */
+    private static volatile int statsBudgetNoted;
+
+    /** Notes that the stats budget is used up; said by the reporter ({@link #statsBudgetNote}), not here on an app thread. */
+    private static void statsBudgetUsedUp() {
+        if (statsBudgetNoted == 0) statsBudgetNoted = 1;
+    }
+
+    /** Once, after the stats budget was first used up: the line for stderr and the session; else null. */
+    static String statsBudgetNote() {
+        if (statsBudgetNoted != 1) return null;
+        statsBudgetNoted = 2;
+        return "stats budget of " + statsBudget + " bytes used up (statsBudget): activations that need a new"
+                + " stats page are dropped and counted until ended threads give pages back";
     }
 
     /** All threads that have recorded, in order of their first event. */
@@ -270,14 +386,30 @@ final class Recorder {
     }
 
     static long totalEventDrops() {
-        long n = 0;
+        long n;
+        synchronized (THREADS) {
+            n = retiredEventDrops;
+        }
         for (ThreadState t : threadArray) n += t.log.dropped;
         return n;
     }
 
     static long totalDepthDrops() {
-        long n = 0;
+        long n;
+        synchronized (THREADS) {
+            n = retiredDepthDrops;
+        }
         for (ThreadState t : threadArray) n += t.depthDrops;
+        return n;
+    }
+
+    /** Activations dropped because the stats budget was used up, over all threads ever. */
+    static long totalStatsDrops() {
+        long n;
+        synchronized (THREADS) {
+            n = retiredStatsDrops;
+        }
+        for (ThreadState t : threadArray) n += t.statsDrops;
         return n;
     }
 
@@ -332,6 +464,12 @@ final class Recorder {
             THREADS.clear();
             STATE = newThreadLocal();
             threadArray = new ThreadState[0];
+            nextIndex = 0;
+            retiredEventDrops = retiredDepthDrops = retiredStatsDrops = 0;
+            statsBudget = DEFAULT_STATS_BUDGET;
+            statsLeft.set(DEFAULT_STATS_BUDGET);
+            statsBudgetNoted = 0;
+            reporter = null;
             failure = null;
             internalDrops.set(0);
             budgetBytes.set(0);
@@ -346,6 +484,7 @@ final class Recorder {
         @Override public void manifest(String tsv) {}
         @Override public void calibration(Calibration c) {}
         @Override public void snapshot(boolean changedOnly) {}
+        @Override public void retire(ThreadState[] ended) {}
         @Override public void custom(int type, byte[] payload) {}
         @Override public void error(String message) {}
         @Override public void close() {}

@@ -32,7 +32,9 @@ import org.hyprof.runtime.chunk.EventRecords;
  *     F fields in {@link Stats} index order ({@link Stats#MIN} written as 0 when nothing was
  *     recorded; a reader ignores fields it does not know), non-empty bucket count, then
  *     (bucket, count) pairs. Values are cumulative: a later snapshot of the same
- *     thread and probe replaces an earlier one.</li>
+ *     thread and probe replaces an earlier one (judged per thread: a thread that ended is in
+ *     no later snapshot, its last one holds its final figures, every probe). A large snapshot
+ *     comes as several chunks with the same nanoTime, a thread's probes split among them.</li>
  * <li>{@link #EVENTS}: tid, seq, baseNanos, byte length, records (see {@code EventRecords}).</li>
  * <li>{@link #ERROR}: string.</li>
  * <li>{@link #END}: endWallMillis, endNanos, total dropped events (written at a clean exit).</li>

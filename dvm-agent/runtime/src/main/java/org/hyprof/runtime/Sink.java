@@ -17,6 +17,14 @@ interface Sink {
     /** Periodic and final aggregate snapshot: {@code changedOnly} writes only probes that moved. */
     void snapshot(boolean changedOnly);
 
+    /**
+     * Threads that have ended: writes their final figures (every probe, whatever was written
+     * before) in a way that is not lost (a collector connection keeps it until acknowledged), so
+     * that their states can be dropped. Called by the recorder's thread after their event logs
+     * were flushed; nothing when closed (the final snapshot had them).
+     */
+    void retire(ThreadState[] ended);
+
     /** A chunk another part of hyprof produced (native blocks and epochs of a hybrid run). */
     void custom(int type, byte[] payload);
 

@@ -17,23 +17,38 @@ public final class Snapshot {
         public final long eventDrops;
         /** Activations not recorded because the shadow stack was full. */
         public final long depthDrops;
-        private final long[][] pages;
+        /** Activations not recorded because a new stats page would have gone past the stats budget. */
+        public final long statsDrops;
+        private final long[][] pages, nat;
+        private final int[][] carry;
 
         ThreadData(ThreadState t) {
             this.tid = t.tid;
             this.name = t.name;
             this.eventDrops = t.log.dropped;
             this.depthDrops = t.depthDrops;
-            long[][] src = t.pages;
-            this.pages = new long[src.length][];
-            for (int i = 0; i < src.length; i++) if (src[i] != null) pages[i] = src[i].clone();
+            this.statsDrops = t.statsDrops;
+            this.pages = copy(t.pages);
+            this.nat = copy(t.natPages);
+            int[][] c = t.carryPages;
+            if (c == null) this.carry = null;
+            else {
+                this.carry = new int[c.length][];
+                for (int i = 0; i < c.length; i++) if (c[i] != null) carry[i] = c[i].clone();
+            }
         }
 
-        /** A field of probe {@code id} ({@link Stats#CALLS}, …); 0 when never recorded. */
+        private static long[][] copy(long[][] src) {
+            if (src == null) return null;
+            long[][] r = new long[src.length][];
+            for (int i = 0; i < src.length; i++) if (src[i] != null) r[i] = src[i].clone();
+            return r;
+        }
+
+        /** A field of probe {@code id} ({@link Stats#CALLS}, …, {@code Stats.HIST + b}); 0 when never recorded. */
         public long get(int id, int field) {
-            int pi = id >>> Stats.PAGE_SHIFT;
-            if (id < 0 || pi >= pages.length || pages[pi] == null) return 0;
-            long v = pages[pi][(id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE + field];
+            if (id < 0 || field < 0 || field >= Stats.STRIDE) return 0;
+            long v = Stats.field(pages, nat, carry, id, field);
             return field == Stats.MIN && v == Long.MAX_VALUE ? 0 : v;
         }
 
@@ -42,14 +57,14 @@ public final class Snapshot {
             int n = 0;
             for (int pi = 0; pi < pages.length; pi++) {
                 if (pages[pi] == null) continue;
-                for (int k = 0; k < Stats.PAGE_PROBES; k++) if (pages[pi][k * Stats.STRIDE + Stats.SEEN] != 0) n++;
+                for (int k = 0; k < Stats.PAGE_PROBES; k++) if (pages[pi][k * Stats.REC + Stats.SEEN] != 0) n++;
             }
             int[] r = new int[n];
             n = 0;
             for (int pi = 0; pi < pages.length; pi++) {
                 if (pages[pi] == null) continue;
                 for (int k = 0; k < Stats.PAGE_PROBES; k++)
-                    if (pages[pi][k * Stats.STRIDE + Stats.SEEN] != 0) r[n++] = (pi << Stats.PAGE_SHIFT) + k;
+                    if (pages[pi][k * Stats.REC + Stats.SEEN] != 0) r[n++] = (pi << Stats.PAGE_SHIFT) + k;
             }
             return r;
         }

@@ -149,7 +149,7 @@ final class SocketClient extends ChunkSink {
             // cumulative, so a fresh one replaces lost ones
             if (isReplayed(type)) replay.add(frame);
             // periodic snapshots are cumulative: a lost one is replaced by the next; the final one is not
-            if (type != SessionFormat.SNAPSHOT || urgent) unacked.put(s, frame);
+            if (type != SessionFormat.SNAPSHOT || urgent || mustKeep) unacked.put(s, frame);
             if (connected) {
                 if (urgent) urgentBox.add(frame); else outbox.add(frame);
                 // new probes change the control state the collector computes from
@@ -157,6 +157,16 @@ final class SocketClient extends ChunkSink {
             }
             outbox.notifyAll();
         }
+    }
+
+    /**
+     * 16 MB: the collector takes the first snapshot chunk after a SNAPSHOT_REQUEST as the answer
+     * ({@code hyprof ctl refresh}), so a snapshot is one chunk up to this size, far beyond most
+     * programs'; only a larger one is cut (below the frame limit the collector accepts).
+     */
+    @Override
+    protected int snapshotChunkBytes() {
+        return 16 << 20;
     }
 
     @Override

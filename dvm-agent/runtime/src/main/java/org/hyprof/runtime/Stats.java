@@ -1,15 +1,22 @@
 package org.hyprof.runtime;
 
 /**
- * Layout of one probe's aggregate record inside a thread's stats page. A page holds
- * {@link #PAGE_PROBES} probes × {@link #STRIDE} longs and is allocated the first time a thread
- * records one of them, so memory is O(threads × probes touched), never O(run length).
+ * Fields of one probe's aggregate record, in the order a snapshot writes them ({@link #CALLS} …
+ * {@link #COUNT_ONLY_MEDIAN_NS}, then {@link #HIST_BUCKETS} histogram counts: {@link #STRIDE} in
+ * all). These indices are part of the session format.
+ *
+ * <p>In memory a thread keeps its records more compactly, in pages of {@link #PAGE_PROBES}
+ * probes allocated the first time it records one of them, so memory is O(live threads × probes
+ * touched), never O(run length): {@link #REC} longs per probe, the fields without the eight
+ * native ones (kept in pages of their own, only in hybrid runs), and the histogram as 16-bit counts,
+ * four to a long (a count that passes 2^16 carries into a per-thread carry page). 8 probes per
+ * page rather than 64: a thread that touches a few probes of a class does not pay for 64.
  * All times are nanoseconds; "deducted" means the probes' own calibrated cost is taken out.
  */
 public final class Stats {
     private Stats() {}
 
-    public static final int PAGE_SHIFT = 6;
+    public static final int PAGE_SHIFT = 3;
     public static final int PAGE_PROBES = 1 << PAGE_SHIFT;
 
     /** Recorded activations (every activation, recursive ones included). For loops: entries. */
@@ -87,9 +94,85 @@ public final class Stats {
         return b < HIST_BUCKETS ? b : HIST_BUCKETS - 1;
     }
 
+    // ------------------------------------------------------------------ in-memory layout
+
+    /** Fields 0 … 15 sit at their own index; the four after the native ones follow them. */
+    static final int R_COUNT_ONLY_CALLS = 16, R_CLAMPED = 17, R_TINY_CALLS = 18, R_COUNT_ONLY_MEDIAN_NS = 19;
+    /**
+     * First of the {@link #HIST_BUCKETS}/4 longs holding four 16-bit bucket counts each (bucket 4k
+     * in the low bits). Most probes are called a few times, so 16 bits keep the record at 32 longs
+     * (it was 76): a bucket passing 65,535 carries into the thread's carry page of that page of
+     * probes, as a 32-bit count of 2^16 each (exact up to 2^48 calls of one duration class).
+     */
+    static final int R_HIST = 20;
+    static final int HIST_LANE_BITS = 16;
+    /** Longs per probe in a stats page. */
+    static final int REC = R_HIST + HIST_BUCKETS / 4;
+    /** Longs per probe in a native page (hybrid runs): fields {@link #NATIVE_INSTR} … {@link #NATIVE_ENERGY_PJ_INCL}. */
+    static final int NAT_REC = 8;
+    /** Bytes of one stats page, as counted against the stats budget (array header included). */
+    static final long PAGE_BYTES = 16 + 8L * PAGE_PROBES * REC;
+    /** Bytes of one native or carry page. */
+    static final long NAT_PAGE_BYTES = 16 + 8L * PAGE_PROBES * NAT_REC;
+    static final long CARRY_PAGE_BYTES = 16 + 4L * PAGE_PROBES * HIST_BUCKETS;
+
+    /** Where field {@code f} (not a native or histogram one) of a record lives, relative to it. */
+    static int slot(int f) {
+        return f < NATIVE_INSTR ? f : f - NAT_REC;
+    }
+
     static long[] newPage() {
-        long[] p = new long[PAGE_PROBES * STRIDE];
-        for (int i = 0; i < PAGE_PROBES; i++) p[i * STRIDE + MIN] = Long.MAX_VALUE;
+        long[] p = new long[PAGE_PROBES * REC];
+        for (int i = 0; i < PAGE_PROBES; i++) p[i * REC + MIN] = Long.MAX_VALUE;
         return p;
+    }
+
+    /**
+     * Field {@code f} of probe {@code id} from a thread's pages (any may be a copy), in snapshot
+     * terms: {@link #MIN} is {@code Long.MAX_VALUE} until something is recorded, a histogram field
+     * {@code HIST + k} is bucket k's count with its carries. 0 when the probe has no record.
+     */
+    static long field(long[][] pages, long[][] nat, int[][] carry, int id, int f) {
+        int pi = id >>> PAGE_SHIFT, k = id & (PAGE_PROBES - 1);
+        long[] p = pi < pages.length ? pages[pi] : null;
+        if (p == null) return f == MIN ? Long.MAX_VALUE : 0;
+        int b = k * REC;
+        if (f < NATIVE_INSTR) return p[b + f];
+        if (f < COUNT_ONLY_CALLS) {
+            long[] n = nat != null && pi < nat.length ? nat[pi] : null;
+            return n == null ? 0 : n[k * NAT_REC + f - NATIVE_INSTR];
+        }
+        if (f < HIST) return p[b + f - NAT_REC];
+        int h = f - HIST;
+        long v = (p[b + R_HIST + (h >>> 2)] >>> ((h & 3) << 4)) & 0xffff;
+        int[] c = carry != null && pi < carry.length ? carry[pi] : null;
+        return c == null ? v : v + ((c[k * HIST_BUCKETS + h] & 0xffffffffL) << HIST_LANE_BITS);
+    }
+
+    /** Copies probe {@code id}'s record into {@code into[0 … STRIDE)} in snapshot order. */
+    static void copy(long[][] pages, long[][] nat, int[][] carry, int id, long[] into) {
+        int pi = id >>> PAGE_SHIFT, k = id & (PAGE_PROBES - 1);
+        long[] p = pi < pages.length ? pages[pi] : null;
+        if (p == null) {
+            java.util.Arrays.fill(into, 0, STRIDE, 0);
+            into[MIN] = Long.MAX_VALUE;
+            return;
+        }
+        int b = k * REC;
+        System.arraycopy(p, b, into, 0, NATIVE_INSTR);
+        long[] n = nat != null && pi < nat.length ? nat[pi] : null;
+        if (n != null) System.arraycopy(n, k * NAT_REC, into, NATIVE_INSTR, NAT_REC);
+        else java.util.Arrays.fill(into, NATIVE_INSTR, COUNT_ONLY_CALLS, 0);
+        System.arraycopy(p, b + R_COUNT_ONLY_CALLS, into, COUNT_ONLY_CALLS, HIST - COUNT_ONLY_CALLS);
+        for (int h = 0; h < HIST_BUCKETS; h += 4) {
+            long v = p[b + R_HIST + (h >>> 2)];
+            into[HIST + h] = v & 0xffff;
+            into[HIST + h + 1] = (v >>> 16) & 0xffff;
+            into[HIST + h + 2] = (v >>> 32) & 0xffff;
+            into[HIST + h + 3] = v >>> 48;
+        }
+        int[] c = carry != null && pi < carry.length ? carry[pi] : null;
+        if (c != null)
+            for (int h = 0; h < HIST_BUCKETS; h++) into[HIST + h] += (c[k * HIST_BUCKETS + h] & 0xffffffffL) << HIST_LANE_BITS;
     }
 }

@@ -24,6 +24,7 @@ final class TeeSink implements Sink {
     @Override public void manifest(String tsv) { a.manifest(tsv); b.manifest(tsv); }
     @Override public void calibration(Calibration c) { a.calibration(c); b.calibration(c); }
     @Override public void snapshot(boolean changedOnly) { a.snapshot(changedOnly); b.snapshot(changedOnly); }
+    @Override public void retire(ThreadState[] ended) { a.retire(ended); b.retire(ended); }
     @Override public void custom(int type, byte[] payload) { a.custom(type, payload); b.custom(type, payload); }
     @Override public void error(String message) { a.error(message); b.error(message); }
     @Override public void close() { a.close(); b.close(); }

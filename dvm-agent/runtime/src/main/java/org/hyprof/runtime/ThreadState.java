@@ -5,8 +5,16 @@ package org.hyprof.runtime;
  * pages. Only its own thread writes it; the writer thread reads it for snapshots (racy reads of
  * counters are acceptable for periodic snapshots; the final snapshot is taken at shutdown).
  *
+ * <p>Memory: stats pages of {@link Stats#PAGE_PROBES} probes as the thread first records one of
+ * them, within the stats budget (past it the activation is dropped and counted in
+ * {@link #statsDrops}); the state is dropped once the thread has ended and its figures are
+ * written ({@link Recorder#retire}). The 8-probe, 32-long pages add a null test (the budget) and
+ * a lane shift (16-bit histogram counts) to a recorded exit; ProbeBench before and after, on a
+ * machine too loaded to tell a few ns apart, is in bench/README.md.
+ *
  * <p>Hot-path rules: after the first event of a thread (and the first use of a stats page)
- * nothing here allocates; a frame is 10 longs in one array (where parallel arrays cost one cache
+ * nothing here allocates (but a histogram carry page, once per page of probes, when one of them
+ * first has 65,536 calls of one duration class); a frame is 10 longs in one array (where parallel arrays cost one cache
  * line per field); deduction uses fixed-point costs, no division. Measured on JDK 17 x86-64
  * (2 × nanoTime = 47 ns): a recording enter+exit pair went from 74 ns with parallel arrays and
  * divisions to 64 ns; a bare push/pop of (id, time) would be 49 ns, the thread-local lookups 3 ns
@@ -35,7 +43,13 @@ final class ThreadState {
 
     final long tid;
     final String name;
+    /** Unique among the threads registered since the last reset (sinks key what they sent by it). */
     final int index;
+    /**
+     * The thread recording here, weakly: the reporter retires the state of a thread that has ended
+     * ({@link Recorder#deadThreads}) and a dead thread is not kept alive for it.
+     */
+    private final java.lang.ref.WeakReference<Thread> thread;
 
     private long[] frames = new long[64 * FRAME];
     /** Top of stack, in longs (depth × FRAME). */
@@ -57,8 +71,16 @@ final class ThreadState {
 
     /** active[id]: open activations of method id (outermost-activation rule for recursion). */
     private int[] active = new int[0];
-    /** Aggregate pages, see {@link Stats}. */
+    /** Aggregate pages, see {@link Stats}: {@link Stats#REC} longs per probe. */
     volatile long[][] pages = new long[0][];
+    /** Hybrid runs: native cost pages, {@link Stats#NAT_REC} longs per probe; null until needed. */
+    volatile long[][] natPages;
+    /** Histogram carries: wraps of a bucket's 16-bit count (2^16 each); null until a count wraps. */
+    volatile int[][] carryPages;
+    /** Bytes of pages taken from the stats budget (given back when the state is dropped). */
+    volatile long statsBytes;
+    /** Activations not recorded because a new page would have gone past the stats budget. */
+    long statsDrops;
 
     /** The roots array rootDepth was counted against (reference compare: configs are immutable). */
     private boolean[] rootsSeen = new boolean[0];
@@ -112,7 +134,17 @@ final class ThreadState {
         this.tid = t.getId();
         this.name = t.getName();
         this.index = index;
+        this.thread = new java.lang.ref.WeakReference<Thread>(t);
         this.log = new EventLog(this);
+    }
+
+    /**
+     * The thread has ended (or was collected): nothing will be recorded here again. A true answer
+     * from {@code isAlive()} orders everything the thread wrote before the caller's reads (JLS 17.4.4).
+     */
+    boolean ended() {
+        Thread t = thread.get();
+        return t == null || !t.isAlive();
     }
 
     // ------------------------------------------------------------------ methods
@@ -163,9 +195,10 @@ final class ThreadState {
         if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return;
         long[] p = page(id);
-        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
+        if (p == null) { statsDrops++; return; }
+        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         p[b + Stats.SEEN]++;
-        p[b + Stats.COUNT_ONLY_CALLS]++;
+        p[b + Stats.R_COUNT_ONLY_CALLS]++;
     }
 
     /** Exits and loop ends whose token named no open frame of theirs (recording restarted, a bug). */
@@ -252,12 +285,17 @@ final class ThreadState {
         if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
         if (topLevel) topInclNanos += dIncl;
         long[] p = page(id);
-        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
+        if (p == null) { // past the stats budget: dropped, counted
+            statsDrops++;
+            if (natUsed) finishNative(t, id, false, false);
+            return;
+        }
+        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         long seen = ++p[b + Stats.SEEN];
         boolean recorded = seen > c.minCalls && dIncl >= c.minDurationNanos;
-        if (natUsed) finishNative(t, p, b, recorded, open == 0);
+        if (natUsed) finishNative(t, id, recorded, open == 0);
         if (!recorded) return;
-        addCall(p, b, f, t);
+        addCall(p, b, f, t, id);
         if (thrown) p[b + Stats.THROWS]++;
         if (open == 0) addOutermost(p, b);
         if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
@@ -274,17 +312,17 @@ final class ThreadState {
      */
     private void maybeCountOnly(Config c, int id, long[] p, int b) {
         long calls = p[b + Stats.CALLS];
-        if (c.countOnly(id) || calls == 0 || p[b + Stats.TINY_CALLS] * 2 <= calls) return;
+        if (c.countOnly(id) || calls == 0 || p[b + Stats.R_TINY_CALLS] * 2 <= calls) return;
         long half = (calls + 1) / 2, seenSoFar = 0;
         long median = 0;
         for (int k = 0; k < Stats.HIST_BUCKETS; k++) {
-            seenSoFar += p[b + Stats.HIST + k];
+            seenSoFar += Stats.field(pages, null, carryPages, id, Stats.HIST + k);
             if (seenSoFar >= half) {
                 median = k == 0 ? 0 : k == 1 ? 1 : 3L << (k - 2); // middle of [2^(k-1), 2^k)
                 break;
             }
         }
-        p[b + Stats.COUNT_ONLY_MEDIAN_NS] = Math.max(median, 1);
+        p[b + Stats.R_COUNT_ONLY_MEDIAN_NS] = Math.max(median, 1);
         Hyprof.countOnly(id);
     }
 
@@ -330,7 +368,7 @@ final class ThreadState {
     }
 
     /** Statistics of every recorded activation (method or loop), from {@link #deduct} and its frame. */
-    private void addCall(long[] p, int b, long[] f, int t) {
+    private void addCall(long[] p, int b, long[] f, int t, int id) {
         long counts = f[t + F_COUNTS];
         p[b + Stats.CALLS]++;
         p[b + Stats.EXCL_RAW] += dExclRaw;
@@ -341,9 +379,39 @@ final class ThreadState {
         long inclCall = dIncl;
         if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
         if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
-        p[b + Stats.HIST + Stats.bucket(inclCall)]++;
-        if (dClamped) p[b + Stats.CLAMPED]++;
-        if (inclCall < Recorder.calibration.tinyNanos) p[b + Stats.TINY_CALLS]++;
+        // four 16-bit bucket counts to a long (Stats.R_HIST); a count that wraps is carried (and
+        // its carry out of the lane taken back)
+        int h = Stats.bucket(inclCall);
+        int shift = (h & 3) << 4;
+        int hi = b + Stats.R_HIST + (h >>> 2);
+        long v = p[hi] + (1L << shift);
+        p[hi] = v;
+        if (((v >>> shift) & 0xffff) == 0) histWrapped(p, hi, shift, id, h);
+        if (dClamped) p[b + Stats.R_CLAMPED]++;
+        if (inclCall < Recorder.calibration.tinyNanos) p[b + Stats.R_TINY_CALLS]++;
+    }
+
+    /**
+     * A 16-bit bucket count went from 65,535 to 0: one wrap goes to the probe's carry page. The
+     * one allocation after a probe's first use: once per thread and page of probes, when a probe
+     * of it first has 65,536 calls of one duration class (the page's probes share it).
+     */
+    private void histWrapped(long[] p, int hi, int shift, int id, int h) {
+        if (shift < 48) p[hi] -= 1L << (shift + 16); // the lane's carry out went into the next lane
+        int pi = id >>> Stats.PAGE_SHIFT;
+        int[][] cs = carryPages;
+        if (cs == null || pi >= cs.length) {
+            int[][] n = new int[pages.length][];
+            if (cs != null) System.arraycopy(cs, 0, n, 0, cs.length);
+            cs = n;
+        }
+        if (cs[pi] == null) {
+            cs[pi] = new int[Stats.PAGE_PROBES * Stats.HIST_BUCKETS];
+            Recorder.takeStats(Stats.CARRY_PAGE_BYTES); // counted, never refused: the count is owed
+            statsBytes += Stats.CARRY_PAGE_BYTES;
+        }
+        cs[pi][(id & (Stats.PAGE_PROBES - 1)) * Stats.HIST_BUCKETS + h]++;
+        carryPages = cs; // volatile write: the snapshot thread sees the carry with the page
     }
 
     /** Inclusive figures, counted for the outermost activation of a probe only (recursion). */
@@ -397,11 +465,14 @@ final class ThreadState {
      * inclusive for the outermost activation; a loop has only inclusive ones), and its inclusive
      * costs to the enclosing frame, or to the thread's top-level totals.
      */
-    private void finishNative(int t, long[] p, int b, boolean recorded, boolean outermost) {
+    private void finishNative(int t, int id, boolean recorded, boolean outermost) {
         int slot = (t / FRAME) * NAT;
         long[] n = nat;
         if (n == null || slot + NAT > n.length) return;
-        if (recorded) {
+        long[] p = recorded ? natPage(id) : null;
+        if (p == null && recorded) statsDrops++;
+        if (p != null) {
+            int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.NAT_REC - Stats.NATIVE_INSTR;
             p[b + Stats.NATIVE_INSTR] += n[slot];
             p[b + Stats.NATIVE_CYCLES] += n[slot + 1];
             p[b + Stats.NATIVE_EST_NS] += n[slot + 2];
@@ -552,16 +623,21 @@ final class ThreadState {
         deduct(f, t, now, explicit);
         long iterations = f[t + F_ITER_COUNT];
         if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
-        long[] p = page(id);
-        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.STRIDE;
-        p[b + Stats.SEEN]++;
         // inclusive figures for the outermost activation only, as for methods: the same loop is
         // open once per activation of a recursive method
         boolean outermost = id >= active.length || --active[id] <= 0;
+        long[] p = page(id);
+        if (p == null) { // past the stats budget: dropped, counted
+            statsDrops++;
+            if (natUsed) finishNative(t, id, false, outermost);
+            return;
+        }
+        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
+        p[b + Stats.SEEN]++;
         boolean recorded = dIncl >= c.minDurationNanos;
-        if (natUsed) finishNative(t, p, b, recorded, outermost);
+        if (natUsed) finishNative(t, id, recorded, outermost);
         if (!recorded) return;
-        addCall(p, b, f, t);
+        addCall(p, b, f, t, id);
         p[b + Stats.ITERATIONS] += iterations;
         if (outermost) addOutermost(p, b);
     }
@@ -573,6 +649,7 @@ final class ThreadState {
         return top / FRAME;
     }
 
+    /** The stats page of probe id; null when a new one would go past the stats budget. */
     private long[] page(int id) {
         long[][] ps = pages;
         int pi = id >>> Stats.PAGE_SHIFT;
@@ -581,16 +658,40 @@ final class ThreadState {
     }
 
     private long[] newPage(int pi) {
-        long[][] ps = pages;
-        if (pi >= ps.length) {
-            long[][] n = new long[Math.max(pi + 1, ps.length * 2)][];
-            System.arraycopy(ps, 0, n, 0, ps.length);
-            ps = n;
-        }
+        if (!Recorder.reserveStats(Stats.PAGE_BYTES)) return null;
+        statsBytes += Stats.PAGE_BYTES;
+        long[][] ps = grown(pages, pi);
         long[] p = Stats.newPage();
         ps[pi] = p;
         pages = ps; // volatile write: the snapshot thread sees the page array and its contents
         return p;
+    }
+
+    /** Hybrid runs: the native page of probe id; null past the stats budget. */
+    private long[] natPage(int id) {
+        int pi = id >>> Stats.PAGE_SHIFT;
+        long[][] ps = natPages;
+        if (ps != null && pi < ps.length && ps[pi] != null) return ps[pi];
+        if (!Recorder.reserveStats(Stats.NAT_PAGE_BYTES)) return null;
+        statsBytes += Stats.NAT_PAGE_BYTES;
+        ps = grown(ps == null ? new long[0][] : ps, pi);
+        long[] p = new long[Stats.PAGE_PROBES * Stats.NAT_REC];
+        ps[pi] = p;
+        natPages = ps;
+        return p;
+    }
+
+    /** {@code ps}, or a copy with room for index pi. */
+    private static long[][] grown(long[][] ps, int pi) {
+        if (pi < ps.length) return ps;
+        long[][] n = new long[Math.max(pi + 1, ps.length * 2)][];
+        System.arraycopy(ps, 0, n, 0, ps.length);
+        return n;
+    }
+
+    /** Field {@code f} of probe id in snapshot terms ({@link Stats#field}), read by the snapshot thread. */
+    long stat(int id, int f) {
+        return Stats.field(pages, natPages, carryPages, id, f);
     }
 
     private void growActive(int id) {

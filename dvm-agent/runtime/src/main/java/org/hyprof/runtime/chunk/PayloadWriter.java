@@ -14,7 +14,7 @@ import java.util.zip.CRC32;
 public final class PayloadWriter {
     private static final Charset UTF8 = Charset.forName("UTF-8");
 
-    private final Buffer payload = new Buffer(256);
+    private Buffer payload = new Buffer(256);
     private final CRC32 crc = new CRC32();
 
     /** A ByteArrayOutputStream whose array can be written out without copying it first. */
@@ -25,6 +25,22 @@ public final class PayloadWriter {
 
         byte[] array() {
             return buf;
+        }
+
+        // Unsynchronized (ByteArrayOutputStream's methods lock on every byte; a writer here is
+        // confined to one thread or guarded by its owner): a snapshot is thousands of varints.
+        @Override
+        public void write(int b) {
+            if (count == buf.length) buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            if (off < 0 || len < 0 || off + len > b.length) throw new IndexOutOfBoundsException();
+            if (count + len > buf.length) buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, count + len));
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
         }
     }
 
@@ -63,6 +79,21 @@ public final class PayloadWriter {
 
     public int size() {
         return payload.size();
+    }
+
+    /** Appends what {@code other} holds. */
+    public PayloadWriter append(PayloadWriter other) {
+        return bytes(other.payload.array(), 0, other.size());
+    }
+
+    /**
+     * Empties this writer and gives back its buffer if it grew past {@code maxBytes} (one large
+     * chunk, a manifest, does not keep its size in memory for the rest of the run).
+     */
+    public PayloadWriter release(int maxBytes) {
+        if (payload.array().length > maxBytes) payload = new Buffer(256);
+        else payload.reset();
+        return this;
     }
 
     /** A copy of the payload built so far. */

@@ -15,7 +15,8 @@ import java.util.List;
  *
  * Fields are in the runtime's {@code Stats} index order; a reader keeps fields it does not know
  * aside and gives 0 for fields an older writer did not send. A later snapshot of the same thread
- * and probe replaces an earlier one. The runtime writes it with {@link #begin}, {@link #thread}
+ * and probe replaces an earlier one. A large snapshot is written as several chunks with the same
+ * time, a thread's probes split among them (each part with the thread's header). The runtime writes it with {@link #begin}, {@link #thread}
  * and {@link #probe} straight from its aggregate pages (no copy); hosts {@link #decode} it.
  */
 public final class SnapshotChunk {
