@@ -3,10 +3,14 @@ package org.hyprof.runtime;
 /**
  * Measured probe costs on the running VM, used to deduct the profiler's own time.
  *
- * <p>For an activation with raw inclusive time R, e timed probe events and i loop-iteration events
- * strictly inside it: deducted inclusive = R − inner − e·perEvent − i·perIter. Its exclusive time
- * is deducted by inner + k·outer + (loop events directly in it)·perEvent for k direct callees,
- * where outer = 2·perEvent − inner is the part of a callee's probe pair that lands in the caller.
+ * <p>For an activation with raw inclusive time R and e timed probe events strictly inside it:
+ * deducted inclusive = R − inner − e·perEvent (loop iterations are counted in the code, at no
+ * probe cost; {@link #perIterPicos} is what the id-only API's {@code loopIter} call costs).
+ * Deducted exclusive = deducted inclusive − Σ deducted inclusive of the direct callees, which is
+ * the raw exclusive time less inner, each callee's outer part (outer = 2·perEvent − inner) and the
+ * loop events in it, and which makes exclusive times add up to the thread's total exactly. An
+ * activation whose deduction would fall below what its callees recorded is clamped there (see
+ * {@code ThreadState.deduct}).
  * Immutable: published through a plain field, safe by final-field semantics.
  */
 public final class Calibration {

@@ -36,7 +36,7 @@ final class ThreadState {
     private static final int F_DIRECT_ITERS = 6;// loop iterations not inside callees
     private static final int F_ITER_COUNT = 7;  // loops: own iterations
     private static final int F_COST = 8;        // the thread's probe cost (fixed point) at entry, own enter included
-    private static final int F_EXCL_COST = 9;   // probe cost charged to this frame's exclusive time so far (fixed point)
+    private static final int F_CHILD_DINCL = 9; // Σ deducted inclusive time of direct callees, as recorded (clamped)
     private static final int FRAME = 10;
     private static final long LOOP_EVENT = 1L << 32;
     private static final long KIND_LOOP = 1, ROOT = 2;
@@ -179,7 +179,7 @@ final class ThreadState {
         f[t + F_COUNTS] = 0;
         f[t + F_DIRECT_ITERS] = 0;
         f[t + F_COST] = cost += Recorder.calibration.perEventFx;
-        f[t + F_EXCL_COST] = 0;
+        f[t + F_CHILD_DINCL] = 0;
         top = t + FRAME;
         long now = System.nanoTime() - clockShift;
         f[t + F_START] = now;
@@ -269,14 +269,13 @@ final class ThreadState {
 
     private void finishMethod(Config c, long[] f, int t, int id, long now, boolean thrown) {
         deduct(f, t, now, true);
-        // charge this activation (and the part of its probes outside it) to the enclosing frames
-        // up to the nearest method: their exclusive time does not include it
-        long raw = dRaw;
-        long outer = dOuterFx;
+        // charge this activation to the enclosing frames up to the nearest method: their
+        // exclusive time does not include it
+        long raw = dRaw, incl = dIncl;
         for (int k = t - FRAME; k >= 0; k -= FRAME) {
             f[k + F_CHILD_INCL] += raw;
+            f[k + F_CHILD_DINCL] += incl;
             f[k + F_COUNTS]++;
-            f[k + F_EXCL_COST] += outer;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
         int open = --active[id];
@@ -328,7 +327,7 @@ final class ThreadState {
 
     // Results of deduct() for the activation being closed: fields rather than an object, so the
     // hot path allocates nothing; only the closing thread touches them.
-    private long dRaw, dIncl, dExclRaw, dExcl, dEventsInside, dItersInside, dOuterFx;
+    private long dRaw, dIncl, dExclRaw, dExcl, dEventsInside, dItersInside;
     private boolean dClamped;
 
     /**
@@ -350,20 +349,20 @@ final class ThreadState {
             cost += cal.perEventFx;
         }
         long incl = ((raw << Calibration.FX_SHIFT) - cal.innerFx - inside) >> Calibration.FX_SHIFT;
-        long exclRaw = raw - f[t + F_CHILD_INCL];
-        long excl = ((exclRaw << Calibration.FX_SHIFT) - cal.innerFx - f[t + F_EXCL_COST]) >> Calibration.FX_SHIFT;
-        // Each activation is clamped, and counted when it was (Stats.CLAMPED): no sum is ever
-        // negative, and exclusive never exceeds inclusive, on any row. The clamped share tells the
-        // reader where the probe cost dominated.
-        boolean clamped = false;
-        if (incl < 0) { incl = 0; clamped = true; }
-        if (excl < 0) { excl = 0; clamped = true; }
-        if (excl > incl) { excl = incl; clamped = true; }
-        dOuterFx = cal.outerFx; // the calibration in force for the whole closing event
+        // Exclusive = inclusive − what the direct callees recorded as theirs. In exact arithmetic
+        // this is the raw exclusive time less its own share of probe cost (inner + each callee's
+        // outer part + the loop events in it), and it keeps the books by construction: Σ exclusive
+        // over a thread's activations = Σ inclusive of its top-level ones. Where the probe cost
+        // (the calibration's noise) exceeds what was measured, the inclusive time is raised to
+        // what its callees recorded, never below: both stay ≥ 0, exclusive ≤ inclusive, the sums
+        // still add up, and the activation is counted as clamped (Stats.CLAMPED).
+        long children = f[t + F_CHILD_DINCL];
+        boolean clamped = incl < children;
+        if (clamped) incl = children;
         dRaw = raw;
         dIncl = incl;
-        dExclRaw = exclRaw;
-        dExcl = excl;
+        dExclRaw = raw - f[t + F_CHILD_INCL];
+        dExcl = incl - children;
         dClamped = clamped;
     }
 
@@ -497,18 +496,11 @@ final class ThreadState {
 
     /**
      * A method frame left open above the one being closed (its exit never ran): drop it without
-     * recording. Its time stays in the enclosing frame's exclusive time, so the probe cost inside
-     * it (its own entry included) is charged there too; otherwise that exclusive time would be
-     * deducted less than the inclusive time around it.
+     * recording. Its time stays in the enclosing frame's exclusive time (nothing is charged to the
+     * enclosing frame as a callee's), deducted with the probe cost inside it.
      */
     private void discard(Config c, int j, long now) {
         if (frames[j + F_EVENTS] < 0) { unmark(j); return; }
-        long[] f = frames;
-        long dropped = cost - f[j + F_COST] + Recorder.calibration.perEventFx;
-        for (int k = j - FRAME; k >= 0; k -= FRAME) {
-            f[k + F_EXCL_COST] += dropped;
-            if ((f[k + F_ID] & KIND_LOOP) == 0) break;
-        }
         long key = frames[j + F_ID];
         int id = (int) (key >>> 2);
         active[id]--;
@@ -531,7 +523,7 @@ final class ThreadState {
         if (id >= active.length) growActive(id);
         active[id]++; // a loop of a recursive method is open once per activation
         long perEvent = Recorder.calibration.perEventFx;
-        countLoopEvent(f, t - FRAME, perEvent);
+        countLoopEvent(f, t - FRAME);
         f[t + F_ID] = ((long) id << 2) | KIND_LOOP;
         f[t + F_EVENTS] = ++events;
         f[t + F_ITERS] = iters;
@@ -540,7 +532,7 @@ final class ThreadState {
         f[t + F_DIRECT_ITERS] = 0;
         f[t + F_ITER_COUNT] = 0;
         f[t + F_COST] = cost += perEvent;
-        f[t + F_EXCL_COST] = 0;
+        f[t + F_CHILD_DINCL] = 0;
         top = t + FRAME;
         long now = System.nanoTime() - clockShift;
         f[t + F_START] = now;
@@ -569,7 +561,7 @@ final class ThreadState {
         }
         closeLoop(c, t, now, true);
         top = t;
-        countLoopEvent(f, t - FRAME, Recorder.calibration.perEventFx);
+        countLoopEvent(f, t - FRAME);
     }
 
     void loopIter(int id) {
@@ -588,7 +580,6 @@ final class ThreadState {
         f[i + F_ITER_COUNT]++;
         for (int k = i; k >= 0; k -= FRAME) {
             f[k + F_DIRECT_ITERS]++;
-            f[k + F_EXCL_COST] += perIter;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
     }
@@ -604,14 +595,13 @@ final class ThreadState {
         closeAbove(c, i, now);
         closeLoop(c, i, now, true);
         top = i;
-        countLoopEvent(f, i - FRAME, Recorder.calibration.perEventFx);
+        countLoopEvent(f, i - FRAME);
     }
 
-    /** A timed loop event (enter, exit) in the frames up to the nearest method, at its cost. */
-    private static void countLoopEvent(long[] f, int from, long perEventFx) {
+    /** A timed loop event (enter, exit) in the frames up to the nearest method (counted for the host). */
+    private static void countLoopEvent(long[] f, int from) {
         for (int k = from; k >= 0; k -= FRAME) {
             f[k + F_COUNTS] += LOOP_EVENT;
-            f[k + F_EXCL_COST] += perEventFx;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
     }

@@ -205,4 +205,44 @@ class TokenProbeTest {
         assertThrows(IllegalArgumentException.class,
                 () -> ProbeSites.bootstrap(MethodHandles.lookup(), "other", MethodType.methodType(int.class), A));
     }
+
+    /** A recursive walk with a loop and a short leaf, deep enough that the probe cost dominates the leaves. */
+    private static long walk(int depth) {
+        int a = Probe.begin(A);
+        long r = depth;
+        if (depth > 0) {
+            int l = Probe.loopBegin(L);
+            int n = 0;
+            for (int i = 0; i < 2; i++, n++) r += walk(depth - 1);
+            Probe.loopEnd(L, l, n);
+        } else {
+            int b = Probe.begin(B); // a leaf of a few ns: its deduction is all noise
+            r++;
+            Probe.end(B, b);
+        }
+        Probe.end(A, a);
+        return r;
+    }
+
+    @Test
+    void exclusiveTimesAddUpToTheThreadsTotalEvenWhenTheProbeCostDominates() {
+        Recorder.countOnlyAllowed = false; // every call timed: the leaves must be clamped, not skipped
+        // a calibration far above what the leaves take: most of them come out "negative"
+        Recorder.calibration = new Calibration(500_000, 600_000, 0, 20_000, System.nanoTime());
+        long sink = 0;
+        for (int round = 0; round < 20; round++) {
+            sink += walk(8);
+            if (round == 7) Hyprof.setOn(B, false); // toggles between (and during) activations
+            if (round == 12) Hyprof.setOn(B, true);
+        }
+        assertTrue(sink > 0);
+        Snapshot.ThreadData t = mine();
+        long exclusive = 0;
+        for (int id : new int[] {A, B}) exclusive += t.get(id, Stats.EXCL);
+        ThreadState st = Recorder.state();
+        assertEquals(st.topInclNanos, exclusive, "Σ exclusive of the methods = the thread's total");
+        assertEquals(t.get(A, Stats.INCL), st.topInclNanos, "A is the only top-level method");
+        assertTrue(t.get(B, Stats.CLAMPED) > 0, "leaves below the probe cost are clamped and counted");
+        for (int id : new int[] {A, B, L}) assertBooks(t, id);
+    }
 }
