@@ -223,8 +223,8 @@ public final class Profile {
         List<String> notes = onlyProcessId == null ? store.notes() : store.notes(onlyProcessId);
         if (negativeSums[0] > 0) {
             notes = new ArrayList<>(notes);
-            notes.add("warning: " + negativeSums[0] + " deducted time sums below 0 (recorded before the runtime clamped each"
-                    + " call) are shown as 0; their method rows are flagged");
+            notes.add("warning: deducted time sums below 0 (recorded before the runtime clamped each call) are shown"
+                    + " as 0: " + negativeSums[0] + "; their method rows are flagged");
         }
         return new Profile(rows, threadRows, processRows, cals, drops, notes, energy, totals, hybrid);
     }
@@ -247,7 +247,8 @@ public final class Profile {
         String median = "count-only: median " + Units.duration(q.countOnlyMedianNanos());
         if (cal == null) return median + " below the tiny-call threshold";
         return median + " < " + Units.duration(cal.tinyNanos()) + " = " + CalibrationRecord.TINY_EVENTS
-                + " × probe cost " + Units.nanosOfPicos(cal.perEventPicos()) + " ns";
+                + " × probe cost " + (cal.perEventPicos() < 1_000_000 ? Units.nanosOfPicos(cal.perEventPicos()) + " ns"
+                : Units.duration(cal.perEventPicos() / 1000));
     }
 
     /** How Java energy was estimated. */
