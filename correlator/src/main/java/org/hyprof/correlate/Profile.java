@@ -223,8 +223,8 @@ public final class Profile {
         List<String> notes = onlyProcessId == null ? store.notes() : store.notes(onlyProcessId);
         if (negativeSums[0] > 0) {
             notes = new ArrayList<>(notes);
-            notes.add("warning: deducted time sums below 0 (recorded before the runtime clamped each call) are shown"
-                    + " as 0: " + negativeSums[0] + "; their method rows are flagged");
+            notes.add("warning: " + negativeSums[0] + " deducted time sum(s) below 0, recorded before the runtime clamped"
+                    + " each call, shown as 0; method rows among them are marked !");
         }
         return new Profile(rows, threadRows, processRows, cals, drops, notes, energy, totals, hybrid);
     }

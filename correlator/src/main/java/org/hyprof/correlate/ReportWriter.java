@@ -302,7 +302,7 @@ public final class ReportWriter {
     }
 
     /**
-     * The spread of the probe event cost over the run's calibrations, {@code " (10.9-14.2 over 5)"}:
+     * The spread of the probe event cost over the run's calibrations, {@code " (10.9-14.2 ns over the run)"}:
      * the JIT changes costs, and times deducted with a cost that moved are less sure. Empty with
      * one calibration, or when all agree.
      */
@@ -313,7 +313,7 @@ public final class ReportWriter {
             max = Math.max(max, c.perEventPicos());
         }
         if (cals.size() < 2 || min == max) return "";
-        return " (min-max " + Units.nanosOfPicos(min) + "-" + Units.nanosOfPicos(max) + " ns over " + cals.size() + " calibrations)";
+        return " (min-max " + Units.nanosOfPicos(min) + "-" + Units.nanosOfPicos(max) + " ns over the run)";
     }
 
     /**

@@ -174,6 +174,6 @@ class ReportWriterTest {
         assertEquals("", rows.get("app.Main.main([Ljava/lang/String;)V").mark());
         for (MethodRow r : p.methods()) assertTrue(r.probeShare() >= 0 && r.probeShare() <= 1, r.method());
         assertEquals(4000 + 96 + 1 + 500 + 100 + 10, p.processes().get(0).calls());
-        assertTrue(p.notes().stream().anyMatch(n -> n.contains("deducted time sums below 0")), p.notes().toString());
+        assertTrue(p.notes().stream().anyMatch(n -> n.contains("1 deducted time sum(s) below 0")), p.notes().toString());
     }
 }
