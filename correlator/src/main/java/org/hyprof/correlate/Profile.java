@@ -215,7 +215,7 @@ public final class Profile {
                     a[3], a[4], min, a[6],
                     Histogram.percentile(h, 0.50, min, a[6]), Histogram.percentile(h, 0.99, min, a[6]), a[7], a[8], h, c,
                     Math.max(0, eExcl), Math.max(0, eIncl), q.countOnlyCalls(),
-                    countOnlyReason(q, countOnlyCal.get(e.getKey())), q.clamped(), share, String.join("; ", warn)));
+                    countOnlyReason(q, timedCalls, countOnlyCal.get(e.getKey())), q.clamped(), share, String.join("; ", warn)));
         }
         Totals totals = new Totals(sumExcl, sumTopIncl, sumNativeExclPj, sumNativeTopPj,
                 energy.microjoules(sumExcl, sumNativeExclEst, sumNativeExclPj),
@@ -239,16 +239,21 @@ public final class Profile {
     /**
      * Why a probe went count-only, from the median the deciding thread saw and the tiny-call
      * threshold of the calibration then in force: {@code count-only: median 4 ns < 37 ns = 3 ×
-     * probe cost 12.3 ns}. Empty when no call was count-only.
+     * probe cost 12.3 ns}. The runtime decides on the share of tiny calls and notes the median as
+     * the middle of its histogram bucket, which may lie above the threshold: then the reason gives
+     * the share, and the median as approximate. Empty when no call was count-only.
      */
-    static String countOnlyReason(TimingCounts q, CalibrationRecord cal) {
+    static String countOnlyReason(TimingCounts q, long timedCalls, CalibrationRecord cal) {
         if (q.countOnlyCalls() == 0) return "";
         if (q.countOnlyMedianNanos() == 0) return "count-only: calls too short to time (median not recorded)";
-        String median = "count-only: median " + Units.duration(q.countOnlyMedianNanos());
-        if (cal == null) return median + " below the tiny-call threshold";
-        return median + " < " + Units.duration(cal.tinyNanos()) + " = " + CalibrationRecord.TINY_EVENTS
-                + " × probe cost " + (cal.perEventPicos() < 1_000_000 ? Units.nanosOfPicos(cal.perEventPicos()) + " ns"
+        String median = Units.duration(q.countOnlyMedianNanos());
+        if (cal == null) return "count-only: median " + median + " below the tiny-call threshold";
+        String threshold = Units.duration(cal.tinyNanos()) + " = " + CalibrationRecord.TINY_EVENTS + " × probe cost "
+                + (cal.perEventPicos() < 1_000_000 ? Units.nanosOfPicos(cal.perEventPicos()) + " ns"
                 : Units.duration(cal.perEventPicos() / 1000));
+        if (q.countOnlyMedianNanos() < cal.tinyNanos()) return "count-only: median " + median + " < " + threshold;
+        return "count-only: " + (timedCalls > 0 ? Units.percent(Math.min(1, q.tinyCalls() / (double) timedCalls)) + " %"
+                : "most") + " of timed calls < " + threshold + " (median ~" + median + ", the middle of its histogram bucket)";
     }
 
     /** How Java energy was estimated. */

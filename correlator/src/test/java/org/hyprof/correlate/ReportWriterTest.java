@@ -173,6 +173,13 @@ class ReportWriterTest {
         assertTrue(legacy.probeWarning().startsWith("deducted time below 0 (-300 ns), shown as 0"), legacy.probeWarning());
         assertEquals("", rows.get("app.Main.main([Ljava/lang/String;)V").mark());
         for (MethodRow r : p.methods()) assertTrue(r.probeShare() >= 0 && r.probeShare() <= 1, r.method());
+        // the runtime notes the median as its histogram bucket's middle, which may be above the threshold
+        CalibrationRecord cal = new CalibrationRecord(5, 24_000, 57_600, 4_000, 25_000);
+        assertEquals("count-only: 99.7 % of timed calls < 172 ns = 3 × probe cost 57.6 ns (median ~192 ns, the middle of"
+                + " its histogram bucket)", Profile.countOnlyReason(new TimingCounts(10, 0, 2_429_629, 192), 2_438_000, cal));
+        assertEquals("count-only: median 96 ns < 172 ns = 3 × probe cost 57.6 ns",
+                Profile.countOnlyReason(new TimingCounts(10, 0, 900, 96), 1000, cal));
+        assertEquals("", Profile.countOnlyReason(new TimingCounts(0, 0, 900, 0), 1000, cal));
         assertEquals(4000 + 96 + 1 + 500 + 100 + 10, p.processes().get(0).calls());
         assertTrue(p.notes().stream().anyMatch(n -> n.contains("1 deducted time sum(s) below 0")), p.notes().toString());
     }
