@@ -294,10 +294,16 @@ public final class ReportWriter {
             // a thread's total counts finished outermost calls only: it cannot match while some never ended
             out.println("check: not applicable, process " + String.join(", ", unfinished)
                     + " did not end cleanly, so its outermost calls never finished");
-        else if (t.available())
+        else if (t.available()) {
             out.printf(Locale.ROOT, "check: sum of exclusive energy %s uJ, session total %s uJ (difference %.4f%%)%n",
                     Units.microjoules(t.exclEnergyMicrojoules()), Units.microjoules(t.totalEnergyMicrojoules()),
                     100 * t.energyRelativeDifference());
+            // each call's deducted time is clamped at 0 where probe cost dominated it, so sums over
+            // such calls (a thread's total, a caller's time) no longer match the sum of the parts
+            if (t.energyRelativeDifference() > 0.01 && profile.methods().stream().anyMatch(MethodRow::probeDominated))
+                out.println("  (rows marked ! are dominated by probe cost: their calls' deducted times were clamped at 0,"
+                        + " so the sums need not agree)");
+        }
         else out.println("check: no thread totals in this session (nothing to check the sums against)");
     }
 
