@@ -64,7 +64,7 @@ CREATE TABLE probe_stats (
   outer_calls INTEGER NOT NULL, events_inside INTEGER NOT NULL, iters_inside INTEGER NOT NULL,
   child_calls INTEGER NOT NULL, direct_loop_events INTEGER NOT NULL, direct_iters INTEGER NOT NULL,
   iterations INTEGER NOT NULL, throws INTEGER NOT NULL, seen INTEGER NOT NULL,
-  hist BLOB NOT NULL, native_instr INTEGER NOT NULL DEFAULT 0, native_cycles INTEGER NOT NULL DEFAULT 0, native_est_ns INTEGER NOT NULL DEFAULT 0, native_energy_pj INTEGER NOT NULL DEFAULT 0, native_instr_incl INTEGER NOT NULL DEFAULT 0, native_cycles_incl INTEGER NOT NULL DEFAULT 0, native_est_ns_incl INTEGER NOT NULL DEFAULT 0, native_energy_pj_incl INTEGER NOT NULL DEFAULT 0,n  PRIMARY KEY (process_id, tid, probe_id)
+  hist BLOB NOT NULL, native_instr INTEGER NOT NULL DEFAULT 0, native_cycles INTEGER NOT NULL DEFAULT 0, native_est_ns INTEGER NOT NULL DEFAULT 0, native_energy_pj INTEGER NOT NULL DEFAULT 0, native_instr_incl INTEGER NOT NULL DEFAULT 0, native_cycles_incl INTEGER NOT NULL DEFAULT 0, native_est_ns_incl INTEGER NOT NULL DEFAULT 0, native_energy_pj_incl INTEGER NOT NULL DEFAULT 0, count_only_calls INTEGER NOT NULL DEFAULT 0, clamped INTEGER NOT NULL DEFAULT 0, tiny_calls INTEGER NOT NULL DEFAULT 0, count_only_median_ns INTEGER NOT NULL DEFAULT 0,n  PRIMARY KEY (process_id, tid, probe_id)
 );
 CREATE TABLE process (
   id INTEGER PRIMARY KEY,

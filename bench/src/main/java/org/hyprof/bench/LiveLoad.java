@@ -86,8 +86,8 @@ public final class LiveLoad {
                         .filter(i -> i.displayName().equals("workload.Steady.m1()V") || i.displayName().equals("workload.Steady.m2()V"))
                         .map(ProbeInfo::id).toList();
                 for (ProbeStats s : store.stats(p.id())) {
-                    calls += s.calls();
-                    if (ids.contains(s.probeId())) m1m2 += s.calls();
+                    calls += s.allCalls();
+                    if (ids.contains(s.probeId())) m1m2 += s.allCalls();
                 }
                 drops += p.eventDrops();
                 if (p.status().equals("ended")) ended++;

@@ -49,7 +49,7 @@ public final class LiveThroughput {
                 received[1] += ch.data().length + 5 + 4 + 3 * 5; // chunk payload + frame header, seq, type, chunk header
             });
             long calls = 0, loops = 0;
-            for (ProbeStats s : store.stats(pid)) calls += s.calls();
+            for (ProbeStats s : store.stats(pid)) calls += s.allCalls();
             long expected = 2 * calls;
             long drops = store.processes().get(0).eventDrops();
             System.out.printf(Locale.ROOT, "events received %,d, expected %,d (2 x %,d calls), dropped %,d, unreported loss %,d%n",

@@ -23,7 +23,7 @@ public final class TuiOpen {
         if (code != 0) throw new IllegalStateException("profile failed: " + code);
         long calls = 0;
         try (Store s = Store.openReadOnly(db)) {
-            for (ProbeStats p : s.stats(1)) calls += p.calls();
+            for (ProbeStats p : s.stats(1)) calls += p.allCalls();
         }
         long first = FirstScreen.measure(db); // UI classes cold
         long best = Long.MAX_VALUE;

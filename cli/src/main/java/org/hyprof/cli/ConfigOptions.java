@@ -37,6 +37,13 @@ public final class ConfigOptions {
     @Option(names = "--max-depth", paramLabel = "N", description = "Rule: record calls at most N deep.")
     Integer maxDepth;
 
+    @Option(names = "--time-all",
+            description = {"Keep timing every method, however short its calls. By default a method whose calls are mostly",
+                "shorter than 3 x the probe cost goes count-only after 1024 calls: its calls are still counted, but",
+                "no longer timed (their time shows in the caller's exclusive time), since the probes would cost more",
+                "than the call and distort its callers. Reports mark such rows 'c'."})
+    boolean timeAll;
+
     /** Builds the profiling config; errors become one-line {@link UserError}s. */
     public ProfilingConfig build() {
         try {
@@ -49,6 +56,7 @@ public final class ConfigOptions {
             if (minDuration != null) c.set("minDuration", minDuration, "--min-duration");
             if (minCalls != null) c.set("minCalls", minCalls.toString(), "--min-calls");
             if (maxDepth != null) c.set("maxDepth", maxDepth.toString(), "--max-depth");
+            if (timeAll) c.set("timeAll", "true", "--time-all");
             return c;
         } catch (ConfigException e) {
             // a bad option value is bad usage (2), like the values picocli itself refuses; a bad file is bad input (1)
@@ -67,6 +75,7 @@ public final class ConfigOptions {
         if (minDuration != null) a.add("minDuration=" + minDuration);
         if (minCalls != null) a.add("minCalls=" + minCalls);
         if (maxDepth != null) a.add("maxDepth=" + maxDepth);
+        if (timeAll) a.add("timeAll=true");
         return a;
     }
 }

@@ -6,11 +6,13 @@ import org.hyprof.store.NativeCost;
  * One report row: a method or a loop, merged over threads and processes. Times in nanoseconds,
  * deducted (the probes' calibrated cost taken out) unless named raw. Inclusive time of a
  * recursive method counts outermost activations only; exclusive counts every activation.
+ * Deducted times are never negative: a sum below 0 (sessions recorded before the runtime clamped
+ * each call) is shown as 0 and the row is flagged ({@link #probeWarning}).
  *
  * @param method      {@code pkg.Class.name(desc)} or {@code pkg.Class.name(desc)#loopK}
  * @param kind        {@code method} or {@code loop}
  * @param resolution  process, thread, method or loop
- * @param calls       activations (loops: entries)
+ * @param calls       activations (loops: entries), timed and count-only: every call made
  * @param iterations  loops: back edges taken
  * @param throwsCount activations ended by an exception
  * @param nativeCost  native code it ran in a hybrid run: exclusive (called directly) and inclusive
@@ -18,8 +20,40 @@ import org.hyprof.store.NativeCost;
  * @param energyMicrojoules     exclusive energy: Java part (exclusive time without native time ×
  *                              the power profile's CPU power) + native part (CPU profile)
  * @param energyInclMicrojoules the same, inclusive of callees
+ * @param countOnlyCalls  of {@code calls}, those counted without timing once the probe went
+ *                        count-only (too short to time honestly); the times and percentiles are of
+ *                        the others, and these calls' time is in their callers' exclusive time
+ * @param countOnlyReason why the probe went count-only, e.g. {@code count-only: median 4 ns < 37 ns
+ *                        = 3 × probe cost 12.3 ns}; empty when it never did
+ * @param clamped         timed activations whose deducted time came out below 0 (or exclusive above
+ *                        inclusive) and was clamped by the runtime
+ * @param probeShare      share of the raw inclusive time that was probe cost: (raw − deducted) / raw,
+ *                        in [0, 1]; 0 when there is no raw time
+ * @param probeWarning    why the row's times are dominated by probe cost (see {@link #PROBE_SHARE_LIMIT},
+ *                        {@link #CLAMPED_LIMIT}); empty when they are not
  */
 public record MethodRow(String method, String kind, String resolution, long calls, long inclNanos, long exclNanos,
                         long inclRawNanos, long exclRawNanos, long minNanos, long maxNanos, long p50Nanos,
                         long p99Nanos, long iterations, long throwsCount, long[] hist, NativeCost nativeCost,
-                        double energyMicrojoules, double energyInclMicrojoules) {}
+                        double energyMicrojoules, double energyInclMicrojoules, long countOnlyCalls,
+                        String countOnlyReason, long clamped, double probeShare, String probeWarning) {
+    /** A row whose probe share is above this is flagged: most of its raw time was the probes' own. */
+    public static final double PROBE_SHARE_LIMIT = 0.5;
+    /** A row whose clamped activations are above this share of its timed calls is flagged. */
+    public static final double CLAMPED_LIMIT = 0.10;
+
+    /** Whether some of its calls were counted without timing. */
+    public boolean countOnly() {
+        return countOnlyCalls > 0;
+    }
+
+    /** Whether its times are dominated by probe cost. */
+    public boolean probeDominated() {
+        return !probeWarning.isEmpty();
+    }
+
+    /** The short mark of the text table: {@code c} count-only, {@code !} dominated by probe cost. */
+    public String mark() {
+        return (countOnly() ? "c" : "") + (probeDominated() ? "!" : "");
+    }
+}

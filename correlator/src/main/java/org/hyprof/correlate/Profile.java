@@ -14,6 +14,7 @@ import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
+import org.hyprof.store.TimingCounts;
 
 /**
  * A session's aggregates joined with its manifest: rows per method/loop, per thread and per
@@ -102,6 +103,9 @@ public final class Profile {
         Map<String, NativeCost> nat = new HashMap<>();     // display name -> summed native costs
         Map<String, long[]> hists = new HashMap<>();
         Map<String, ProbeInfo> infos = new HashMap<>();
+        Map<String, TimingCounts> timing = new HashMap<>();
+        Map<String, CalibrationRecord> countOnlyCal = new HashMap<>(); // calibration where the median was recorded
+        int[] negativeSums = new int[1];
         List<ThreadRow> threadRows = new ArrayList<>();
         List<ProcessRow> processRows = new ArrayList<>();
         List<CalibrationRecord> cals = new ArrayList<>();
@@ -113,13 +117,17 @@ public final class Profile {
             Map<Integer, ProbeInfo> byId = new HashMap<>();
             for (ProbeInfo p : store.probes(proc.id())) byId.put(p.id(), p);
             Map<Long, long[]> perThread = new LinkedHashMap<>(); // tid -> methods, calls, time, raw, native ns, native pJ
+            List<CalibrationRecord> procCals = store.calibrations(proc.id());
+            // the calibration in force when a probe went count-only is not recorded: the latest is
+            // the best guess (the runtime decides with the calibration of the moment)
+            CalibrationRecord procCal = procCals.isEmpty() ? null : procCals.get(procCals.size() - 1);
             long pCalls = 0, pTime = 0, pRaw = 0, pNatNs = 0, pNatPj = 0;
             for (ProbeStats s : store.stats(proc.id())) {
                 ProbeInfo info = byId.get(s.probeId());
                 String name = info != null ? info.displayName() : "probe#" + s.probeId();
                 if (info != null) infos.putIfAbsent(name, info);
                 long[] a = acc.computeIfAbsent(name, k -> new long[] {0, 0, 0, 0, 0, Long.MAX_VALUE, 0, 0, 0});
-                a[0] += s.calls();
+                a[0] += s.allCalls();
                 a[1] += s.inclNanos();
                 a[2] += s.exclNanos();
                 a[3] += s.inclRawNanos();
@@ -128,6 +136,10 @@ public final class Profile {
                 a[6] = Math.max(a[6], s.maxNanos());
                 a[7] += s.iterations();
                 a[8] += s.throwsCount();
+                TimingCounts q = timing.getOrDefault(name, TimingCounts.NONE);
+                if (s.timing().countOnlyMedianNanos() > q.countOnlyMedianNanos() && procCal != null)
+                    countOnlyCal.put(name, procCal);
+                timing.put(name, q.plus(s.timing()));
                 hists.computeIfAbsent(name, k -> new long[Stats.HIST_BUCKETS]);
                 Histogram.add(hists.get(name), s.hist());
                 NativeCost c = s.nativeCost();
@@ -136,13 +148,13 @@ public final class Profile {
                 boolean isLoop = info != null && info.loop();
                 if (!isLoop) {
                     long[] t = perThread.computeIfAbsent(s.tid(), k -> new long[6]);
-                    if (s.calls() > 0) t[0]++;
-                    t[1] += s.calls();
+                    if (s.allCalls() > 0) t[0]++;
+                    t[1] += s.allCalls();
                     t[2] += s.exclNanos();
                     t[3] += s.exclRawNanos();
                     t[4] += c.estNanos();
                     t[5] += c.energyPicojoules();
-                    pCalls += s.calls();
+                    pCalls += s.allCalls();
                     pTime += s.exclNanos();
                     pRaw += s.exclRawNanos();
                     pNatNs += c.estNanos();
@@ -155,7 +167,7 @@ public final class Profile {
                 ThreadInfo ti = tinfo.get(e.getKey());
                 long[] t = e.getValue();
                 threadRows.add(new ThreadRow(proc.name(), proc.pid(), e.getKey(), ti != null ? ti.name() : "?", t[0], t[1],
-                        Math.max(0, t[2]), t[3], ti != null ? ti.eventDrops() : 0, ti != null ? ti.depthDrops() : 0,
+                        clamp(t[2], negativeSums), t[3], ti != null ? ti.eventDrops() : 0, ti != null ? ti.depthDrops() : 0,
                         t[4], Math.max(0, energy.microjoules(t[2], t[4], 0)), t[5] / 1e6));
             }
             for (ThreadInfo ti : tinfo.values()) {
@@ -170,9 +182,9 @@ public final class Profile {
             sumNativeExclPj += pNatPj;
             sumNativeExclEst += pNatNs;
             processRows.add(new ProcessRow(proc.id(), proc.name(), proc.pid(), proc.status(), perThread.size(), pCalls,
-                    Math.max(0, pTime), pRaw, proc.eventDrops(), pNatNs, Math.max(0, energy.microjoules(pTime, pNatNs, 0)),
+                    clamp(pTime, negativeSums), pRaw, proc.eventDrops(), pNatNs, Math.max(0, energy.microjoules(pTime, pNatNs, 0)),
                     pNatPj / 1e6));
-            cals.addAll(store.calibrations(proc.id()));
+            cals.addAll(procCals);
             drops += proc.eventDrops();
         }
         List<MethodRow> rows = new ArrayList<>();
@@ -182,21 +194,66 @@ public final class Profile {
             long min = a[5] == Long.MAX_VALUE ? 0 : a[5];
             long[] h = hists.get(e.getKey());
             NativeCost c = nat.get(e.getKey());
-            // deducted sums are kept unclamped by the runtime (unbiased); a negative total means
-            // "indistinguishable from zero"
+            // the runtime clamps each activation at 0; sessions recorded before it did keep unclamped
+            // sums, whose negative total means "indistinguishable from zero": shown as 0, flagged
+            TimingCounts q = timing.getOrDefault(e.getKey(), TimingCounts.NONE);
+            long timedCalls = a[0] - q.countOnlyCalls();
+            double share = a[3] > 0 ? Math.min(1, Math.max(0, (a[3] - Math.max(0, a[1])) / (double) a[3])) : 0;
+            List<String> warn = new ArrayList<>();
+            if (a[1] < 0 || a[2] < 0) {
+                negativeSums[0]++;
+                warn.add("deducted time below 0 (" + Math.min(a[1], a[2]) + " ns), shown as 0");
+            }
+            if (share > MethodRow.PROBE_SHARE_LIMIT)
+                warn.add("probe cost " + Units.percent(share) + " % of raw time");
+            if (timedCalls > 0 && q.clamped() > MethodRow.CLAMPED_LIMIT * timedCalls)
+                warn.add("clamped " + q.clamped() + " of " + timedCalls + " timed calls");
             double eExcl = energy.microjoules(a[2], c.estNanos(), c.energyPicojoules());
             double eIncl = energy.microjoules(a[1], c.estNanosIncl(), c.energyPicojoulesIncl());
             rows.add(new MethodRow(e.getKey(), info != null ? info.kindLabel() : "method",
                     info != null ? info.resolution().label() : "method", a[0], Math.max(0, a[1]), Math.max(0, a[2]),
                     a[3], a[4], min, a[6],
                     Histogram.percentile(h, 0.50, min, a[6]), Histogram.percentile(h, 0.99, min, a[6]), a[7], a[8], h, c,
-                    Math.max(0, eExcl), Math.max(0, eIncl)));
+                    Math.max(0, eExcl), Math.max(0, eIncl), q.countOnlyCalls(),
+                    countOnlyReason(q, timedCalls, countOnlyCal.get(e.getKey())), q.clamped(), share, String.join("; ", warn)));
         }
         Totals totals = new Totals(sumExcl, sumTopIncl, sumNativeExclPj, sumNativeTopPj,
                 energy.microjoules(sumExcl, sumNativeExclEst, sumNativeExclPj),
                 energy.microjoules(sumTopIncl, sumTopNativeEst, sumNativeTopPj));
         List<String> notes = onlyProcessId == null ? store.notes() : store.notes(onlyProcessId);
+        if (negativeSums[0] > 0) {
+            notes = new ArrayList<>(notes);
+            notes.add("warning: " + negativeSums[0] + " deducted time sum(s) below 0, recorded before the runtime clamped"
+                    + " each call, shown as 0; method rows among them are marked !");
+        }
         return new Profile(rows, threadRows, processRows, cals, drops, notes, energy, totals, hybrid);
+    }
+
+    /** A deducted sum as shown: never below 0, and counted when it was. */
+    private static long clamp(long nanos, int[] negatives) {
+        if (nanos >= 0) return nanos;
+        negatives[0]++;
+        return 0;
+    }
+
+    /**
+     * Why a probe went count-only, from the median the deciding thread saw and the tiny-call
+     * threshold of the calibration then in force: {@code count-only: median 4 ns < 37 ns = 3 ×
+     * probe cost 12.3 ns}. The runtime decides on the share of tiny calls and notes the median as
+     * the middle of its histogram bucket, which may lie above the threshold: then the reason gives
+     * the share, and the median as approximate. Empty when no call was count-only.
+     */
+    static String countOnlyReason(TimingCounts q, long timedCalls, CalibrationRecord cal) {
+        if (q.countOnlyCalls() == 0) return "";
+        if (q.countOnlyMedianNanos() == 0) return "count-only: calls too short to time (median not recorded)";
+        String median = Units.duration(q.countOnlyMedianNanos());
+        if (cal == null) return "count-only: median " + median + " below the tiny-call threshold";
+        String threshold = Units.duration(cal.tinyNanos()) + " = " + CalibrationRecord.TINY_EVENTS + " × probe cost "
+                + (cal.perEventPicos() < 1_000_000 ? Units.nanosOfPicos(cal.perEventPicos()) + " ns"
+                : Units.duration(cal.perEventPicos() / 1000));
+        if (q.countOnlyMedianNanos() < cal.tinyNanos()) return "count-only: median " + median + " < " + threshold;
+        return "count-only: " + (timedCalls > 0 ? Units.percent(Math.min(1, q.tinyCalls() / (double) timedCalls)) + " %"
+                : "most") + " of timed calls < " + threshold + " (median ~" + median + ", the middle of its histogram bucket)";
     }
 
     /** How Java energy was estimated. */

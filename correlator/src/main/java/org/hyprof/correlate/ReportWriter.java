@@ -23,16 +23,23 @@ import org.hyprof.store.ProcessInfo;
  * instructions, cycles and estimated device time of native code the method called directly (a
  * hybrid run; 0 otherwise), and its energy in µJ (Java part + native part); with
  * {@code inclusive} they are the inclusive variants, named with an {@code _incl} suffix.
- * Columns may be added at the end; existing ones keep their place.
+ * Then how far the times can be trusted: {@code count_only_calls} (of {@code calls}, those counted
+ * without timing once the probe went count-only; the times are of the others),
+ * {@code count_only_reason} (empty unless count-only), {@code probe_share} (share of the raw
+ * inclusive time that was probe cost, 0..1), {@code clamped} (timed calls whose deducted time was
+ * clamped at 0) and {@code probe_warning} (why the times are dominated by probe cost; empty if
+ * they are not). Columns may be added at the end; existing ones keep their place.
  */
 public final class ReportWriter {
+    /** The last method columns: how far the row's times can be trusted. */
+    public static final String CONFIDENCE_COLUMNS = "count_only_calls,count_only_reason,probe_share,clamped,probe_warning";
     public static final String METHOD_COLUMNS =
             "method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns,iterations,throws,"
-            + "native_instr,native_cycles,native_est_ns,energy_uj";
+            + "native_instr,native_cycles,native_est_ns,energy_uj," + CONFIDENCE_COLUMNS;
     /** {@link #METHOD_COLUMNS} with the native and energy columns inclusive ({@code --inclusive}). */
     public static final String METHOD_COLUMNS_INCLUSIVE =
             "method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns,iterations,throws,"
-            + "native_instr_incl,native_cycles_incl,native_est_ns_incl,energy_uj_incl";
+            + "native_instr_incl,native_cycles_incl,native_est_ns_incl,energy_uj_incl," + CONFIDENCE_COLUMNS;
     public static final String THREAD_COLUMNS =
             "process,pid,tid,thread,methods,calls,time_ns,time_raw_ns,event_drops,depth_drops,native_est_ns,java_energy_uj,native_energy_uj";
     public static final String PROCESS_COLUMNS =
@@ -117,7 +124,9 @@ public final class ReportWriter {
                     out.println(String.join(",", csvField(r.method()), r.kind(), r.resolution(), n(r.calls()),
                             n(r.inclNanos()), n(r.exclNanos()), n(r.inclRawNanos()), n(r.exclRawNanos()),
                             n(r.minNanos()), n(r.maxNanos()), n(r.p50Nanos()), n(r.p99Nanos()), n(r.iterations()),
-                            n(r.throwsCount()), n(nInstr(r)), n(nCycles(r)), n(nNanos(r)), Units.microjoulesFine(energy(r))));
+                            n(r.throwsCount()), n(nInstr(r)), n(nCycles(r)), n(nNanos(r)), Units.microjoulesFine(energy(r)),
+                            n(r.countOnlyCalls()), csvField(r.countOnlyReason()), Units.share(r.probeShare()),
+                            n(r.clamped()), csvField(r.probeWarning())));
                 }
             }
             case THREAD -> {
@@ -159,6 +168,7 @@ public final class ReportWriter {
             o.put("per_iter_ps", c.perIterPicos());
             o.put("outer_ps", c.outerPicos());
             o.put("clock_ps", c.clockPicos());
+            o.put("tiny_ns", c.tinyNanos());
         }
         ArrayNode notes = root.putArray("notes");
         profile.notes().forEach(notes::add);
@@ -184,7 +194,10 @@ public final class ReportWriter {
                             .put("native_instr_incl", r.nativeCost().instructionsIncl())
                             .put("native_cycles_incl", r.nativeCost().cyclesIncl())
                             .put("native_est_ns_incl", r.nativeCost().estNanosIncl())
-                            .put("energy_uj_incl", r.energyInclMicrojoules());
+                            .put("energy_uj_incl", r.energyInclMicrojoules())
+                            .put("count_only_calls", r.countOnlyCalls()).put("count_only_reason", r.countOnlyReason())
+                            .put("probe_share", r.probeShare()).put("clamped", r.clamped())
+                            .put("probe_warning", r.probeWarning());
                 }
             }
             case THREAD -> {
@@ -221,8 +234,10 @@ public final class ReportWriter {
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
             CalibrationRecord c = cals.get(cals.size() - 1);
-            out.printf(Locale.ROOT, "calibration: probe event %s ns, inner %s ns, outer %s ns (%d measurements); times are %s%n",
-                    Units.nanosOfPicos(c.perEventPicos()), Units.nanosOfPicos(c.innerPicos()), Units.nanosOfPicos(c.outerPicos()), cals.size(),
+            out.printf(Locale.ROOT, "calibration: probe event %s ns%s, inner %s ns, outer %s ns (%d measurements);"
+                            + " calls under %s are tiny; times are %s%n",
+                    Units.nanosOfPicos(c.perEventPicos()), spread(cals), Units.nanosOfPicos(c.innerPicos()),
+                    Units.nanosOfPicos(c.outerPicos()), cals.size(), Units.duration(c.tinyNanos()),
                     raw ? "RAW (probe cost included)" : "deducted");
         }
         out.println("dropped events: " + profile.eventDrops());
@@ -237,17 +252,20 @@ public final class ReportWriter {
         switch (by) {
             case METHOD, LOOP -> {
                 List<String[]> cells = new ArrayList<>();
-                cells.add(nat ? new String[] {"calls", "incl ms", "excl ms", inclusive ? "native ms incl" : "native ms", e, "p50 us", "p99 us", "iter", "method"}
-                        : new String[] {"calls", "incl ms", "excl ms", e, "p50 us", "p99 us", "iter", "method"});
+                cells.add(nat ? new String[] {"calls", "incl ms", "excl ms", inclusive ? "native ms incl" : "native ms", e, "p50 us", "p99 us", "iter", "probe%", "", "method"}
+                        : new String[] {"calls", "incl ms", "excl ms", e, "p50 us", "p99 us", "iter", "probe%", "", "method"});
+                List<MethodRow> marked = new ArrayList<>();
                 for (MethodRow r : methodRows()) {
+                    if (!r.mark().isEmpty()) marked.add(r);
                     List<String> c = new ArrayList<>(List.of(n(r.calls()), Units.millis(raw ? r.inclRawNanos() : r.inclNanos()),
                             Units.millis(raw ? r.exclRawNanos() : r.exclNanos())));
                     if (nat) c.add(Units.millis(nNanos(r)));
                     c.addAll(List.of(Units.microjoules(energy(r)), Units.micros(r.p50Nanos()), Units.micros(r.p99Nanos()),
-                            r.kind().equals("loop") ? n(r.iterations()) : "", r.method()));
+                            r.kind().equals("loop") ? n(r.iterations()) : "", Units.percent(r.probeShare()), r.mark(), r.method()));
                     cells.add(c.toArray(new String[0]));
                 }
                 aligned(out, cells);
+                legend(out, marked);
             }
             case THREAD -> {
                 List<String[]> cells = new ArrayList<>();
@@ -276,11 +294,53 @@ public final class ReportWriter {
             // a thread's total counts finished outermost calls only: it cannot match while some never ended
             out.println("check: not applicable, process " + String.join(", ", unfinished)
                     + " did not end cleanly, so its outermost calls never finished");
-        else if (t.available())
+        else if (t.available()) {
             out.printf(Locale.ROOT, "check: sum of exclusive energy %s uJ, session total %s uJ (difference %.4f%%)%n",
                     Units.microjoules(t.exclEnergyMicrojoules()), Units.microjoules(t.totalEnergyMicrojoules()),
                     100 * t.energyRelativeDifference());
+            // each call's deducted time is clamped at 0 where probe cost dominated it, so sums over
+            // such calls (a thread's total, a caller's time) no longer match the sum of the parts
+            if (t.energyRelativeDifference() > 0.01 && profile.methods().stream().anyMatch(MethodRow::probeDominated))
+                out.println("  (rows marked ! are dominated by probe cost: their calls' deducted times were clamped at 0,"
+                        + " so the sums need not agree)");
+        }
         else out.println("check: no thread totals in this session (nothing to check the sums against)");
+    }
+
+    /**
+     * The spread of the probe event cost over the run's calibrations, {@code " (10.9-14.2 ns over the run)"}:
+     * the JIT changes costs, and times deducted with a cost that moved are less sure. Empty with
+     * one calibration, or when all agree.
+     */
+    private static String spread(List<CalibrationRecord> cals) {
+        long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
+        for (CalibrationRecord c : cals) {
+            min = Math.min(min, c.perEventPicos());
+            max = Math.max(max, c.perEventPicos());
+        }
+        if (cals.size() < 2 || min == max) return "";
+        return " (min-max " + Units.nanosOfPicos(min) + "-" + Units.nanosOfPicos(max) + " ns over the run)";
+    }
+
+    /**
+     * Under the table: what the marks mean, and each marked row's reasons (count-only: why it went
+     * count-only and how many calls were timed; {@code !}: why its times are dominated by probe cost).
+     */
+    private static void legend(PrintWriter out, List<MethodRow> marked) {
+        out.println();
+        out.println("probe% = share of the row's raw inclusive time that was the probes' own cost");
+        if (marked.isEmpty()) return;
+        out.println("marks: c = count-only (calls too short to time: counted, not timed; their time is in the caller's"
+                + " exclusive time); ! = times dominated by probe cost (probe% > " + Units.percent(MethodRow.PROBE_SHARE_LIMIT)
+                + ", or clamped calls > " + Units.percent(MethodRow.CLAMPED_LIMIT) + " % of timed calls)");
+        for (MethodRow r : marked) {
+            List<String> why = new ArrayList<>();
+            if (r.countOnly())
+                why.add(r.countOnlyReason() + "; " + Units.count(r.calls() - r.countOnlyCalls()) + " of "
+                        + Units.count(r.calls()) + " calls timed");
+            if (r.probeDominated()) why.add(r.probeWarning());
+            out.println("  " + r.mark() + " " + r.method() + ": " + String.join("; ", why));
+        }
     }
 
     /** Right-aligns every column but the last. */

@@ -55,4 +55,14 @@ public final class Units {
     public static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);
     }
+
+    /** A share (0..1) as a percentage with 1 decimal, for tables: {@code 0.1234 → "12.3"}. */
+    public static String percent(double share) {
+        return String.format(Locale.ROOT, "%.1f", 100 * share);
+    }
+
+    /** A share (0..1) with 4 decimals, for CSV read by tools: {@code 0.12345 → "0.1235"}. */
+    public static String share(double share) {
+        return String.format(Locale.ROOT, "%.4f", share);
+    }
 }

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Per-thread aggregates ({@code probe_stats}): one row per (thread, probe) with calls, raw and
- * deducted times, loop counts, the time histogram (bytes: {@link HistogramCodec}) and the native
+ * deducted times, loop counts, how far the times can be trusted ({@link TimingCounts}), the time histogram (bytes: {@link HistogramCodec}) and the native
  * cost put on the probe. Snapshots are cumulative, so a later row for the same (thread, probe)
  * replaces the earlier one.
  */
@@ -20,14 +20,17 @@ final class Aggregates {
         sql.batch("INSERT OR REPLACE INTO probe_stats(process_id, tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns,"
                 + " min_ns, max_ns, outer_calls, events_inside, iters_inside, child_calls, direct_loop_events, direct_iters,"
                 + " iterations, throws, seen, hist, native_instr, native_cycles, native_est_ns, native_energy_pj,"
-                + " native_instr_incl, native_cycles_incl, native_est_ns_incl, native_energy_pj_incl)"
-                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
+                + " native_instr_incl, native_cycles_incl, native_est_ns_incl, native_energy_pj_incl,"
+                + " count_only_calls, clamped, tiny_calls, count_only_median_ns)"
+                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
             NativeCost n = s.nativeCost();
+            TimingCounts q = s.timing();
             Sql.set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
                     s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
                     s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
                     HistogramCodec.encode(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
-                    n.instructionsIncl(), n.cyclesIncl(), n.estNanosIncl(), n.energyPicojoulesIncl());
+                    n.instructionsIncl(), n.cyclesIncl(), n.estNanosIncl(), n.energyPicojoulesIncl(), q.countOnlyCalls(),
+                    q.clamped(), q.tinyCalls(), q.countOnlyMedianNanos());
         });
     }
 
@@ -35,12 +38,13 @@ final class Aggregates {
         return sql.query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
                 + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist,"
                 + " native_instr, native_cycles, native_est_ns, native_energy_pj, native_instr_incl, native_cycles_incl,"
-                + " native_est_ns_incl, native_energy_pj_incl"
+                + " native_est_ns_incl, native_energy_pj_incl, count_only_calls, clamped, tiny_calls, count_only_median_ns"
                 + " FROM probe_stats WHERE process_id = ? ORDER BY tid, probe_id", rs -> new ProbeStats(rs.getLong(1),
                 rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
                 rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
                 rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), HistogramCodec.decode(rs.getBytes(19)),
                 new NativeCost(rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24), rs.getLong(25),
-                        rs.getLong(26), rs.getLong(27))), processId);
+                        rs.getLong(26), rs.getLong(27)), new TimingCounts(rs.getLong(28), rs.getLong(29), rs.getLong(30),
+                rs.getLong(31))), processId);
     }
 }

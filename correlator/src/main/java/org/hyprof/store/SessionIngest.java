@@ -233,7 +233,9 @@ public final class SessionIngest {
                         f[Stats.ITERS_INSIDE], f[Stats.CHILD_CALLS], f[Stats.DIRECT_LOOP_EVENTS], f[Stats.DIRECT_ITERS],
                         f[Stats.ITERATIONS], f[Stats.THROWS], f[Stats.SEEN], p.histogram, new NativeCost(f[Stats.NATIVE_INSTR],
                         f[Stats.NATIVE_CYCLES], f[Stats.NATIVE_EST_NS], f[Stats.NATIVE_ENERGY_PJ], f[Stats.NATIVE_INSTR_INCL],
-                        f[Stats.NATIVE_CYCLES_INCL], f[Stats.NATIVE_EST_NS_INCL], f[Stats.NATIVE_ENERGY_PJ_INCL])));
+                        f[Stats.NATIVE_CYCLES_INCL], f[Stats.NATIVE_EST_NS_INCL], f[Stats.NATIVE_ENERGY_PJ_INCL]),
+                        new TimingCounts(f[Stats.COUNT_ONLY_CALLS], f[Stats.CLAMPED], f[Stats.TINY_CALLS],
+                                f[Stats.COUNT_ONLY_MEDIAN_NS])));
             }
         }
         store.inTransaction(() -> {

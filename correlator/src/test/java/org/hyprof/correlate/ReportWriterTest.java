@@ -15,6 +15,7 @@ import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
+import org.hyprof.store.TimingCounts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,5 +106,81 @@ class ReportWriterTest {
         assertEquals(768, Histogram.percentile(h, 0.5, 0, 10_000));
         assertEquals(600, Histogram.percentile(h, 0.5, 600, 600), "clamped to min/max");
         assertEquals(0, Histogram.percentile(new long[Stats.HIST_BUCKETS], 0.5, 0, 0));
+    }
+
+    /**
+     * Issue 15 items 4 and 5: a session whose rows need a word of caution, as reports show them. A
+     * method that went count-only (1,000 of its 4,096 calls timed) on one of two threads; a method
+     * whose probes cost most of its raw time; one with many clamped calls; one recorded before the
+     * runtime clamped each call, whose deducted sum is below 0; three calibrations that disagree.
+     */
+    Profile cautious() {
+        Path db = dir.resolve("c.db");
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L,
+                    1000, 1_700_000_001_000L, "ended", 0, "golden"));
+            s.addProbes(p, List.of(
+                    new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
+                    new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "get", "()I", -1, -1, 9, "Main.java"),
+                    new ProbeInfo(3, false, Resolution.METHOD, "app.Main", "small", "()V", -1, -1, 12, "Main.java"),
+                    new ProbeInfo(4, false, Resolution.METHOD, "app.Main", "jumpy", "()V", -1, -1, 15, "Main.java"),
+                    new ProbeInfo(5, false, Resolution.METHOD, "app.Old", "legacy", "()V", -1, -1, 20, "Old.java")));
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0, 2_000_000, 0, 0));
+            s.putThread(p, new ThreadInfo(2, "worker", 0, 0, 0, 0, 0));
+            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
+            s.addCalibration(p, new CalibrationRecord(6, 20_000, 29_500, 4_000, 25_000));
+            s.addCalibration(p, new CalibrationRecord(7, 22_000, 31_000, 4_000, 25_000));
+            s.putStats(p, List.of(
+                    new ProbeStats(1, 1, 1, 2_100_000, 600_000, 2_000_000, 500_000, 2_000_000, 2_000_000, 1, 4000, 0, 1600, 0, 0, 0, 0, 1,
+                            hist(21, 1)),
+                    // count-only after 1,000 timed calls on thread 1 (median 48 ns < 93 ns), 96 more counted on thread 2
+                    new ProbeStats(1, 2, 1000, 120_000, 120_000, 50_000, 50_000, 20, 400, 1000, 0, 0, 0, 0, 0, 0, 0, 4000,
+                            hist(6, 700, 9, 300), org.hyprof.store.NativeCost.NONE, new TimingCounts(3000, 0, 700, 48)),
+                    new ProbeStats(2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 96,
+                            hist(), org.hyprof.store.NativeCost.NONE, new TimingCounts(96, 0, 0, 0)),
+                    new ProbeStats(1, 3, 500, 100_000, 100_000, 30_000, 30_000, 40, 100, 500, 0, 0, 0, 0, 0, 0, 0, 500,
+                            hist(6, 400, 7, 100), org.hyprof.store.NativeCost.NONE, new TimingCounts(0, 0, 400, 0)),
+                    new ProbeStats(1, 4, 100, 300_000, 300_000, 250_000, 250_000, 0, 9_000, 100, 0, 0, 0, 0, 0, 0, 0, 100,
+                            hist(0, 20, 13, 80), org.hyprof.store.NativeCost.NONE, new TimingCounts(0, 20, 20, 0)),
+                    new ProbeStats(1, 5, 10, 400, 400, -300, -300, 0, 80, 10, 0, 0, 0, 0, 0, 0, 0, 10, hist(0, 9, 7, 1))));
+            return Profile.load(s);
+        }
+    }
+
+    @Test
+    void rowsThatNeedCautionAreMarkedWithTheirReasons() throws Exception {
+        Profile p = cautious();
+        Golden.check("report-confidence.txt", render(p, ReportWriter.By.METHOD, ReportWriter.Format.TABLE));
+        Golden.check("report-confidence.csv", render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV));
+        java.util.Map<String, MethodRow> rows = new java.util.HashMap<>();
+        for (MethodRow r : p.methods()) rows.put(r.method(), r);
+        MethodRow get = rows.get("app.Main.get()I");
+        assertEquals(4096, get.calls(), "timed and count-only, over both threads");
+        assertEquals(3096, get.countOnlyCalls());
+        assertEquals("count-only: median 48 ns < 93 ns = 3 × probe cost 31.0 ns", get.countOnlyReason(),
+                "the threshold of the process's latest calibration");
+        assertEquals("c!", get.mark(), "half its raw time was probe cost too");
+        MethodRow small = rows.get("app.Main.small()V");
+        assertEquals(0.7, small.probeShare(), 1e-9);
+        assertEquals("probe cost 70.0 % of raw time", small.probeWarning());
+        MethodRow jumpy = rows.get("app.Main.jumpy()V");
+        assertEquals(20, jumpy.clamped());
+        assertEquals("clamped 20 of 100 timed calls", jumpy.probeWarning());
+        MethodRow legacy = rows.get("app.Old.legacy()V");
+        assertEquals(0, legacy.inclNanos(), "never negative");
+        assertEquals(0, legacy.exclNanos());
+        assertEquals("!", legacy.mark(), "and never silently 0");
+        assertTrue(legacy.probeWarning().startsWith("deducted time below 0 (-300 ns), shown as 0"), legacy.probeWarning());
+        assertEquals("", rows.get("app.Main.main([Ljava/lang/String;)V").mark());
+        for (MethodRow r : p.methods()) assertTrue(r.probeShare() >= 0 && r.probeShare() <= 1, r.method());
+        // the runtime notes the median as its histogram bucket's middle, which may be above the threshold
+        CalibrationRecord cal = new CalibrationRecord(5, 24_000, 57_600, 4_000, 25_000);
+        assertEquals("count-only: 99.7 % of timed calls < 172 ns = 3 × probe cost 57.6 ns (median ~192 ns, the middle of"
+                + " its histogram bucket)", Profile.countOnlyReason(new TimingCounts(10, 0, 2_429_629, 192), 2_438_000, cal));
+        assertEquals("count-only: median 96 ns < 172 ns = 3 × probe cost 57.6 ns",
+                Profile.countOnlyReason(new TimingCounts(10, 0, 900, 96), 1000, cal));
+        assertEquals("", Profile.countOnlyReason(new TimingCounts(0, 0, 900, 0), 1000, cal));
+        assertEquals(4000 + 96 + 1 + 500 + 100 + 10, p.processes().get(0).calls());
+        assertTrue(p.notes().stream().anyMatch(n -> n.contains("1 deducted time sum(s) below 0")), p.notes().toString());
     }
 }

@@ -209,4 +209,42 @@ class StoreTest {
             assertEquals("libk.so kernel_fft(256, 4)", back.label());
         }
     }
+
+    /**
+     * A session of schema 4 (before the runtime's count-only, clamped and tiny counts) is read
+     * through the migration: its rows read 0 for them, and every call counts as timed.
+     */
+    @Test
+    void aSchema4SessionReadsZeroForTheTimingCounts() throws Exception {
+        Path v4 = dir.resolve("v4.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + v4); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+            st.execute("INSERT INTO schema_version VALUES (4)");
+            for (String v : List.of("V1.sql", "V2.sql", "V3.sql", "V4.sql")) {
+                String sql = new String(Store.class.getResourceAsStream(v).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                for (String stmt : sql.split(";\\s*\\n")) {
+                    String t = stmt.replaceAll("(?m)--.*$", "").trim();
+                    if (!t.isEmpty()) st.execute(t);
+                }
+            }
+            st.execute("INSERT INTO process(id, pid, name, status) VALUES (1, 7, 'old', 'ended')");
+            st.execute("INSERT INTO probe_stats(process_id, tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns,"
+                    + " min_ns, max_ns, outer_calls, events_inside, iters_inside, child_calls, direct_loop_events, direct_iters,"
+                    + " iterations, throws, seen, hist) VALUES (1, 1, 2, 42, 900, 900, 800, 800, 10, 30, 42, 0, 0, 0, 0, 0, 0, 0, 42, X'')");
+        }
+        try (Store s = Store.openReadOnly(v4)) {
+            assertEquals(Store.SCHEMA_VERSION, s.schemaVersion());
+            ProbeStats st = s.stats(1).get(0);
+            assertEquals(TimingCounts.NONE, st.timing());
+            assertEquals(42, st.allCalls());
+        }
+        try (Store s = Store.open(v4)) {
+            assertEquals(5, s.schemaVersion(), "opened for writing, it is brought up to date");
+            s.putStats(1, List.of(new ProbeStats(1, 2, 42, 900, 900, 800, 800, 10, 30, 42, 0, 0, 0, 0, 0, 0, 0, 4042,
+                    new long[org.hyprof.runtime.Stats.HIST_BUCKETS], NativeCost.NONE, new TimingCounts(4000, 3, 5, 48))));
+            ProbeStats st = s.stats(1).get(0);
+            assertEquals(new TimingCounts(4000, 3, 5, 48), st.timing());
+            assertEquals(4042, st.allCalls());
+        }
+    }
 }

@@ -151,7 +151,7 @@ class LiveIT {
         for (ThreadInfo t : store.threads(process)) names.put(t.tid(), t.name());
         Map<String, Long> r = new HashMap<>();
         for (ProbeStats st : store.stats(process))
-            if (st.probeId() == probeId) r.merge(names.getOrDefault(st.tid(), "?"), st.calls(), Long::sum);
+            if (st.probeId() == probeId) r.merge(names.getOrDefault(st.tid(), "?"), st.allCalls(), Long::sum);
         return r;
     }
 
@@ -182,7 +182,7 @@ class LiveIT {
         for (ThreadInfo t : s.store().threads(p.id)) names.put(t.tid(), t.name());
         Map<String, Long> r = new HashMap<>();
         for (ProbeStats st : s.store().stats(p.id))
-            if (st.probeId() == probeId) r.merge(names.getOrDefault(st.tid(), "?"), st.calls(), Long::sum);
+            if (st.probeId() == probeId) r.merge(names.getOrDefault(st.tid(), "?"), st.allCalls(), Long::sum);
         return r;
     }
 
@@ -313,7 +313,7 @@ class LiveIT {
     void aProgramEndingWithAFullQueueKeepsEveryCount() throws Exception {
         Server s = serve("queue", 0, null);
         Process p = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=connect=127.0.0.1:" + s.port()
-                + ",snapshotMillis=200,mode=events,budget=4g,resolutions=process;thread;method", "-cp",
+                + ",snapshotMillis=200,mode=events,budget=4g,resolutions=process;thread;method,timeAll=true", "-cp",
                 Cli.classpathOf(workload.CallHeavy.class), "workload.CallHeavy", "recursion", "10")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("queue.log").toFile()).start();
         children.add(p);
@@ -323,6 +323,7 @@ class LiveIT {
         long pid = s.live().processes().get(0).id;
         assertEquals("ended", s.store().processes().get(0).status());
         long calls = 0;
+        // timeAll: every call timed and logged (a count-only call has no events)
         for (ProbeStats st : s.store().stats(pid)) calls += st.calls();
         long[] records = new long[1];
         s.store().eventChunks(pid, ch -> records[0] += org.hyprof.analysis.EventReplay.records(ch.data()));

@@ -127,7 +127,7 @@ class SpillIT {
                         .findFirst().orElseThrow();
                 Map<String, Long> calls = new HashMap<>();
                 for (ProbeStats st : store.stats(p.id()))
-                    if (st.probeId() == id) calls.merge(names.getOrDefault(st.tid(), "?"), st.calls(), Long::sum);
+                    if (st.probeId() == id) calls.merge(names.getOrDefault(st.tid(), "?"), st.allCalls(), Long::sum);
                 assertEquals(expected, calls, m);
             }
             long calls = store.stats(p.id()).stream().mapToLong(ProbeStats::calls).sum();

@@ -37,6 +37,10 @@ final class DetailView {
                 a.calls(), Units.millis(a.inclNanos()), Units.millis(a.exclNanos()), Units.micros(a.minNanos()),
                 Units.micros(a.p50()), Units.micros(a.p99()), Units.micros(a.maxNanos()),
                 i.loop() ? "   iterations " + a.iterations() : "   exceptions " + a.throwsCount()));
+        out.add(String.format(Locale.ROOT, "probe cost %s %% of raw inclusive time, %d calls clamped%s%s",
+                Units.percent(a.probeShare()), a.clamped(), a.mark().contains("!") ? " (! dominated by probe cost)" : "",
+                a.countOnlyCalls() > 0 ? String.format(Locale.ROOT, "; count-only: %,d of %,d calls counted without timing"
+                        + " (too short to time; their time is in the caller's excl)", a.countOnlyCalls(), a.calls()) : ""));
         if (i.loop()) out.add("(a loop's excl is its time less the methods called inside it: its inner loops are part of it)");
         else callLines(out, graphs, p, i);
         out.add("per-call time (deducted inclusive), log2 buckets:");

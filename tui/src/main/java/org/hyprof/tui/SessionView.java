@@ -9,6 +9,7 @@ import org.hyprof.config.Zoom;
 import org.hyprof.control.ControlState;
 import org.hyprof.correlate.EnergyModel;
 import org.hyprof.correlate.Histogram;
+import org.hyprof.correlate.MethodRow;
 import org.hyprof.runtime.Stats;
 import org.hyprof.store.CalibrationRecord;
 import org.hyprof.store.NativeBlock;
@@ -26,10 +27,28 @@ final class SessionView {
     /**
      * A probe's figures merged over threads; times in ns, deducted unless raw; native costs of a
      * hybrid run ({@link NativeCost#NONE} otherwise) and energy in µJ, exclusive and inclusive.
+     * {@code calls} counts every call, {@code countOnlyCalls} those of them counted without timing
+     * (the probe went count-only); {@code clamped}: timed calls whose deducted time was clamped at 0.
      */
     record Agg(long calls, long inclNanos, long exclNanos, long minNanos, long maxNanos, long iterations,
                long throwsCount, long[] hist, Map<Long, Long> callsByThread, NativeCost nativeCost,
-               double energyMicrojoules, double energyInclMicrojoules) {
+               double energyMicrojoules, double energyInclMicrojoules, long inclRawNanos, long countOnlyCalls,
+               long clamped) {
+        /** Share of the raw inclusive time that was probe cost, 0..1 (as reports compute it). */
+        double probeShare() {
+            return inclRawNanos > 0 ? Math.min(1, Math.max(0, (inclRawNanos - inclNanos) / (double) inclRawNanos)) : 0;
+        }
+
+        /**
+         * The report's marks: {@code c} count-only, {@code !} times dominated by probe cost (probe
+         * share or clamped calls above the report's limits).
+         */
+        String mark() {
+            long timed = calls - countOnlyCalls;
+            boolean dominated = probeShare() > MethodRow.PROBE_SHARE_LIMIT || timed > 0 && clamped > MethodRow.CLAMPED_LIMIT * timed;
+            return (countOnlyCalls > 0 ? "c" : "") + (dominated ? "!" : "");
+        }
+
         long p50() {
             return Histogram.percentile(hist, 0.5, minNanos, maxNanos);
         }
@@ -39,7 +58,7 @@ final class SessionView {
         }
     }
 
-    static final Agg NONE = new Agg(0, 0, 0, 0, 0, 0, 0, new long[Stats.HIST_BUCKETS], Map.of(), NativeCost.NONE, 0, 0);
+    static final Agg NONE = new Agg(0, 0, 0, 0, 0, 0, 0, new long[Stats.HIST_BUCKETS], Map.of(), NativeCost.NONE, 0, 0, 0, 0, 0);
 
     /** A thread's totals over its methods: exclusive time, native time (estimated) and energy. */
     record ThreadSum(long exclNanos, long nativeEstNanos, long nativeCycles, double javaEnergyMicrojoules,
@@ -121,16 +140,19 @@ final class SessionView {
                     t[2] += c.cycles();
                     t[3] += c.energyPicojoules();
                 }
-                long[] a = sums.computeIfAbsent(s.probeId(), k -> new long[] {0, 0, 0, Long.MAX_VALUE, 0, 0, 0});
-                a[0] += s.calls();
+                long[] a = sums.computeIfAbsent(s.probeId(), k -> new long[] {0, 0, 0, Long.MAX_VALUE, 0, 0, 0, 0, 0, 0});
+                a[0] += s.allCalls();
                 a[1] += s.inclNanos();
                 a[2] += s.exclNanos();
                 if (s.calls() > 0) a[3] = Math.min(a[3], s.minNanos());
                 a[4] = Math.max(a[4], s.maxNanos());
                 a[5] += s.iterations();
                 a[6] += s.throwsCount();
+                a[7] += s.inclRawNanos();
+                a[8] += s.timing().countOnlyCalls();
+                a[9] += s.timing().clamped();
                 Histogram.add(hists.computeIfAbsent(s.probeId(), k -> new long[Stats.HIST_BUCKETS]), s.hist());
-                byThread.computeIfAbsent(s.probeId(), k -> new HashMap<>()).merge(s.tid(), s.calls(), Long::sum);
+                byThread.computeIfAbsent(s.probeId(), k -> new HashMap<>()).merge(s.tid(), s.allCalls(), Long::sum);
             }
             Map<Integer, Agg> agg = new HashMap<>();
             for (Map.Entry<Integer, long[]> e : sums.entrySet()) {
@@ -139,7 +161,7 @@ final class SessionView {
                 agg.put(e.getKey(), new Agg(a[0], Math.max(0, a[1]), Math.max(0, a[2]), a[3] == Long.MAX_VALUE ? 0 : a[3], a[4],
                         a[5], a[6], hists.get(e.getKey()), byThread.get(e.getKey()), c,
                         Math.max(0, energy.microjoules(a[2], c.estNanos(), c.energyPicojoules())),
-                        Math.max(0, energy.microjoules(a[1], c.estNanosIncl(), c.energyPicojoulesIncl()))));
+                        Math.max(0, energy.microjoules(a[1], c.estNanosIncl(), c.energyPicojoulesIncl())), a[7], a[8], a[9]));
             }
             Map<Long, ThreadSum> ts = new HashMap<>();
             threadSums.forEach((tid, t) -> ts.put(tid, new ThreadSum(t[0], t[1], t[2],

@@ -46,7 +46,7 @@ final class TableView {
     }
 
     private static String[] probeHeader(UiState s, String last) {
-        return new String[] {"state", "calls", "incl ms", "excl ms", "uJ", "p50 us", "p99 us", "iter", last};
+        return new String[] {"state", "calls", "incl ms", "excl ms", "uJ", "p50 us", "p99 us", "iter", "probe%", last};
     }
 
     private static List<Row> processRows(UiState s) {
@@ -104,7 +104,13 @@ final class TableView {
         if (p.state() != null && containsRoot(p.state(), i.id())) state += "*";
         return new Row(new String[] {state, Long.toString(a.calls()), Units.millis(a.inclNanos()), Units.millis(a.exclNanos()),
             Units.microjoules(a.energyMicrojoules()), Units.micros(a.p50()), Units.micros(a.p99()),
-            i.loop() ? Long.toString(a.iterations()) : "", i.displayName()}, p.info().id(), i.id());
+            i.loop() ? Long.toString(a.iterations()) : "", probeCell(a), i.displayName()}, p.info().id(), i.id());
+    }
+
+    /** Probe share as a percentage, with the report's marks (c count-only, ! dominated by probe cost). */
+    private static String probeCell(SessionView.Agg a) {
+        String m = a.mark();
+        return Units.percent(a.probeShare()) + (m.isEmpty() ? "" : " " + m);
     }
 
     private static boolean containsRoot(ControlState s, int id) {

@@ -38,6 +38,7 @@ import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
+import org.hyprof.store.TimingCounts;
 import org.hyprof.testing.Golden;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -186,6 +187,36 @@ class TuiScreenTest {
         keys(KeyType.Backspace);                   // back to loop level
         keys(KeyType.Backspace, KeyType.Backspace, KeyType.Backspace);
         assertTrue(text().contains("hyprof  tree: processes"), text());
+    }
+
+    /**
+     * Issue 15 items 4 and 5: the table's probe% column carries the report's marks: a method that
+     * went count-only ({@code c}; its calls counted in full) whose probes also cost most of its
+     * raw time ({@code !}).
+     */
+    @Test
+    void countOnlyAndProbeDominatedMethodsAreMarked() throws Exception {
+        Path db = dir.resolve("marks.db");
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0,
+                    1_700_000_000_000L, 1000, 1_700_000_001_000L, "ended", 0, "golden"));
+            s.addProbes(p, List.of(
+                    new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
+                    new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "get", "()I", -1, -1, 9, "Main.java")));
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0));
+            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
+            s.putStats(p, List.of(
+                    new ProbeStats(1, 1, 1, 2_100_000, 600_000, 2_000_000, 500_000, 2_000_000, 2_000_000, 1, 2000, 0, 1000, 0, 0, 0, 0, 1,
+                            hist(21, 1)),
+                    new ProbeStats(1, 2, 1000, 120_000, 120_000, 50_000, 50_000, 20, 400, 1000, 0, 0, 0, 0, 0, 0, 0, 4000,
+                            hist(6, 700, 9, 300), NativeCost.NONE, new TimingCounts(3000, 0, 700, 48))));
+        }
+        reopen(new Source.Stored(db));
+        keys('h');
+        String get = text().lines().filter(l -> l.endsWith("app.Main.get()I")).findFirst().orElseThrow();
+        assertTrue(get.matches("\\s+4000 .* 58\\.3 c!  app\\.Main\\.get\\(\\)I"), get);
+        String main = text().lines().filter(l -> l.endsWith("app.Main.main([Ljava/lang/String;)V")).findFirst().orElseThrow();
+        assertTrue(main.contains(" 4.8  app.Main.main"), main);
     }
 
     @Test

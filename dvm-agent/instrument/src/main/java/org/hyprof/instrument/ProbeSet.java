@@ -86,6 +86,7 @@ public final class ProbeSet {
         if (o.minDurationNanos > 0) b.append("minDuration=").append(o.minDurationNanos).append('\n');
         if (o.minCalls > 0) b.append("minCalls=").append(o.minCalls).append('\n');
         if (o.maxDepth > 0) b.append("maxDepth=").append(o.maxDepth).append('\n');
+        if (o.timeAll) b.append("timeAll=true\n");
         if (o.connect != null) b.append("connect=").append(o.connect).append('\n');
         if (o.token != null) b.append("token=").append(o.token).append('\n');
         return b.toString();
