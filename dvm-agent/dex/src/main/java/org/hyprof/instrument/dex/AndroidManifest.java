@@ -47,6 +47,8 @@ public final class AndroidManifest {
             int headerSize = b.getShort(pos + 2) & 0xffff;
             int size = b.getInt(pos + 4);
             if (size < 8 || pos + size > end) throw new IllegalArgumentException("truncated chunk at " + pos);
+            if (headerSize < 8 || headerSize > size)
+                throw new IllegalArgumentException("chunk at " + pos + " has a header of " + headerSize + " bytes in " + size);
             if (type == 0x0001) strings = strings(b, pos);
             else if (type == 0x0180) {
                 resIds = new int[(size - headerSize) / 4];
