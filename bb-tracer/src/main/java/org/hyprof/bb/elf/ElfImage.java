@@ -126,12 +126,12 @@ public final class ElfImage {
             for (ElfSection sec : elf.sectionsOfType(ElfSectionHeader.SHT_REL)) {
                 ElfSymbol[] syms = symbolsOf(elf, sec);
                 for (ElfRelocation r : ((ElfRelocationSection) sec).relocations)
-                    rel.add(reloc(r.r_offset, (int) r.getType(), sym(syms, r.getSymbolIndex()), 0, false));
+                    rel.add(reloc(r.r_offset, (int) r.getType(), sym(path, syms, r.getSymbolIndex()), 0, false));
             }
             for (ElfSection sec : elf.sectionsOfType(ElfSectionHeader.SHT_RELA)) {
                 ElfSymbol[] syms = symbolsOf(elf, sec);
                 for (ElfRelocationAddend r : ((ElfRelocationAddendSection) sec).relocations)
-                    rel.add(reloc(r.r_offset, (int) r.getType(), sym(syms, r.getSymbolIndex()), r.r_addend, true));
+                    rel.add(reloc(r.r_offset, (int) r.getType(), sym(path, syms, r.getSymbolIndex()), r.r_addend, true));
             }
             long init = 0, initArray = 0, initArraySize = 0;
             ElfDynamicSection dyn = elf.getDynamicSection();
@@ -203,9 +203,11 @@ public final class ElfImage {
         return t instanceof ElfSymbolTableSection s ? s.symbols : new ElfSymbol[0];
     }
 
-    private static ElfSymbol sym(ElfSymbol[] syms, int index) {
+    private static ElfSymbol sym(Path path, ElfSymbol[] syms, int index) {
         if (index == 0) return null;
-        if (index >= syms.length) throw new NativeException("relocation names symbol " + index + " of " + syms.length);
+        if (index < 0 || index >= syms.length)
+            throw new NativeException(path + ": damaged ELF file (a relocation names symbol " + Integer.toUnsignedString(index)
+                    + " of " + syms.length + ")");
         return syms[index];
     }
 
