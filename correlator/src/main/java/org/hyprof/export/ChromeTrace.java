@@ -2,6 +2,7 @@ package org.hyprof.export;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -80,7 +81,9 @@ public final class ChromeTrace {
         private final long pid, b;
         private final Map<String, Integer> sameName;
         private CallStream.ThreadRef th;
-        private String track;
+        private SerializedString energyTrack, javaTimeTrack, powerTrack;
+        /** Each probe's name as a JSON string, by probe id (made once). */
+        private String[] quotedNames = new String[256];
         private boolean started;
         private double busyMillis, total;
         /** Inclusive energy of each open activation so far (its own and its closed children's), by depth. */
@@ -98,7 +101,10 @@ public final class ChromeTrace {
         public void thread(CallStream.ThreadRef thread) {
             th = thread;
             // counter tracks belong to the process: threads of the same name need their tid to stay apart
-            track = sameName.get(th.name()) > 1 ? th.name() + " #" + th.tid() : th.name();
+            String track = sameName.get(th.name()) > 1 ? th.name() + " #" + th.tid() : th.name();
+            energyTrack = new SerializedString("energy " + track);
+            javaTimeTrack = new SerializedString("java time " + track);
+            powerTrack = new SerializedString("power " + track);
             started = false;
             busyMillis = 0;
             total = 0;
@@ -117,25 +123,39 @@ public final class ChromeTrace {
             }
         }
 
+        private String quotedName(int probeId) {
+            if (probeId < 0 || probeId >= 1 << 24) return JsonText.quoted(t.name(probeId));
+            if (probeId >= quotedNames.length) quotedNames = Arrays.copyOf(quotedNames, Math.max(probeId + 1, quotedNames.length * 2));
+            String q = quotedNames[probeId];
+            if (q == null) quotedNames[probeId] = q = JsonText.quoted(t.name(probeId));
+            return q;
+        }
+
         @Override
         public void open(int probeId, boolean loop, long startNanos, int depth) {
             if (!started) {
                 // the cumulative tracks start at 0 where the thread starts: a counter's value holds
                 // until its next sample, so an end sample alone draws nothing
                 started = true;
-                counter(g, "energy " + track, pid, startNanos - b, "uJ", 0);
-                counter(g, "java time " + track, pid, startNanos - b, "busy_ms", 0);
+                counter(g, energyTrack, pid, startNanos - b, UJ, 0);
+                counter(g, javaTimeTrack, pid, startNanos - b, BUSY_MS, 0);
             }
             if (depth == incl.length) incl = Arrays.copyOf(incl, depth * 2);
             incl[depth] = 0;
             try {
                 g.writeStartObject();
-                g.writeStringField("ph", "B");
-                g.writeStringField("name", t.name(probeId));
-                g.writeStringField("cat", loop ? "loop" : "java");
-                g.writeNumberField("pid", pid);
-                g.writeNumberField("tid", th.tid());
-                g.writeNumberField("ts", (startNanos - b) / 1000.0);
+                g.writeFieldName(PH);
+                g.writeString(B);
+                g.writeFieldName(NAME);
+                g.writeRawValue(quotedName(probeId));
+                g.writeFieldName(CAT);
+                g.writeString(loop ? LOOP : JAVA);
+                g.writeFieldName(PID);
+                g.writeNumber(pid);
+                g.writeFieldName(TID);
+                g.writeNumber(th.tid());
+                g.writeFieldName(TS);
+                g.writeNumber(JsonText.thousandths(startNanos - b));
                 g.writeEndObject();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -146,10 +166,14 @@ public final class ChromeTrace {
         public void close(Timeline.Call c, double selfEnergyMicrojoules, NativeEpoch epoch) {
             try {
                 g.writeStartObject();
-                g.writeStringField("ph", "E");
-                g.writeNumberField("pid", pid);
-                g.writeNumberField("tid", th.tid());
-                g.writeNumberField("ts", (c.endNanos() - b) / 1000.0);
+                g.writeFieldName(PH);
+                g.writeString(E);
+                g.writeFieldName(PID);
+                g.writeNumber(pid);
+                g.writeFieldName(TID);
+                g.writeNumber(th.tid());
+                g.writeFieldName(TS);
+                g.writeNumber(JsonText.thousandths(c.endNanos() - b));
                 if (c.thrown() || c.closedAtEnd() || c.loop()) {
                     g.writeObjectFieldStart("args");
                     if (c.thrown()) g.writeBooleanField("exception", true);
@@ -170,23 +194,36 @@ public final class ChromeTrace {
             if (!c.loop()) busyMillis += (c.endNanos() - c.startNanos()) / 1e6;
             total += e;
             long dur = Math.max(1, c.endNanos() - c.startNanos());
-            counter(g, "power " + track, pid, c.startNanos() - b, "mW", e / dur * 1e6);
-            counter(g, "power " + track, pid, c.endNanos() - b, "mW", 0);
-            counter(g, "energy " + track, pid, c.endNanos() - b, "uJ", total);
-            if (!c.loop()) counter(g, "java time " + track, pid, c.endNanos() - b, "busy_ms", busyMillis);
+            counter(g, powerTrack, pid, c.startNanos() - b, MW, e / dur * 1e6);
+            counter(g, powerTrack, pid, c.endNanos() - b, MW, 0);
+            counter(g, energyTrack, pid, c.endNanos() - b, UJ, total);
+            if (!c.loop()) counter(g, javaTimeTrack, pid, c.endNanos() - b, BUSY_MS, busyMillis);
         }
     }
 
+    private static final SerializedString PH = new SerializedString("ph"), NAME = new SerializedString("name"),
+            CAT = new SerializedString("cat"), PID = new SerializedString("pid"), TID = new SerializedString("tid"),
+            TS = new SerializedString("ts"), ARGS = new SerializedString("args"), B = new SerializedString("B"),
+            E = new SerializedString("E"), C = new SerializedString("C"), JAVA = new SerializedString("java"),
+            LOOP = new SerializedString("loop"), MW = new SerializedString("mW"), UJ = new SerializedString("uJ"),
+            BUSY_MS = new SerializedString("busy_ms");
+
     /** One sample of counter track {@code name} (its value in args under {@code arg}, the unit). */
-    private static void counter(JsonGenerator g, String name, long pid, long atNanos, String arg, double v) {
+    private static void counter(JsonGenerator g, SerializedString name, long pid, long atNanos, SerializedString arg, double v) {
         try {
             g.writeStartObject();
-            g.writeStringField("ph", "C");
-            g.writeStringField("name", name);
-            g.writeNumberField("pid", pid);
-            g.writeNumberField("ts", atNanos / 1000.0);
-            g.writeObjectFieldStart("args");
-            g.writeNumberField(arg, Math.round(v * 1000) / 1000.0);
+            g.writeFieldName(PH);
+            g.writeString(C);
+            g.writeFieldName(NAME);
+            g.writeString(name);
+            g.writeFieldName(PID);
+            g.writeNumber(pid);
+            g.writeFieldName(TS);
+            g.writeNumber(JsonText.thousandths(atNanos));
+            g.writeFieldName(ARGS);
+            g.writeStartObject();
+            g.writeFieldName(arg);
+            g.writeNumber(JsonText.thousandths(Math.round(v * 1000)));
             g.writeEndObject();
             g.writeEndObject();
         } catch (IOException e) {

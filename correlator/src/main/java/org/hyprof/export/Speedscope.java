@@ -2,10 +2,12 @@ package org.hyprof.export;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +28,9 @@ import org.hyprof.store.NativeEpoch;
  */
 public final class Speedscope {
     private Speedscope() {}
+
+    private static final SerializedString TYPE = new SerializedString("type"), FRAME = new SerializedString("frame"),
+            AT = new SerializedString("at"), OPEN = new SerializedString("O"), CLOSE = new SerializedString("C");
 
     /** One thread's profile: its name and span (µs, whole), known after the first pass. */
     private record Profile(String name, long startMicros, long endMicros) {}
@@ -91,6 +96,7 @@ public final class Speedscope {
             for (CallStream t : streams) {
                 t.replay(new CallStream.Visitor() { // second pass: the events
                     boolean any;
+                    int[] frameOf = new int[256]; // frame index + 1 by probe id (0: not looked up yet)
 
                     @Override
                     public void thread(CallStream.ThreadRef th) {
@@ -111,7 +117,7 @@ public final class Speedscope {
                                 g.writeNumberField("endValue", p.endMicros());
                                 g.writeArrayFieldStart("events");
                             }
-                            event("O", probeId, startNanos);
+                            event(OPEN, probeId, startNanos);
                         } catch (IOException e) {
                             throw new UncheckedIOException(e);
                         }
@@ -120,18 +126,29 @@ public final class Speedscope {
                     @Override
                     public void close(Timeline.Call c, double selfEnergyMicrojoules, NativeEpoch epoch) {
                         try {
-                            event("C", c.probeId(), c.endNanos());
+                            event(CLOSE, c.probeId(), c.endNanos());
                         } catch (IOException e) {
                             throw new UncheckedIOException(e);
                         }
                     }
 
-                    private void event(String type, int probeId, long atNanos) throws IOException {
+                    private void event(SerializedString type, int probeId, long atNanos) throws IOException {
                         g.writeStartObject();
-                        g.writeStringField("type", type);
-                        g.writeNumberField("frame", frames.get(t.name(probeId)));
-                        g.writeNumberField("at", (atNanos - b) / 1000.0);
+                        g.writeFieldName(TYPE);
+                        g.writeString(type);
+                        g.writeFieldName(FRAME);
+                        g.writeNumber(frame(probeId));
+                        g.writeFieldName(AT);
+                        g.writeNumber(JsonText.thousandths(atNanos - b));
                         g.writeEndObject();
+                    }
+
+                    private int frame(int probeId) {
+                        if (probeId < 0 || probeId >= 1 << 24) return frames.get(t.name(probeId));
+                        if (probeId >= frameOf.length) frameOf = Arrays.copyOf(frameOf, Math.max(probeId + 1, frameOf.length * 2));
+                        int f = frameOf[probeId];
+                        if (f == 0) frameOf[probeId] = f = frames.get(t.name(probeId)) + 1;
+                        return f - 1;
                     }
 
                     @Override

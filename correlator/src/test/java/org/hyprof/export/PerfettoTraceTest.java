@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The Perfetto export of the golden session: bytes, protoc's reading of them, slices that nest. */
 public class PerfettoTraceTest {
-    /** The schema subset the export follows (shipped beside the exporter). */
-    static final Path PROTO = Path.of("src/main/resources/org/hyprof/export/perfetto_trace.proto");
+    /** The schema subset the export follows (shipped beside the exporter, in the correlator's jar). */
+    static final String PROTO = "perfetto_trace.proto";
 
     @TempDir Path dir;
 
@@ -50,13 +50,20 @@ public class PerfettoTraceTest {
         assumeTrue(onPath("protoc"), "protoc not installed (Debian package protobuf-compiler, in .ci/run's PACKAGES): decoding skipped");
         Path f = dir.resolve("run.pftrace");
         Files.write(f, export());
-        Golden.check("export.perfetto.txt", decode(f));
+        Golden.check("export.perfetto.txt", decode(f, dir));
     }
 
-    /** protoc's text form of a trace file (fails the test if protoc complains). */
-    public static String decode(Path trace) throws Exception {
-        Process p = new ProcessBuilder("protoc", "--decode=perfetto.protos.Trace", "-I", PROTO.getParent().toAbsolutePath().toString(),
-                PROTO.getFileName().toString()).redirectInput(trace.toFile()).start();
+    /**
+     * protoc's text form of a trace file (fails the test if protoc complains); the schema is
+     * copied from the class path into {@code scratch}.
+     */
+    public static String decode(Path trace, Path scratch) throws Exception {
+        Path proto = scratch.resolve(PROTO);
+        try (var in = PerfettoTrace.class.getResourceAsStream(PROTO)) {
+            Files.copy(in, proto, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        Process p = new ProcessBuilder("protoc", "--decode=perfetto.protos.Trace", "-I", scratch.toAbsolutePath().toString(), PROTO)
+                .redirectInput(trace.toFile()).start();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Thread drain = new Thread(() -> {
             try {
@@ -74,7 +81,7 @@ public class PerfettoTraceTest {
         return out;
     }
 
-    static boolean onPath(String tool) {
+    public static boolean onPath(String tool) {
         for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
             if (Files.isExecutable(Path.of(d, tool))) return true;
         return false;
