@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Exports of a 10^7-event session (synthetic, 4 threads: bench's ExportSession), every format,
 # before (another build's hyprof.jar: main's by default) and after (this tree's), in one run:
-# wall time, events/s and peak RSS of each `hyprof export` (GNU time). Never asserts.
+# wall and CPU time (user + sys, every thread), events per wall second and per CPU second, and
+# peak RSS of each `hyprof export` (GNU time), the JVM's start included. Never asserts.
 #   EVENTS=10000000            events in the session
 #   BEFORE_JAR=path/hyprof.jar the 'before' command; unset: main is cloned and built in a temp dir
 #   BEFORE_REF=main            what to build when BEFORE_JAR is unset ('none': skip 'before')
@@ -23,13 +24,15 @@ if [ -z "$BEFORE" ] && [ "${BEFORE_REF:-main}" != none ]; then
 fi
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.ExportSession "$WORK/s.db" "$EVENTS" >/dev/null
 echo "session: $EVENTS events, $(du -m "$WORK/s.db" | cut -f1) MB" >&2
-printf '%-11s %-7s %8s %12s %10s %10s\n' format build "wall s" "M events/s" "peak MB" "output MB"
+printf '%-11s %-7s %7s %7s %11s %11s %8s %9s\n' format build "wall s" "cpu s" "M ev/wall s" "M ev/cpu s" "peak MB" "output MB"
 run() { # format build jar
   local out="$WORK/out.$1"
-  if /usr/bin/time -f '%e %M' -o "$WORK/time" java -jar "$3" export "$WORK/s.db" --format "$1" -o "$out" 2>"$WORK/err"; then
-    read -r wall rss <"$WORK/time"
-    printf '%-11s %-7s %8.1f %12.2f %10d %10d\n' "$1" "$2" "$wall" "$(echo "$EVENTS / $wall / 1000000" | bc -l)" \
-      $((rss / 1024)) "$(du -m "$out" | cut -f1)"
+  if /usr/bin/time -f '%e %U %S %M' -o "$WORK/time" java -jar "$3" export "$WORK/s.db" --format "$1" -o "$out" 2>"$WORK/err"; then
+    read -r wall user sys rss <"$WORK/time"
+    local cpu
+    cpu=$(echo "$user + $sys" | bc -l)
+    printf '%-11s %-7s %7.1f %7.1f %11.2f %11.2f %8d %9d\n' "$1" "$2" "$wall" "$cpu" "$(echo "$EVENTS / $wall / 1000000" | bc -l)" \
+      "$(echo "$EVENTS / $cpu / 1000000" | bc -l)" $((rss / 1024)) "$(du -m "$out" | cut -f1)"
   else
     printf '%-11s %-7s %s\n' "$1" "$2" "failed: $(tail -1 "$WORK/err")"
   fi
