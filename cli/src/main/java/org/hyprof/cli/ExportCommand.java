@@ -1,9 +1,9 @@
 package org.hyprof.cli;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,8 +124,8 @@ public final class ExportCommand implements Callable<Integer> {
                         }
                     }
                     case "chrome" -> {
-                        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                            ChromeTrace.write(streams, w, pretty);
+                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                            ChromeTrace.write(streams, o, pretty);
                         }
                     }
                     case "folded" -> {
@@ -135,13 +135,13 @@ public final class ExportCommand implements Callable<Integer> {
                         }
                     }
                     case "perfetto" -> {
-                        try (OutputStream o = Files.newOutputStream(tmp)) {
+                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
                             PerfettoTrace.write(streams, o);
                         }
                     }
                     default -> {
-                        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                            Speedscope.write(streams, session.getFileName().toString(), w);
+                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                            Speedscope.write(streams, session.getFileName().toString(), o);
                         }
                     }
                 }

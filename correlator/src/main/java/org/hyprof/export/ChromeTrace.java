@@ -1,9 +1,11 @@
 package org.hyprof.export;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.Arrays;
@@ -38,11 +40,20 @@ public final class ChromeTrace {
     }
 
     public static void write(List<CallStream> streams, Writer w, boolean pretty) throws IOException {
+        write(streams, new JsonFactory().createGenerator(w), pretty);
+    }
+
+    /** UTF-8 straight into a byte stream (no character encoder in between: the fastest way to a file). */
+    public static void write(List<CallStream> streams, OutputStream out, boolean pretty) throws IOException {
+        write(streams, new JsonFactory().createGenerator(out, JsonEncoding.UTF8), pretty);
+    }
+
+    private static void write(List<CallStream> streams, JsonGenerator generator, boolean pretty) throws IOException {
         long base = Long.MAX_VALUE;
         for (CallStream t : streams) base = Math.min(base, t.firstNanos());
         if (base == Long.MAX_VALUE) base = 0;
         final long b = base;
-        try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
+        try (JsonGenerator g = generator) {
             if (pretty) g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeStringField("displayTimeUnit", "ms");

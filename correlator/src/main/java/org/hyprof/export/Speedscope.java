@@ -1,9 +1,11 @@
 package org.hyprof.export;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.ArrayList;
@@ -36,6 +38,19 @@ public final class Speedscope {
     private record Profile(String name, long startMicros, long endMicros) {}
 
     public static void write(List<CallStream> streams, String name, Writer w) throws IOException {
+        write(streams, name, () -> new JsonFactory().createGenerator(w));
+    }
+
+    /** UTF-8 straight into a byte stream (no character encoder in between: the fastest way to a file). */
+    public static void write(List<CallStream> streams, String name, OutputStream out) throws IOException {
+        write(streams, name, () -> new JsonFactory().createGenerator(out, JsonEncoding.UTF8));
+    }
+
+    private interface Generator {
+        JsonGenerator open() throws IOException;
+    }
+
+    private static void write(List<CallStream> streams, String name, Generator generator) throws IOException {
         Map<String, Integer> frames = new LinkedHashMap<>();
         Map<String, ProbeInfo> info = new HashMap<>();
         List<Profile> profiles = new ArrayList<>();
@@ -73,7 +88,7 @@ public final class Speedscope {
                 }
             });
         }
-        try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
+        try (JsonGenerator g = generator.open()) {
             g.writeStartObject();
             g.writeStringField("$schema", "https://www.speedscope.app/file-format-schema.json");
             g.writeStringField("name", name);

@@ -180,5 +180,12 @@ public class ExportGoldenTest {
         StringWriter ss = new StringWriter();
         Speedscope.write(List.of(t), "golden", ss);
         Golden.check("export.speedscope.json", ss.toString());
+        // the byte-stream forms (what the command writes files with) write the same text
+        ByteArrayOutputStream chromeBytes = new ByteArrayOutputStream();
+        ChromeTrace.write(List.of(t), chromeBytes, true);
+        assertEquals(chrome.toString(), chromeBytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+        ByteArrayOutputStream ssBytes = new ByteArrayOutputStream();
+        Speedscope.write(List.of(t), "golden", ssBytes);
+        assertEquals(ss.toString(), ssBytes.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
 }
