@@ -1,9 +1,9 @@
 package org.hyprof.cli;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +14,9 @@ import java.util.concurrent.Callable;
 import org.hyprof.export.AndroidTrace;
 import org.hyprof.export.ChromeTrace;
 import org.hyprof.export.Folded;
+import org.hyprof.export.PerfettoTrace;
 import org.hyprof.export.Speedscope;
-import org.hyprof.analysis.Timeline;
+import org.hyprof.analysis.CallStream;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
@@ -25,23 +26,31 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code hyprof export S.db --format trace|chrome|folded|speedscope -o FILE}. */
+/**
+ * {@code hyprof export S.db --format trace|chrome|folded|speedscope|perfetto -o FILE}. Every
+ * format is written as the calls stream out of the session ({@link CallStream}): memory does not
+ * grow with the session's size.
+ */
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Write a session (recorded with --mode events) in a format other tools open.",
             "  trace       Android method trace v3 (Android Studio, dmtracedump, Perfetto)",
             "  chrome      Chrome Trace Event JSON (Perfetto UI, chrome://tracing)",
             "  folded      folded stacks (flamegraph.pl, speedscope, Perfetto)",
-            "  speedscope  speedscope's JSON (evented profiles)"})
+            "  speedscope  speedscope's JSON (evented profiles)",
+            "  perfetto    Perfetto's protobuf trace (ui.perfetto.dev; can be merged with a system trace)"})
 public final class ExportCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "S.db", description = "Session database recorded with --mode events.") Path session;
 
-    @Option(names = "--format", required = true, paramLabel = "F", description = "trace, chrome, folded or speedscope.")
+    @Option(names = "--format", required = true, paramLabel = "F", description = "trace, chrome, folded, speedscope or perfetto.")
     String format;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "File to write.")
     Path out;
+
+    @Option(names = "--pretty", description = "chrome only: indent the JSON (compact by default).")
+    boolean pretty;
 
     @Option(names = "--thread", paramLabel = "NAME", description = "Only threads with this name.")
     String thread;
@@ -75,8 +84,9 @@ public final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String f = format.toLowerCase(Locale.ROOT);
-        if (!List.of("trace", "chrome", "folded", "speedscope").contains(f))
-            throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope", 2);
+        if (!List.of("trace", "chrome", "folded", "speedscope", "perfetto").contains(f))
+            throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope, perfetto", 2);
+        if (pretty && !f.equals("chrome")) throw new UserError("--pretty: only with --format chrome", 2);
         if (weight != null) {
             if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
             if (!f.equals("folded"))
@@ -85,7 +95,7 @@ public final class ExportCommand implements Callable<Integer> {
         }
         if (!Files.exists(session)) throw new UserError(session + ": no such session");
         OutputFile.check(out, session);
-        List<Timeline> timelines = new ArrayList<>();
+        List<CallStream> streams = new ArrayList<>();
         try (Store store = Store.openReadOnly(session)) {
             List<ProcessInfo> ps = store.processes();
             if (ps.isEmpty()) throw new UserError(session + ": empty session (no process recorded)");
@@ -97,43 +107,49 @@ public final class ExportCommand implements Callable<Integer> {
             DamagedChunks.check(store, session, chosen, allowDamaged, spec.commandLine().getErr());
             for (ProcessInfo p : chosen) {
                 if (!p.mode().equals("events") && store.eventChunkCount(p.id()) == 0) continue;
-                timelines.add(Timeline.load(store, p, thread));
+                streams.add(CallStream.of(store, p, thread));
                 if (f.equals("trace")) break;
             }
-            if (timelines.isEmpty())
+            if (streams.isEmpty())
                 throw new UserError(session + (process != null ? ": process " + process : "") + ": recorded in aggregate mode: " + f
                         + " needs the calls themselves (profile again with --mode events)");
-            if (timelines.stream().allMatch(Timeline::isEmpty))
+            if (streams.stream().allMatch(CallStream::isEmpty))
                 throw new UserError(session + ": no calls recorded" + (thread != null ? " on thread '" + thread + "'" : ""));
+            // the store stays open while the calls stream out of it into the file
+            OutputFile.write(out, tmp -> {
+                switch (f) {
+                    case "trace" -> {
+                        try (OutputStream o = Files.newOutputStream(tmp)) {
+                            AndroidTrace.write(streams.get(0), o);
+                        }
+                    }
+                    case "chrome" -> {
+                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                            ChromeTrace.write(streams, o, pretty);
+                        }
+                    }
+                    case "folded" -> {
+                        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
+                            Folded.write(streams, w, "energy".equals(weight));
+                            if (w.checkError()) throw new IOException("write failed");
+                        }
+                    }
+                    case "perfetto" -> {
+                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                            PerfettoTrace.write(streams, o);
+                        }
+                    }
+                    default -> {
+                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                            Speedscope.write(streams, session.getFileName().toString(), o);
+                        }
+                    }
+                }
+            });
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }
-        OutputFile.write(out, tmp -> {
-            switch (f) {
-                case "trace" -> {
-                    try (OutputStream o = Files.newOutputStream(tmp)) {
-                        AndroidTrace.write(timelines.get(0), o);
-                    }
-                }
-                case "chrome" -> {
-                    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                        ChromeTrace.write(timelines, w);
-                    }
-                }
-                case "folded" -> {
-                    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
-                        Folded.write(timelines, w, "energy".equals(weight));
-                        if (w.checkError()) throw new IOException("write failed");
-                    }
-                }
-                default -> {
-                    try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                        Speedscope.write(timelines, session.getFileName().toString(), w);
-                    }
-                }
-            }
-        });
-        long drops = timelines.stream().mapToLong(t -> t.eventDrops).sum();
+        long drops = streams.stream().mapToLong(t -> t.eventDrops).sum();
         PrintWriter err = spec.commandLine().getErr();
         err.println("hyprof: wrote " + out + (drops > 0 ? " (" + drops + " events had been dropped by the budget: calls still open at the end are closed there)" : ""));
         err.flush();

@@ -17,7 +17,8 @@ import org.hyprof.store.ThreadInfo;
  * cut at the end of a chunk ends that chunk; exits without an enter (events dropped by the budget,
  * probes toggled) are skipped; activations still open at the end are closed at the thread's last
  * timestamp and marked {@link Call#closedAtEnd}, so every export nests correctly and says what it
- * completed. Holds every call in memory: for aggregates over long logs see {@link CallGraph}.
+ * completed. Holds every call in memory: exports stream the same calls with {@link CallStream};
+ * for aggregates over long logs see {@link CallGraph}.
  */
 public final class Timeline {
     /** One activation: a method call or a loop. Times are System.nanoTime() values of the recording VM. */

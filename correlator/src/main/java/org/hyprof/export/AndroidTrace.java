@@ -1,19 +1,21 @@
 package org.hyprof.export;
 
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.hyprof.analysis.Sweep;
+import java.util.PriorityQueue;
+import org.hyprof.analysis.CallStream;
 import org.hyprof.analysis.Timeline;
 import org.hyprof.config.ProbeInfo;
+import org.hyprof.store.NativeEpoch;
 
 /**
  * Android method trace ({@code .trace}, version 3, {@code clock=dual}): what Android Studio,
@@ -23,42 +25,46 @@ import org.hyprof.config.ProbeInfo;
  * exception); thread ids are renumbered from 1 so they fit 16 bits. Loops are not part of this
  * format. hyprof reads no per-thread CPU clock (a syscall per probe), so the thread-CPU column
  * carries the wall clock too.
+ *
+ * <p>The records of all threads are in time order: a first pass over the calls
+ * ({@link CallStream#replay}) finds the methods, the call count and the span for the text part;
+ * then each thread's calls are followed by a {@link CallStream.Cursor} and merged by time, so
+ * memory holds a chunk per thread, never the session.
  */
 public final class AndroidTrace {
     private AndroidTrace() {}
 
-    public static void write(Timeline t, OutputStream out) throws IOException {
+    public static void write(CallStream t, OutputStream out) throws IOException {
         Map<Integer, Integer> methodIds = new LinkedHashMap<>();
-        List<long[]> records = new ArrayList<>(); // time, thread, method id | action, order
-        Map<Long, Integer> threadIds = new LinkedHashMap<>();
-        long[] order = {0};
-        int enters = 0;
-        for (Timeline.ThreadCalls th : t.threads) {
-            int tid = threadIds.computeIfAbsent(th.tid(), k -> threadIds.size() + 1);
-            for (Timeline.Call c : th.calls()) if (!c.loop()) methodIds.computeIfAbsent(c.probeId(), k -> 4 * (methodIds.size() + 1));
-            for (Timeline.Call c : th.calls()) if (!c.loop()) enters++;
-            Sweep.walk(th.calls(), new Sweep.Visitor() { // loops open and close too: skipped here
-                @Override
-                public void open(Timeline.Call c, Deque<Timeline.Call> s) {
-                    if (!c.loop()) records.add(new long[] {c.startNanos(), tid, methodIds.get(c.probeId()), order[0]++});
-                }
+        long[] span = {Long.MAX_VALUE, Long.MIN_VALUE}; // first start, last end over all calls
+        long[] enters = {0};
+        t.replay(new CallStream.Visitor() {
+            @Override
+            public void open(int probeId, boolean loop, long startNanos, int depth) {
+                span[0] = Math.min(span[0], startNanos);
+                if (loop) return;
+                enters[0]++;
+                if (!methodIds.containsKey(probeId)) methodIds.put(probeId, 4 * (methodIds.size() + 1));
+            }
 
-                @Override
-                public void close(Timeline.Call c, Deque<Timeline.Call> s) {
-                    if (!c.loop()) records.add(new long[] {c.endNanos(), tid, methodIds.get(c.probeId()) | (c.thrown() ? 2 : 1), order[0]++});
-                }
-            });
-        }
-        // threads interleave by time; within a thread the walk order already nests
-        records.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : a[1] != b[1] ? Long.compare(a[1], b[1]) : Long.compare(a[3], b[3]));
-        long base = t.firstNanos;
+            @Override
+            public void close(Timeline.Call c, double selfEnergyMicrojoules, NativeEpoch epoch) {
+                span[1] = Math.max(span[1], c.endNanos());
+            }
+        });
+        long base = span[0] == Long.MAX_VALUE ? 0 : span[0];
+        long last = span[1] == Long.MIN_VALUE ? 0 : span[1];
+        Map<Long, Integer> threadIds = new HashMap<>();
         StringBuilder text = new StringBuilder();
         text.append("*version\n3\ndata-file-overflow=false\nclock=dual\n");
-        text.append("elapsed-time-usec=").append((t.lastNanos - base) / 1000).append('\n');
-        text.append("num-method-calls=").append(enters).append('\n');
+        text.append("elapsed-time-usec=").append((last - base) / 1000).append('\n');
+        text.append("num-method-calls=").append(enters[0]).append('\n');
         text.append("clock-call-overhead-nsec=0\nvm=art\npid=").append(t.process.pid()).append('\n');
         text.append("*threads\n");
-        for (Timeline.ThreadCalls th : t.threads) text.append(threadIds.get(th.tid())).append('\t').append(th.name()).append('\n');
+        for (CallStream.ThreadRef th : t.threads) {
+            threadIds.put(th.tid(), threadIds.size() + 1);
+            text.append(threadIds.get(th.tid())).append('\t').append(th.name()).append('\n');
+        }
         text.append("*methods\n");
         for (Map.Entry<Integer, Integer> e : methodIds.entrySet()) {
             ProbeInfo p = t.probes.get(e.getKey());
@@ -69,18 +75,35 @@ public final class AndroidTrace {
             text.append(String.format("0x%08x\t%s\t%s\t%s\t%s\n", e.getValue(), cls, m, d, src));
         }
         text.append("*end\n");
-        ByteArrayOutputStream bin = new ByteArrayOutputStream(32 + records.size() * 14);
+        OutputStream bin = new BufferedOutputStream(out, 1 << 16);
+        bin.write(text.toString().getBytes(StandardCharsets.UTF_8));
         ByteBuffer h = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
         h.putInt(0x574F4C53).putShort((short) 3).putShort((short) 32).putLong(t.process.startWallMillis() * 1000).putShort((short) 14);
         bin.write(h.array());
+        // threads interleave by time (ties: by renumbered thread); within a thread the replay order already nests
+        record Head(int thread, CallStream.Cursor c) {}
+        PriorityQueue<Head> merge = new PriorityQueue<>((x, y) -> x.c.nanos() != y.c.nanos()
+                ? Long.compare(x.c.nanos(), y.c.nanos()) : Integer.compare(x.thread, y.thread));
+        List<Head> heads = new ArrayList<>();
+        for (CallStream.ThreadRef th : t.threads) heads.add(new Head(threadIds.get(th.tid()), t.cursor(th)));
+        for (Head hd : heads) if (nextMethod(hd.c)) merge.add(hd);
         ByteBuffer r = ByteBuffer.allocate(14).order(ByteOrder.LITTLE_ENDIAN);
-        for (long[] rec : records) {
-            int us = (int) ((rec[0] - base) / 1000);
+        while (!merge.isEmpty()) {
+            Head hd = merge.poll();
+            CallStream.Cursor c = hd.c;
+            int id = methodIds.get(c.probeId()) | (c.isOpen() ? 0 : c.thrown() ? 2 : 1);
+            int us = (int) ((c.nanos() - base) / 1000);
             r.clear();
-            r.putShort((short) rec[1]).putInt((int) rec[2]).putInt(us).putInt(us);
+            r.putShort((short) hd.thread).putInt(id).putInt(us).putInt(us);
             bin.write(r.array());
+            if (nextMethod(c)) merge.add(hd);
         }
-        out.write(text.toString().getBytes(StandardCharsets.UTF_8));
-        bin.writeTo(out);
+        bin.flush();
+    }
+
+    /** Moves to the cursor's next method open or close (loops are not in this format). */
+    private static boolean nextMethod(CallStream.Cursor c) {
+        while (c.next()) if (!c.loop()) return true;
+        return false;
     }
 }

@@ -39,6 +39,33 @@ final class EventChunks {
         }, processId);
     }
 
+    /** The threads of a process that have event chunks, by thread id. */
+    List<Long> threads(long processId) {
+        return sql.query("SELECT DISTINCT tid FROM event_chunk WHERE process_id = ? ORDER BY tid", rs -> rs.getLong(1), processId);
+    }
+
+    /**
+     * The next chunk of one thread after sequence number {@code afterSeq} whose checksum matches
+     * (or that has none), or null after its last: one thread's log read a chunk at a time, so that
+     * a reader can follow several threads at once (merged by time) holding one chunk of each.
+     */
+    EventChunk next(long processId, long tid, long afterSeq) {
+        long seq = afterSeq;
+        while (true) {
+            List<Object[]> rows = sql.query("SELECT seq, base_ns, data, crc32 FROM event_chunk WHERE process_id = ? AND tid = ? AND seq > ?"
+                    + " ORDER BY seq LIMIT 1", rs -> {
+                long crc = rs.getLong(4);
+                Long checksum = rs.wasNull() ? null : crc;
+                return new Object[] {rs.getLong(1), rs.getLong(2), rs.getBytes(3), checksum};
+            }, processId, tid, seq);
+            if (rows.isEmpty()) return null;
+            Object[] r = rows.get(0);
+            seq = (Long) r[0];
+            byte[] data = (byte[]) r[2];
+            if (r[3] == null || (Long) r[3] == crc32(data)) return new EventChunk(tid, seq, (Long) r[1], data);
+        }
+    }
+
     /** The chunks of a process whose record bytes do not match their checksum, in (thread, sequence) order. */
     List<DamagedChunk> damaged(long processId) {
         List<DamagedChunk> out = new ArrayList<>();

@@ -342,6 +342,19 @@ public final class Store implements AutoCloseable {
         return eventChunks.damaged(processId);
     }
 
+    /** The threads of a process that have event chunks, by thread id. */
+    public List<Long> eventThreads(long processId) {
+        return eventChunks.threads(processId);
+    }
+
+    /**
+     * One thread's next event chunk after sequence number {@code afterSeq} (use
+     * {@code Long.MIN_VALUE} for its first), skipping damaged ones; null after the last.
+     */
+    public EventChunk nextEventChunk(long processId, long tid, long afterSeq) {
+        return eventChunks.next(processId, tid, afterSeq);
+    }
+
     public long eventChunkCount(long processId) {
         return eventChunks.count(processId);
     }

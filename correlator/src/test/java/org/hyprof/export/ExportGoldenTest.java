@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.hyprof.analysis.CallStream;
 import org.hyprof.analysis.Timeline;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
@@ -99,7 +100,7 @@ public class ExportGoldenTest {
     @Test
     void chromeCumulativeCountersStartAtZeroAndStepAtEachOutermostEnd() throws Exception {
         Path db = dir.resolve("two.db");
-        Timeline t;
+        String json;
         try (Store s = Store.create(db)) {
             long p = s.addProcess(new ProcessInfo(0, 7, "app.Two", "test-vm", "events", 1 << 20, 1_700_000_000_000L,
                     1_000_000, 1_700_000_000_010L, "ended", 0, "test"));
@@ -111,11 +112,11 @@ public class ExportGoldenTest {
                     .add(2, SessionFormat.EV_ENTER, b + 10_000).add(2, SessionFormat.EV_EXIT, b + 14_000);
             s.addEventChunk(p, 3, 0, b, ev.toByteArray());
             new EnergyModel(500, "500 mW (test)").save(s);
-            t = Timeline.load(s, s.processes().get(0), null);
+            StringWriter w = new StringWriter();
+            ChromeTrace.write(List.of(CallStream.of(s, s.processes().get(0), null)), w);
+            json = w.toString();
         }
-        StringWriter w = new StringWriter();
-        ChromeTrace.write(List.of(t), w);
-        JsonNode root = new ObjectMapper().readTree(w.toString());
+        JsonNode root = new ObjectMapper().readTree(json);
         Map<String, List<String>> tracks = new TreeMap<>();
         for (JsonNode e : root.get("traceEvents"))
             if (e.get("ph").asText().equals("C"))
@@ -129,7 +130,7 @@ public class ExportGoldenTest {
 
     @Test
     void chromeCounterTracksOfSameNamedThreadsStayApart() throws Exception {
-        Timeline t;
+        String json;
         try (Store s = Store.create(dir.resolve("same.db"))) {
             long p = s.addProcess(new ProcessInfo(0, 7, "app.Pool", "test-vm", "events", 1 << 20, 1_700_000_000_000L,
                     1_000_000, 1_700_000_000_010L, "ended", 0, "test"));
@@ -140,12 +141,12 @@ public class ExportGoldenTest {
                 EventRecords.Writer ev = new EventRecords.Writer(b).add(2, SessionFormat.EV_ENTER, b + tid * 1_000).add(2, SessionFormat.EV_EXIT, b + tid * 2_000);
                 s.addEventChunk(p, tid, 0, b, ev.toByteArray());
             }
-            t = Timeline.load(s, s.processes().get(0), null);
+            StringWriter w = new StringWriter();
+            ChromeTrace.write(List.of(CallStream.of(s, s.processes().get(0), null)), w);
+            json = w.toString();
         }
-        StringWriter w = new StringWriter();
-        ChromeTrace.write(List.of(t), w);
         Map<String, Integer> samples = new TreeMap<>();
-        for (JsonNode e : new ObjectMapper().readTree(w.toString()).get("traceEvents"))
+        for (JsonNode e : new ObjectMapper().readTree(json).get("traceEvents"))
             if (e.get("ph").asText().equals("C")) samples.merge(e.get("name").asText(), 1, Integer::sum);
         assertEquals(Map.of("energy w #3", 2, "energy w #4", 2, "java time w #3", 2, "java time w #4", 2, "power w #3", 2,
                 "power w #4", 2), samples, "a process's counter track per thread, not one for both");
@@ -153,13 +154,23 @@ public class ExportGoldenTest {
 
     @Test
     void goldenFormats() throws Exception {
-        Timeline t = timeline(dir);
+        timeline(dir);
+        try (Store s = Store.openReadOnly(dir.resolve("e.db"))) {
+            goldenFormats(CallStream.of(s, s.processes().get(0), null));
+        }
+    }
+
+    private static void goldenFormats(CallStream t) throws Exception {
         ByteArrayOutputStream trace = new ByteArrayOutputStream();
         AndroidTrace.write(t, trace);
         Golden.check("export.trace.hex", HexFormat.of().formatHex(trace.toByteArray()).replaceAll("(.{64})", "$1\n") + "\n");
         StringWriter chrome = new StringWriter();
-        ChromeTrace.write(List.of(t), chrome);
+        ChromeTrace.write(List.of(t), chrome, true);
         Golden.check("export.chrome.json", chrome.toString());
+        StringWriter compact = new StringWriter();
+        ChromeTrace.write(List.of(t), compact);
+        assertEquals(chrome.toString().replaceAll("\\s+", ""), compact.toString().replaceAll("\\s+", ""), "compact: the same but for whitespace");
+        assertFalse(compact.toString().contains("\n"), "compact by default");
         StringWriter folded = new StringWriter();
         Folded.write(List.of(t), new PrintWriter(folded));
         Golden.check("export.folded", folded.toString());
@@ -169,5 +180,12 @@ public class ExportGoldenTest {
         StringWriter ss = new StringWriter();
         Speedscope.write(List.of(t), "golden", ss);
         Golden.check("export.speedscope.json", ss.toString());
+        // the byte-stream forms (what the command writes files with) write the same text
+        ByteArrayOutputStream chromeBytes = new ByteArrayOutputStream();
+        ChromeTrace.write(List.of(t), chromeBytes, true);
+        assertEquals(chrome.toString(), chromeBytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+        ByteArrayOutputStream ssBytes = new ByteArrayOutputStream();
+        Speedscope.write(List.of(t), "golden", ssBytes);
+        assertEquals(ss.toString(), ssBytes.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
 }

@@ -21,6 +21,7 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.hyprof.export.PerfettoTraceTest;
 import workload.Deterministic;
 
 /** Exports of a real events-mode session, read back by the real readers. */
@@ -118,6 +119,33 @@ class ExportIT {
             List<double[]> energy = tracks.get("energy " + thread);
             assertEquals(span.get(thread)[1], energy.get(energy.size() - 1)[0], 1e-9, "energy " + thread + " ends with the thread's last call");
         }
+    }
+
+    @Test
+    void perfettoSlicesNestAndMatchChromesAndProtocReadsTheTrace() throws Exception {
+        Path pf = export("perfetto");
+        Map<Long, List<String>> slices = PerfettoTraceTest.slices(Files.readAllBytes(pf)); // nesting checked per sequence
+        long perfettoSlices = slices.values().stream().mapToLong(List::size).sum();
+        long chromeBegins = 0;
+        for (JsonNode e : new ObjectMapper().readTree(export("chrome").toFile()).get("traceEvents"))
+            if (e.get("ph").asText().equals("B")) chromeBegins++;
+        assertTrue(perfettoSlices > 0);
+        assertEquals(chromeBegins, perfettoSlices, "a slice per call (and loop), as in the Chrome export");
+        assumeTrue(PerfettoTraceTest.onPath("protoc"), "protoc not installed (Debian protobuf-compiler, in .ci/run's PACKAGES): decoding skipped");
+        String text = PerfettoTraceTest.decode(pf, dir);
+        assertTrue(text.contains("TYPE_SLICE_BEGIN") && text.contains("clock_snapshot") && text.contains("thread_name: \"main\""), text.substring(0, 2000));
+    }
+
+    @Test
+    void chromeIsCompactUnlessPretty() throws Exception {
+        String compact = Files.readString(export("chrome"));
+        Path pretty = dir.resolve("pretty.json");
+        Cli c = Cli.run("export", db.toString(), "--format", "chrome", "--pretty", "-o", pretty.toString());
+        assertEquals(0, c.exit, c.err);
+        String indented = Files.readString(pretty);
+        assertFalse(compact.contains("\n"));
+        assertTrue(indented.lines().count() > 100);
+        assertEquals(new ObjectMapper().readTree(indented), new ObjectMapper().readTree(compact), "the same content");
     }
 
     @Test

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Exports of a 10^7-event session (synthetic, 4 threads: bench's ExportSession), every format,
+# before (another build's hyprof.jar: main's by default) and after (this tree's), in one run:
+# wall and CPU time (user + sys, every thread), events per wall second and per CPU second, and
+# peak RSS of each `hyprof export` (GNU time), the JVM's start included. Never asserts.
+#   EVENTS=10000000            events in the session
+#   BEFORE_JAR=path/hyprof.jar the 'before' command; unset: main is cloned and built in a temp dir
+#   BEFORE_REF=main            what to build when BEFORE_JAR is unset ('none': skip 'before')
+set -euo pipefail
+EVENTS=${EVENTS:-10000000}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+[ -f "$HERE/target/benchmarks.jar" ] && [ -f "$ROOT/cli/target/hyprof.jar" ] \
+  || (cd "$ROOT" && mvn -B -q -DskipTests package -pl bench -am)
+AFTER="$ROOT/cli/target/hyprof.jar"
+BEFORE=${BEFORE_JAR:-}
+if [ -z "$BEFORE" ] && [ "${BEFORE_REF:-main}" != none ]; then
+  echo "building ${BEFORE_REF:-main}'s hyprof.jar in $WORK/before ..." >&2
+  git clone -q --branch "${BEFORE_REF:-main}" "$ROOT" "$WORK/before"
+  (cd "$WORK/before" && mvn -B -q -o -DskipTests package -pl cli -am) >&2
+  BEFORE="$WORK/before/cli/target/hyprof.jar"
+fi
+java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.ExportSession "$WORK/s.db" "$EVENTS" >/dev/null
+echo "session: $EVENTS events, $(du -m "$WORK/s.db" | cut -f1) MB" >&2
+printf '%-11s %-7s %7s %7s %11s %11s %8s %9s\n' format build "wall s" "cpu s" "M ev/wall s" "M ev/cpu s" "peak MB" "output MB"
+run() { # format build jar
+  local out="$WORK/out.$1"
+  if /usr/bin/time -f '%e %U %S %M' -o "$WORK/time" java -jar "$3" export "$WORK/s.db" --format "$1" -o "$out" 2>"$WORK/err"; then
+    read -r wall user sys rss <"$WORK/time"
+    local cpu
+    cpu=$(echo "$user + $sys" | bc -l)
+    printf '%-11s %-7s %7.1f %7.1f %11.2f %11.2f %8d %9d\n' "$1" "$2" "$wall" "$cpu" "$(echo "$EVENTS / $wall / 1000000" | bc -l)" \
+      "$(echo "$EVENTS / $cpu / 1000000" | bc -l)" $((rss / 1024)) "$(du -m "$out" | cut -f1)"
+  else
+    printf '%-11s %-7s %s\n' "$1" "$2" "failed: $(tail -1 "$WORK/err")"
+  fi
+  rm -f "$out"
+}
+for f in trace chrome folded speedscope perfetto; do
+  if [ -n "$BEFORE" ]; then
+    if [ "$f" = perfetto ]; then printf '%-11s %-7s %s\n' "$f" before "(no such format)"; else run "$f" before "$BEFORE"; fi
+  fi
+  run "$f" after "$AFTER"
+done
