@@ -27,6 +27,33 @@ final class Bootstrap {
     static final String MANIFEST_ASSET = "assets/hyprof/manifest.tsv";
     static final String OPTIONS_ASSET = "assets/hyprof/runtime.properties";
 
+    /** Where a piece's manifest is ({@link Hyprof#piece}): in a jar, and in an APK. */
+    static String pieceResource(String key) {
+        return "META-INF/hyprof/pieces/" + key + "/manifest.tsv";
+    }
+
+    static String pieceAsset(String key) {
+        return "assets/hyprof/pieces/" + key + "/manifest.tsv";
+    }
+
+    /** A piece's manifest text, or null when its loader has none. */
+    static String pieceManifest(ClassLoader loader, String key) throws IOException {
+        if (!key.matches("[0-9a-f]{1,64}")) throw new IOException("not a piece key: " + key);
+        String m = read(loader, pieceResource(key));
+        return m != null ? m : read(loader, pieceAsset(key));
+    }
+
+    /**
+     * Starts recording for a program whose pieces were instrumented one by one: options from
+     * {@code runtime.properties} (jar or APK) and {@code hyprof.options}, as below; nothing when
+     * recording runs already (the agent, or an earlier piece).
+     */
+    static void startForPiece(ClassLoader loader) throws IOException {
+        if (Hyprof.isStarted()) return;
+        boolean apk = read(loader, OPTIONS_RESOURCE) == null && read(loader, OPTIONS_ASSET) != null;
+        start(loader, apk);
+    }
+
     static void startFromResources(ClassLoader loader) {
         try {
             if (Hyprof.isStarted()) return;
@@ -34,6 +61,17 @@ final class Bootstrap {
             boolean apk = manifest == null;
             if (apk) manifest = read(loader, MANIFEST_ASSET);
             if (manifest == null) return;
+            Options o = start(loader, apk);
+            if (o == null) return;
+            defineFromManifest(manifest, o); // after start: the manifest goes into the session
+        } catch (Throwable t) {
+            Recorder.report("not recording: " + t.getMessage());
+        }
+    }
+
+    /** Options from the resources and the system property; starts recording. Null if it could not. */
+    private static Options start(ClassLoader loader, boolean apk) throws IOException {
+        {
             Options o = new Options();
             String props = read(loader, apk ? OPTIONS_ASSET : OPTIONS_RESOURCE);
             if (props != null) {
@@ -52,34 +90,53 @@ final class Bootstrap {
             }
             if (o.out == null) o.out = "hyprof-" + Hyprof.pid() + ".hyprof";
             o.out = AndroidFiles.resolve(o.out);
-            if (!Hyprof.start(o)) return;
-            defineFromManifest(manifest, o); // after start: the manifest goes into the session
+            if (!Hyprof.start(o)) return null;
             Recorder.report("recording to " + o.out);
-        } catch (Throwable t) {
-            Recorder.report("not recording: " + t.getMessage());
+            return o;
         }
     }
 
     /** Defines every probe line of a manifest ({@code probe id kind resolution ...}). */
     static void defineFromManifest(String manifest, Options o) throws IOException {
+        defineFromManifest(manifest, o, 0, null);
+    }
+
+    /**
+     * Defines every probe line of a manifest at {@code base + id}; the manifest goes into the
+     * session with its ids moved the same way and, for a piece ({@code key} not null), a line
+     * {@code piece KEY base probes} saying which ids came from it.
+     */
+    static void defineFromManifest(String manifest, Options o, int base, String key) throws IOException {
         BufferedReader r = new BufferedReader(new java.io.StringReader(manifest));
         List<int[]> probes = new ArrayList<int[]>();
-        int max = 0;
+        StringBuilder moved = base == 0 && key == null ? null : new StringBuilder();
+        int max = 0, count = 0;
         for (String line; (line = r.readLine()) != null; ) {
-            if (!line.startsWith("probe\t")) continue;
+            if (!line.startsWith("probe\t")) {
+                if (moved != null) moved.append(line).append('\n');
+                continue;
+            }
             String[] f = line.split("\t", 5);
-            int id = Integer.parseInt(f[1]);
+            int local = Integer.parseInt(f[1]);
+            if (local < 0 || local > (1 << 24)) throw new IOException("probe id " + local + " out of range");
+            int id = base + local;
             byte kind = f[2].equals("loop") ? Config.KIND_LOOP : Config.KIND_METHOD;
             probes.add(new int[] {id, kind, o.resolutionOn(f[3]) ? 1 : 0});
             max = Math.max(max, id + 1);
+            count++;
+            if (moved != null) moved.append("probe\t").append(id).append(line.substring(6 + f[1].length())).append('\n');
         }
-        byte[] kinds = new byte[max];
-        boolean[] on = new boolean[max];
+        if (key != null) moved.append("piece\t").append(key).append('\t').append(base).append('\t').append(count).append('\n');
+        int first = key == null ? 0 : max; // a piece defines only its own ids: never one below them
+        for (int[] p : probes) first = Math.min(first, p[0]);
+        max = Math.max(max, first);
+        byte[] kinds = new byte[max - first];
+        boolean[] on = new boolean[max - first];
         for (int[] p : probes) {
-            kinds[p[0]] = (byte) p[1];
-            on[p[0]] = p[2] == 1;
+            kinds[p[0] - first] = (byte) p[1];
+            on[p[0] - first] = p[2] == 1;
         }
-        Hyprof.defineProbes(0, kinds, on, manifest);
+        Hyprof.defineProbes(first, kinds, on, moved != null ? moved.toString() : manifest);
     }
 
     private static String read(ClassLoader loader, String name) throws IOException {

@@ -134,6 +134,53 @@ public final class Hyprof {
         }
     }
 
+    /** Pieces defined so far: key → base id ({@link #piece}). */
+    private static final java.util.Map<String, Integer> PIECES = new java.util.HashMap<String, Integer>();
+
+    /**
+     * The base id of an instrumented piece (a jar, a DEX file or an APK instrumented on its own):
+     * its code calls probe {@code base + local} for the local ids its manifest numbers from 1, so
+     * pieces instrumented one by one never share ids. The first call defines the piece's probes
+     * from its manifest, {@code META-INF/hyprof/pieces/KEY/manifest.tsv} (an APK:
+     * {@code assets/hyprof/pieces/KEY/manifest.tsv}), read through the class loader of
+     * {@code anyClass} (a class of the piece), starting recording first as an offline-instrumented
+     * program does ({@link Bootstrap}); later calls return the same base. A piece whose manifest
+     * cannot be read gets a base all the same (its probes stay unknown, so off) and one line on
+     * stderr. Called from the piece's holder class ({@code org.hyprof.pieces.P_KEY}, whose static
+     * initializer keeps the base in a final field) and from {@link ProbeSites}.
+     */
+    public static int piece(String key, Class<?> anyClass) {
+        synchronized (PIECES) {
+            Integer known = PIECES.get(key);
+            if (known != null) return known;
+            ClassLoader loader = anyClass != null ? anyClass.getClassLoader() : null;
+            String manifest = null;
+            try {
+                Bootstrap.startForPiece(loader);
+                manifest = Bootstrap.pieceManifest(loader, key);
+            } catch (Throwable t) {
+                Recorder.report("piece " + key + ": " + t);
+            }
+            int base;
+            synchronized (LOCK) {
+                base = Math.max(Recorder.config.on.length, 1) - 1; // id 0 stays the calibrator's
+                if (manifest == null) {
+                    Recorder.report("piece " + key + ": no manifest found (its probes stay off)");
+                    Recorder.publish(Recorder.config.grow(base + 1));
+                } else {
+                    try {
+                        Bootstrap.defineFromManifest(manifest, options, base, key);
+                    } catch (Throwable t) {
+                        Recorder.report("piece " + key + ": damaged manifest (" + t.getMessage() + "); its probes stay off");
+                        Recorder.publish(Recorder.config.grow(base + 1));
+                    }
+                }
+            }
+            PIECES.put(key, base);
+            return base;
+        }
+    }
+
     /** Number of probe ids known (highest id + 1). */
     public static int probeCount() {
         return Recorder.config.on.length;
@@ -338,6 +385,9 @@ public final class Hyprof {
         synchronized (LOCK) {
             Recorder.reset();
             options = new Options();
+        }
+        synchronized (PIECES) {
+            PIECES.clear();
         }
     }
 

@@ -89,6 +89,16 @@ public final class ProbeSites {
         }
     }
 
+    /**
+     * Bootstrap of the sites of a piece instrumented on its own ({@link Hyprof#piece}): probe
+     * {@code base + local}, the piece's base found (and its probes defined, the first time) through
+     * the calling class's loader.
+     */
+    public static CallSite bootstrap(MethodHandles.Lookup caller, String name, MethodType type, String pieceKey, int local) {
+        if (local < 0) throw new IllegalArgumentException("probe id " + local);
+        return bootstrap(caller, name, type, Hyprof.piece(pieceKey, caller.lookupClass()) + local);
+    }
+
     private static byte state(Config c, int id) {
         if (id >= c.on.length || !c.on[id]) return 0;
         return c.countOnly(id) ? (byte) 2 : (byte) 1; // loops never go count-only
