@@ -133,8 +133,16 @@ public final class SessionIngest {
         }
     }
 
+    /** Pieces already noted (a manifest is sent again after a reconnect). */
+    private final java.util.Set<String> pieces = new java.util.HashSet<>();
+
     private void manifest(String tsv) {
         Manifest m = Manifest.parse(tsv, "manifest of process " + processId);
+        for (Manifest.Piece p : m.pieces()) {
+            if (pieces.add(p.key()))
+                note("info", "instrumented piece " + p.key() + ": " + p.probes() + " probes, ids " + (p.base() + 1) + "–"
+                        + (p.base() + p.probes()));
+        }
         List<ProbeInfo> newProbes = new ArrayList<>();
         for (ProbeInfo i : m.probes()) if (!i.equals(probesById.get(i.id()))) newProbes.add(i);
         List<SkippedMethod> newSkipped = new ArrayList<>();

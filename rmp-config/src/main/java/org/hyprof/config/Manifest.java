@@ -27,6 +27,18 @@ public final class Manifest {
 
     private final List<ProbeInfo> probes = new ArrayList<>();
     private final List<SkippedMethod> skipped = new ArrayList<>();
+    private final List<Piece> pieces = new ArrayList<>();
+
+    /**
+     * A piece instrumented on its own (a jar, DEX file or APK), as the runtime placed it: its
+     * probes, numbered from 1 in the piece, have ids {@code base + 1 … base + probes} here.
+     */
+    public record Piece(String key, int base, int probes) {}
+
+    /** The pieces these probes came from (none for one instrumented output or the agent). */
+    public List<Piece> pieces() {
+        return Collections.unmodifiableList(pieces);
+    }
 
     public List<ProbeInfo> probes() {
         return Collections.unmodifiableList(probes);
@@ -47,6 +59,7 @@ public final class Manifest {
     public void addAll(Manifest other) {
         probes.addAll(other.probes);
         skipped.addAll(other.skipped);
+        pieces.addAll(other.pieces);
     }
 
     /** Highest probe id + 1 (0 when empty). */
@@ -113,6 +126,11 @@ public final class Manifest {
                             Integer.parseInt(f[9]), f[10]));
                 } else if (f[0].equals("skip") && f.length >= 5) {
                     m.addSkipped(new SkippedMethod(f[1], f[2], f[3], f[4]));
+                } else if (f[0].equals("piece") && f.length >= 4) {
+                    if (!f[1].matches("[0-9a-f]{1,64}")) throw new ConfigException("bad piece key");
+                    int base = Integer.parseInt(f[2]), n = Integer.parseInt(f[3]);
+                    if (base < 0 || n < 0) throw new ConfigException("bad piece ids");
+                    m.pieces.add(new Piece(f[1], base, n));
                 } else {
                     throw new ConfigException(name + ":" + lineNo + ": not a manifest line");
                 }

@@ -124,7 +124,14 @@ final class Bootstrap {
             probes.add(new int[] {id, kind, o.resolutionOn(f[3]) ? 1 : 0});
             max = Math.max(max, id + 1);
             count++;
-            if (moved != null) moved.append("probe\t").append(id).append(line.substring(6 + f[1].length())).append('\n');
+            if (moved != null) {
+                // id (field 1) and, for a loop, its method's id (field 7) move by the base
+                String[] all = line.split("\t", -1);
+                all[1] = Integer.toString(id);
+                if (all.length > 7 && !all[7].equals("-1")) all[7] = Integer.toString(base + Integer.parseInt(all[7]));
+                for (int i = 0; i < all.length; i++) moved.append(i == 0 ? "" : "\t").append(all[i]);
+                moved.append('\n');
+            }
         }
         if (key != null) moved.append("piece\t").append(key).append('\t').append(base).append('\t').append(count).append('\n');
         int first = key == null ? 0 : max; // a piece defines only its own ids: never one below them

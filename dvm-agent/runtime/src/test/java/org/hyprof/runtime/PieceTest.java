@@ -53,13 +53,14 @@ class PieceTest {
         assertTrue(Hyprof.start(o));
         ClassLoader a = piece("aaaa", "probe\t1\tmethod\tmethod\tapp.A\tf\t()V\t-1\t-1\t3\tA.java",
                 "probe\t2\tloop\tloop\tapp.A\tf\t()V\t1\t0\t4\tA.java");
-        ClassLoader b = piece("bbbb", "probe\t1\tmethod\tmethod\ttest.B\tg\t()V\t-1\t-1\t7\tB.java");
+        ClassLoader b = piece("bbbb", "probe\t1\tmethod\tmethod\ttest.B\tg\t()V\t-1\t-1\t7\tB.java",
+                "probe\t2\tloop\tloop\ttest.B\tg\t()V\t1\t0\t8\tB.java");
         int baseA = Hyprof.piece("aaaa", classOf(a));
         int baseB = Hyprof.piece("bbbb", classOf(b));
         assertEquals(0, baseA, "the first piece keeps its ids");
         assertEquals(2, baseB, "the second starts after the first's");
         assertEquals(baseA, Hyprof.piece("aaaa", classOf(a)), "one base per piece");
-        assertEquals(4, Hyprof.probeCount());
+        assertEquals(5, Hyprof.probeCount());
         assertTrue(Hyprof.isOn(1) && Hyprof.isOn(2) && Hyprof.isOn(3));
 
         int tok = Probe.begin(baseB + 1);
@@ -67,7 +68,9 @@ class PieceTest {
         Hyprof.stop();
         String session = new String(Files.readAllBytes(dir.resolve("s.hyprof")), StandardCharsets.ISO_8859_1);
         assertTrue(session.contains("probe\t3\tmethod\tmethod\ttest.B\tg"), "B's probe 1 is id 3 in the session");
-        assertTrue(session.contains("piece\tbbbb\t2\t1"), "the piece line");
+        assertTrue(session.contains("piece\tbbbb\t2\t2"), "the piece line");
+        assertTrue(session.contains("probe\t4\tloop\tloop\ttest.B\tg\t()V\t3\t0\t8"), "a loop's method id moves too");
+
         assertTrue(session.contains("piece\taaaa\t0\t2"));
     }
 
