@@ -35,6 +35,9 @@ public final class ProbeSites {
     private static final MethodHandle BEGIN, COUNT, LOOP_BEGIN;
 
     static {
+        // Offline-instrumented code has no agent: its first probe starts recording (as Probe's
+        // does), and with invokedynamic sites the first probe is a bootstrap, not a Probe call.
+        Bootstrap.startFromResources(ProbeSites.class.getClassLoader());
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             MethodType t = MethodType.methodType(int.class, int.class);
