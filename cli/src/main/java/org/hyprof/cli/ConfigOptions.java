@@ -37,6 +37,10 @@ public final class ConfigOptions {
     @Option(names = "--max-depth", paramLabel = "N", description = "Rule: record calls at most N deep.")
     Integer maxDepth;
 
+    @Option(names = "--probe-sites", paramLabel = "FORM",
+            description = "JVM class files: probe entries as 'indy' (default; invokedynamic sites that cost nothing while their probe is off) or 'static' (calls that test a flag; always used for class files older than Java 7). For measuring one against the other.")
+    String probeSites;
+
     /** Builds the profiling config; errors become one-line {@link UserError}s. */
     public ProfilingConfig build() {
         try {
@@ -49,6 +53,7 @@ public final class ConfigOptions {
             if (minDuration != null) c.set("minDuration", minDuration, "--min-duration");
             if (minCalls != null) c.set("minCalls", minCalls.toString(), "--min-calls");
             if (maxDepth != null) c.set("maxDepth", maxDepth.toString(), "--max-depth");
+            if (probeSites != null) c.set("sites", probeSites, "--probe-sites");
             return c;
         } catch (ConfigException e) {
             // a bad option value is bad usage (2), like the values picocli itself refuses; a bad file is bad input (1)
@@ -67,6 +72,7 @@ public final class ConfigOptions {
         if (minDuration != null) a.add("minDuration=" + minDuration);
         if (minCalls != null) a.add("minCalls=" + minCalls);
         if (maxDepth != null) a.add("maxDepth=" + maxDepth);
+        if (probeSites != null) a.add("sites=" + probeSites);
         return a;
     }
 }
