@@ -46,6 +46,14 @@ public class ProbeBench {
     @Param({"aggregate", "events"})
     public String mode;
 
+    /**
+     * Every probe stays timed. With {@code -p timeAll=false} a probe whose calls are shorter than
+     * the tiny-call threshold goes count-only after a few thousand calls, as in a real run: then
+     * the token pairs that "record" measure the count-only path.
+     */
+    @Param({"true"})
+    public boolean timeAll;
+
     @Setup(Level.Trial)
     public void start() {
         Hyprof.reset();
@@ -53,6 +61,7 @@ public class ProbeBench {
         o.calibrate = true;
         o.events = mode.equals("events");
         o.budgetBytes = 8L << 30;
+        o.timeAll = timeAll;
         Hyprof.start(o);
         Hyprof.defineProbes(ON, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, false}, null);
         Hyprof.defineProbes(LOOP, new byte[] {Hyprof.LOOP}, new boolean[] {true}, null);
