@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # SciMark 2.0 composite, side by side in one run: uninstrumented, every probe compiled in but off,
-# method probes on, every probe on (loops included). Rounds alternate the variants so machine
-# noise hits all of them alike; medians and ratios to the uninstrumented run are printed.
+# method probes on, every probe on (loops included), each with probe entries as invokedynamic
+# sites (the default) and as static calls (--probe-sites static). SciMark's class files are
+# version 45, which has no invokedynamic: they are lifted to version 52 first (LiftClassFiles;
+# same code, frames added), and every variant, the uninstrumented one included, runs the lifted
+# classes. Rounds alternate the variants so machine noise hits all of them alike; medians and
+# ratios to the uninstrumented run are printed.
 set -euo pipefail
 ROUNDS=${ROUNDS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -10,22 +14,30 @@ SCI="$HERE/target/scimark.jar"
 [ -f "$SCI" ] || (cd "$ROOT" && mvn -B -q -DskipTests package -pl bench -am)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-"$ROOT/hyprof" instrument "$SCI" -o "$WORK/scimark-hyprof.jar" --quiet
+java -cp "$HERE/target/benchmarks.jar:$SCI" org.hyprof.bench.LiftClassFiles "$SCI" "$WORK/scimark-52.jar"
+SCI="$WORK/scimark-52.jar"
+"$ROOT/hyprof" instrument "$SCI" -o "$WORK/scimark-indy.jar" --quiet
+"$ROOT/hyprof" instrument "$SCI" -o "$WORK/scimark-static.jar" --quiet --probe-sites static
 RT="$ROOT/cli/target/lib/hyprof-runtime.jar"
 composite() { grep -o 'Composite Score: [0-9.]*' | awk '{print $3}'; }
 declare -A RES
 for r in $(seq "$ROUNDS"); do
   RES[plain]+="$(java -cp "$SCI" jnt.scimark2.commandline | composite) "
-  for v in off:"" methods:process:thread:method all:process:thread:method:loop; do
-    name=${v%%:*}; res=${v#*:}
-    RES[$name]+="$(java -Dhyprof.options=out=$WORK/s.hyprof,resolutions=$res -cp "$WORK/scimark-hyprof.jar" \
-        jnt.scimark2.commandline 2>/dev/null | composite) "
+  for sites in indy static; do
+    for v in off:"" methods:process:thread:method all:process:thread:method:loop; do
+      name=${v%%:*}; res=${v#*:}
+      RES[$name-$sites]+="$(java -Dhyprof.options=out=$WORK/s.hyprof,resolutions=$res -cp "$WORK/scimark-$sites.jar" \
+          jnt.scimark2.commandline 2>/dev/null | composite) "
+    done
   done
   echo "round $r/$ROUNDS done" >&2
 done
-python3 - "${RES[plain]}" "${RES[off]}" "${RES[methods]}" "${RES[all]}" <<'PY'
+python3 - "${RES[plain]}" "${RES[off-indy]}" "${RES[methods-indy]}" "${RES[all-indy]}" \
+    "${RES[off-static]}" "${RES[methods-static]}" "${RES[all-static]}" <<'PY'
 import statistics, sys
-names = ["uninstrumented", "probes compiled in, all off", "method probes on", "all probes on (loops too)"]
+names = ["uninstrumented (class files lifted to 52)",
+         "indy: probes compiled in, all off", "indy: method probes on", "indy: all probes on (loops too)",
+         "static: probes compiled in, all off", "static: method probes on", "static: all probes on (loops too)"]
 vals = [list(map(float, a.split())) for a in sys.argv[1:]]
 base = statistics.median(vals[0])
 print(f"{'SciMark 2.0 composite (higher is faster)':44} {'median':>9} {'ratio':>7}   runs")

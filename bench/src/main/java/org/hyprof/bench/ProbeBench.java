@@ -1,9 +1,13 @@
 package org.hyprof.bench;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.concurrent.TimeUnit;
 import org.hyprof.runtime.Hyprof;
 import org.hyprof.runtime.Options;
 import org.hyprof.runtime.Probe;
+import org.hyprof.runtime.ProbeSites;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -19,15 +23,36 @@ import org.openjdk.jmh.annotations.TearDown;
  * Cost of the probes themselves, against the clock reads they need. Targets: a recording
  * enter+exit pair ≤ 1.10 × two {@code System.nanoTime()} calls; a probe that is off ≈ free.
  * {@code mode=events} adds the event log (with a budget large enough never to drop).
+ *
+ * <p>{@code pair*} and {@code loopIterOn} measure the id-only API of earlier rewriters;
+ * {@code token*} the token API the class-file rewriter emits now: {@code begin}/{@code end}, as a
+ * static call ({@code Probe.begin}) or through an invokedynamic site of {@link ProbeSites} (a
+ * {@code static final} dynamic invoker of its call site stands in for the {@code invokedynamic}
+ * instruction: both inline the site's current target), and a loop's entry and exit.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ProbeBench {
-    static final int ON = 1, OFF = 2;
+    static final int ON = 1, OFF = 2, LOOP = 4;
+
+    /** The call sites an {@code invokedynamic begin ()I} of probe ON / OFF links to. */
+    static final MethodHandle BEGIN_ON = site("begin", ON), BEGIN_OFF = site("begin", OFF);
+
+    private static MethodHandle site(String name, int id) {
+        return ProbeSites.bootstrap(MethodHandles.lookup(), name, MethodType.methodType(int.class), id).dynamicInvoker();
+    }
 
     @Param({"aggregate", "events"})
     public String mode;
+
+    /**
+     * Every probe stays timed. With {@code -p timeAll=false} a probe whose calls are shorter than
+     * the tiny-call threshold goes count-only after a few thousand calls, as in a real run: then
+     * the token pairs that "record" measure the count-only path.
+     */
+    @Param({"true"})
+    public boolean timeAll;
 
     @Setup(Level.Trial)
     public void start() {
@@ -36,8 +61,10 @@ public class ProbeBench {
         o.calibrate = true;
         o.events = mode.equals("events");
         o.budgetBytes = 8L << 30;
+        o.timeAll = timeAll;
         Hyprof.start(o);
         Hyprof.defineProbes(ON, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, false}, null);
+        Hyprof.defineProbes(LOOP, new byte[] {Hyprof.LOOP}, new boolean[] {true}, null);
     }
 
     @TearDown(Level.Trial)
@@ -69,6 +96,36 @@ public class ProbeBench {
     public void pairOn() {
         Probe.enter(ON);
         Probe.exit(ON);
+    }
+
+    /** Token API, static calls: a begin+end pair of a probe that is off (a flag test, then a token test). */
+    @Benchmark
+    public void tokenPairOffStatic() {
+        Probe.end(OFF, Probe.begin(OFF));
+    }
+
+    /** Token API, invokedynamic site: a pair of a probe that is off (the site is the constant 0). */
+    @Benchmark
+    public void tokenPairOffIndy() throws Throwable {
+        Probe.end(OFF, (int) BEGIN_OFF.invokeExact());
+    }
+
+    /** Token API, static calls: a begin+end pair that records. */
+    @Benchmark
+    public void tokenPairOnStatic() {
+        Probe.end(ON, Probe.begin(ON));
+    }
+
+    /** Token API, invokedynamic site: a pair that records. */
+    @Benchmark
+    public void tokenPairOnIndy() throws Throwable {
+        Probe.end(ON, (int) BEGIN_ON.invokeExact());
+    }
+
+    /** Token API: a loop entered and left after one iteration (counted in the code, handed over at the end). */
+    @Benchmark
+    public void tokenLoopOn() {
+        Probe.loopEnd(LOOP, Probe.loopBegin(LOOP), 1);
     }
 
     /** A loop iteration probe inside an open loop frame. */

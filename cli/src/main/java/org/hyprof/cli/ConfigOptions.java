@@ -44,6 +44,10 @@ public final class ConfigOptions {
                 "than the call and distort its callers. Reports mark such rows 'c'."})
     boolean timeAll;
 
+    @Option(names = "--probe-sites", paramLabel = "FORM",
+            description = "JVM class files: probe entries as 'indy' (default; invokedynamic sites that cost nothing while their probe is off) or 'static' (calls that test a flag; always used for class files older than Java 7). For measuring one against the other.")
+    String probeSites;
+
     /** Builds the profiling config; errors become one-line {@link UserError}s. */
     public ProfilingConfig build() {
         try {
@@ -57,6 +61,7 @@ public final class ConfigOptions {
             if (minCalls != null) c.set("minCalls", minCalls.toString(), "--min-calls");
             if (maxDepth != null) c.set("maxDepth", maxDepth.toString(), "--max-depth");
             if (timeAll) c.set("timeAll", "true", "--time-all");
+            if (probeSites != null) c.set("sites", probeSites, "--probe-sites");
             return c;
         } catch (ConfigException e) {
             // a bad option value is bad usage (2), like the values picocli itself refuses; a bad file is bad input (1)
@@ -76,6 +81,7 @@ public final class ConfigOptions {
         if (minCalls != null) a.add("minCalls=" + minCalls);
         if (maxDepth != null) a.add("maxDepth=" + maxDepth);
         if (timeAll) a.add("timeAll=true");
+        if (probeSites != null) a.add("sites=" + probeSites);
         return a;
     }
 }

@@ -43,13 +43,17 @@ import org.hyprof.runtime.Options;
  *     ({@code arm64-v8a}|{@code armeabi-v7a}), the CPU profile native code is costed with, the
  *     emulator engine ({@code libunicorn}|{@code unidbg}|{@code auto}) and the limits of each native
  *     call (instructions and wall time, e.g. {@code 10g;120s}; checked by bb-tracer)</td></tr>
+ * <tr><td>sites</td><td>JVM class files: how a probe's entry is emitted, {@code indy} (default: an
+ *     {@code invokedynamic} site that costs nothing while its probe is off) or {@code static} (a call
+ *     that tests the probe's flag; class files older than Java 7 always get it), to measure one
+ *     against the other</td></tr>
  * <tr><td>config</td><td>(agent argument only) a properties file read first; arguments override</td></tr>
  * </table>
  */
 public final class ProfilingConfig {
     private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
-            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "timeAll", "nativeLibs", "abi", "cpu", "engine", "nativeLimit");
+            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "timeAll", "nativeLibs", "abi", "cpu", "engine", "nativeLimit", "sites");
     /** Settings of a hybrid run (passed to bb-tracer inside the agent, not to the runtime). */
     private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu", "engine", "nativeLimit");
 
@@ -58,6 +62,8 @@ public final class ProfilingConfig {
     public final List<Glob> roots = new ArrayList<>();
     /** Runtime settings in runtime terms (already validated). */
     public final Options runtime = new Options();
+    /** JVM class files: probe entries as {@code invokestatic} calls instead of {@code invokedynamic} sites ({@code sites=static}). */
+    public boolean staticSites;
     /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}, {@code engine}, {@code nativeLimit}); empty unless hybrid. */
     public final Map<String, String> hybrid = new LinkedHashMap<>();
 
@@ -113,6 +119,11 @@ public final class ProfilingConfig {
                     for (String r : split(value.replace(':', ';'))) resolutions.add(Resolution.parse(r));
                 }
                 case "roots" -> split(value).forEach(r -> roots.add(new Glob(r)));
+                case "sites" -> {
+                    if (!value.equals("indy") && !value.equals("static"))
+                        throw new IllegalArgumentException("expected indy or static, got '" + value + "'");
+                    staticSites = value.equals("static");
+                }
                 case "config" -> load(Path.of(value));
                 default -> {
                     if (HYBRID_KEYS.contains(key)) hybrid.put(key, value);

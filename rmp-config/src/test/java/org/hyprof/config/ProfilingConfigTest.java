@@ -40,6 +40,15 @@ class ProfilingConfigTest {
     }
 
     @Test
+    void probeSitesAreIndyUnlessStaticIsAskedFor() {
+        assertFalse(ProfilingConfig.parseAgentArgs("").staticSites);
+        assertFalse(ProfilingConfig.parseAgentArgs("sites=indy").staticSites);
+        assertTrue(ProfilingConfig.parseAgentArgs("sites=static").staticSites);
+        ConfigException e = assertThrows(ConfigException.class, () -> ProfilingConfig.parseAgentArgs("sites=dynamic"));
+        assertEquals("agent argument: sites: expected indy or static, got 'dynamic'", e.getMessage());
+    }
+
+    @Test
     void classifierKnowsEntryPoints() {
         assertEquals(Resolution.PROCESS, Classifier.classify("a.Main", "java.lang.Object", java.util.List.of(), "main", "([Ljava/lang/String;)V", true));
         assertEquals(Resolution.PROCESS, Classifier.classify("a.MainActivity", "android.app.Activity", java.util.List.of(), "onCreate", "(Landroid/os/Bundle;)V", false));

@@ -35,6 +35,9 @@ public final class ProbeSites {
     private static final MethodHandle BEGIN, COUNT, LOOP_BEGIN;
 
     static {
+        // Offline-instrumented code has no agent: its first probe starts recording (as Probe's
+        // does), and with invokedynamic sites the first probe is a bootstrap, not a Probe call.
+        Bootstrap.startFromResources(ProbeSites.class.getClassLoader());
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             MethodType t = MethodType.methodType(int.class, int.class);
@@ -46,12 +49,15 @@ public final class ProbeSites {
         }
     }
 
-    /** sites[id]: the call site of probe id, or null while no site of it is linked. */
+    /**
+     * sites[2 * id] / sites[2 * id + 1]: the {@code begin} / {@code loopBegin} call site of probe
+     * id, or null while none is linked. Keyed by kind too: ids are reused after
+     * {@link Hyprof#reset} (tests, restarts), and a site linked for a method must never serve a
+     * loop of the same id.
+     */
     private static MutableCallSite[] sites = new MutableCallSite[0];
     /** The state each site is linked for: 0 off, 1 on, 2 count-only. */
     private static byte[] linked = new byte[0];
-    /** Whether sites[id] is a loop's ({@code loopBegin}). */
-    private static boolean[] loop = new boolean[0];
 
     private static final Recorder.SiteListener LISTENER = new Recorder.SiteListener() {
         @Override
@@ -68,23 +74,23 @@ public final class ProbeSites {
         boolean isLoop = name.equals("loopBegin");
         if (!isLoop && !name.equals("begin")) throw new IllegalArgumentException("unknown probe site " + name);
         if (!type.equals(MethodType.methodType(int.class))) throw new IllegalArgumentException("probe site type " + type);
-        if (id < 0) throw new IllegalArgumentException("probe id " + id);
+        if (id < 0 || id > Integer.MAX_VALUE / 2 - 1) throw new IllegalArgumentException("probe id " + id);
         synchronized (ProbeSites.class) {
-            if (id >= sites.length) {
-                int n = Math.max(id + 1, sites.length * 2);
+            // listening before reading the config: a publish in between re-links once we are done
+            Recorder.sites = LISTENER;
+            int slot = 2 * id + (isLoop ? 1 : 0);
+            if (slot >= sites.length) {
+                int n = Math.max(slot + 2, sites.length * 2);
                 sites = Arrays.copyOf(sites, n);
                 linked = Arrays.copyOf(linked, n);
-                loop = Arrays.copyOf(loop, n);
             }
-            MutableCallSite s = sites[id];
+            MutableCallSite s = sites[slot];
             if (s == null) {
-                loop[id] = isLoop;
                 byte state = state(Recorder.config, id);
                 s = new MutableCallSite(target(id, isLoop, state));
-                linked[id] = state;
-                sites[id] = s;
+                linked[slot] = state;
+                sites[slot] = s;
             }
-            Recorder.sites = LISTENER;
             return s;
         }
     }
@@ -114,14 +120,15 @@ public final class ProbeSites {
     static synchronized void relink(Config c) {
         List<MutableCallSite> changed = null;
         MutableCallSite[] s = sites;
-        for (int id = 0; id < s.length; id++) {
-            if (s[id] == null) continue;
+        for (int slot = 0; slot < s.length; slot++) {
+            if (s[slot] == null) continue;
+            int id = slot >> 1;
             byte state = state(c, id);
-            if (state == linked[id]) continue;
-            s[id].setTarget(target(id, loop[id], state));
-            linked[id] = state;
+            if (state == linked[slot]) continue;
+            s[slot].setTarget(target(id, (slot & 1) != 0, state));
+            linked[slot] = state;
             if (changed == null) changed = new ArrayList<MutableCallSite>();
-            changed.add(s[id]);
+            changed.add(s[slot]);
         }
         if (changed != null) MutableCallSite.syncAll(changed.toArray(new MutableCallSite[0]));
     }

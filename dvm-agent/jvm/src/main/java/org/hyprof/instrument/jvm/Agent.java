@@ -84,7 +84,8 @@ public final class Agent {
             if (!cfg.classes.accepts(dotted)) return null;
             try {
                 synchronized (this) {
-                    ClassRewriter.Result r = ClassRewriter.forLoader(loader, true).hybrid(cfg.isHybrid()).rewrite(bytes, ids::next);
+                    ClassRewriter.Result r = ClassRewriter.forLoader(loader, true).hybrid(cfg.isHybrid())
+                            .staticSites(cfg.staticSites).rewrite(bytes, ids::next);
                     boolean newRoots = probes.add(r.probes(), r.skipped());
                     probes.defineInRuntime(r.probes(), r.skipped(), newRoots);
                     return r.bytes();

@@ -41,6 +41,7 @@ public final class ClassRewriter {
     private final TypeHierarchy hierarchy;
     private final boolean loops;
     private boolean hybrid;
+    private boolean staticSites;
 
     /**
      * Hybrid runs: native methods get a body that calls the emulator (and probes like any other
@@ -48,6 +49,15 @@ public final class ClassRewriter {
      */
     public ClassRewriter hybrid(boolean on) {
         this.hybrid = on;
+        return this;
+    }
+
+    /**
+     * Probe entries as {@code invokestatic Probe.begin/loopBegin} instead of {@code invokedynamic}
+     * sites (which class files older than Java 7 always get): to measure one against the other.
+     */
+    public ClassRewriter staticSites(boolean on) {
+        this.staticSites = on;
         return this;
     }
 
@@ -80,6 +90,7 @@ public final class ClassRewriter {
             List<String> ifaces = cn.interfaces.stream().map(s -> s.replace('/', '.')).toList();
             String source = cn.sourceFile == null ? "" : cn.sourceFile;
             Set<String> threadBodies = threadEntryBodies(cn);
+            boolean indy = !staticSites && (cn.version & 0xFFFF) >= Opcodes.V1_7; // invokedynamic since class file 51
             for (MethodNode mn : cn.methods) {
                 if ((mn.access & Opcodes.ACC_ABSTRACT) != 0) continue;
                 IntSupplier methodIds = ids;
@@ -104,7 +115,7 @@ public final class ClassRewriter {
                 }
                 AbstractInsnNode[] before = mn.instructions.toArray();
                 try {
-                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn).rewrite(methodIds, loops);
+                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn, indy).rewrite(methodIds, loops);
                     Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
                             (mn.access & Opcodes.ACC_STATIC) != 0, threadBodies.contains(mn.name + mn.desc));
                     probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,

@@ -59,7 +59,7 @@ public final class JarInstrumenter {
             ClassRewriter rewriter = new ClassRewriter(name -> {
                 byte[] b = classes.get(name);
                 return b != null ? b : TypeHierarchy.fromLoader(sys).apply(name);
-            }, true);
+            }, true).staticSites(cfg.staticSites);
             ProbeIds ids = new ProbeIds();
             ProbeSet set = new ProbeSet(cfg);
             int total = 0, instrumented = 0, methods = 0, loops = 0;

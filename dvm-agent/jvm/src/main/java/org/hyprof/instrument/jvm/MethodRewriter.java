@@ -1,18 +1,20 @@
 package org.hyprof.instrument.jvm;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.ListIterator;
 import java.util.Map;
 import org.hyprof.instrument.loops.LoopFinder;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
@@ -22,6 +24,7 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.BasicInterpreter;
@@ -34,21 +37,44 @@ import org.objectweb.asm.tree.analysis.Frame;
  * <li><b>analysis</b> — the instruction-level control-flow graph (normal and exception edges) and
  *     the constructor's {@code super()}/{@code this()} call come from ASM's {@link Analyzer}; the
  *     method is left alone if the analyzer rejects it.</li>
+ * <li><b>scratch locals</b> — the method's token {@code tok} and, per loop, its token
+ *     {@code tokL} and back-edge count {@code cntL} get fresh int locals after the method's own,
+ *     each set to 0 by the method's first instructions (before a constructor's {@code super()}:
+ *     int locals may be written there). So every local the probes read is definitely assigned
+ *     wherever the verifier looks, and a loop's {@code tokL} is 0 whenever control is outside it:
+ *     never entered, or closed by the code below.</li>
  * <li><b>loop probes</b> — code is placed on CFG <em>edges</em>: on a fall-through edge it goes
- *     between the two instructions, on a jump edge into a trampoline ({@code probe; goto target})
+ *     between the two instructions, on a jump edge into a trampoline ({@code code; goto target})
  *     that the jump is retargeted to. So every probe runs exactly when its edge is taken, and no
- *     original instruction moves relative to another.</li>
- * <li><b>entry/exit probes</b> — {@code enter} at the start (constructors: right after the
+ *     original instruction moves relative to another. Entry edge (into the header from outside):
+ *     {@code tokL = loopBegin(); cntL = 0}; back edge: {@code cntL++} (no call); exit edge:
+ *     {@code loopEnd(id, tokL, cntL); tokL = 0}, inner loops first, before any entry or back edge
+ *     of an outer loop on the same edge. An exception edge cannot carry code: a handler outside a
+ *     loop whose try range covers part of it is reached through a handler trampoline
+ *     ({@code loopEnd; tokL = 0} for each such loop, then {@code goto handler}), which is a no-op
+ *     for exceptions thrown outside the loop since their {@code tokL} is 0.</li>
+ * <li><b>entry/exit probes</b> — {@code tok = begin()} at the start (constructors: right after the
  *     {@code super()}/{@code this()} call, so {@code this} is never used uninitialized) and
- *     {@code exit} before every return.</li>
- * <li><b>exceptional exit</b> — one catch-all handler ({@code exitThrow; athrow}) appended
- *     <em>last</em> in the exception table over the whole body after {@code enter}, so the
- *     method's own handlers still see their exceptions first.</li>
+ *     {@code end(id, tok)} before every return, preceded by {@code loopEnd} of each loop whose
+ *     body holds the return (innermost first; a return lies in a natural loop's body only when a
+ *     handler inside the loop covers it, so no edge of it leaves the loop).</li>
+ * <li><b>exceptional exit</b> — one catch-all handler ({@code loopEnd} of every loop, innermost
+ *     first, then {@code endThrow(id, tok); athrow}) appended <em>last</em> in the exception table
+ *     over the whole body after {@code begin}, so the method's own handlers still see their
+ *     exceptions first. Loops already closed have {@code tokL == 0}, which the runtime ignores.</li>
  * </ol>
- * Stack map frames and max stack are recomputed by the class writer.
+ * {@code begin} and {@code loopBegin} are {@code invokedynamic} sites bootstrapped by
+ * {@code ProbeSites} (constant 0 while their probe is off, so the JIT drops them and the exit's
+ * test), or {@code invokestatic Probe.begin/loopBegin(I)I} in class files older than Java 7 and
+ * when static sites are asked for. Stack map frames and max stack are recomputed by the class
+ * writer.
  */
 final class MethodRewriter {
     static final String PROBE = "org/hyprof/runtime/Probe";
+    /** Bootstrap of the {@code begin}/{@code loopBegin} sites; static argument: the probe id. */
+    static final Handle SITES = new Handle(Opcodes.H_INVOKESTATIC, "org/hyprof/runtime/ProbeSites", "bootstrap",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;",
+            false);
 
     /** A method that cannot be rewritten safely: it is left unchanged and listed with this reason. */
     static final class Skip extends Exception {
@@ -62,12 +88,18 @@ final class MethodRewriter {
     /** What the rewrite placed: the method's probe id and its loops (header line, id). */
     record Placed(int methodId, List<int[]> loops, List<String> loopSkips) {}
 
+    /** A loop with probes: its id and its two locals. */
+    private record Probed(LoopFinder.Loop loop, int id, int tokLocal, int countLocal) {}
+
     private final String owner;
     private final MethodNode mn;
+    private final boolean indy;
 
-    MethodRewriter(String owner, MethodNode mn) {
+    /** @param indy {@code begin}/{@code loopBegin} as invokedynamic sites (class files of Java 7 and later only) */
+    MethodRewriter(String owner, MethodNode mn, boolean indy) {
         this.owner = owner;
         this.mn = mn;
+        this.indy = indy;
     }
 
     /**
@@ -126,41 +158,63 @@ final class MethodRewriter {
         }
 
         int methodId = nextId.getAsInt();
+        int tok = mn.maxLocals;
 
-        // ---- loop probes on edges
+        // ---- loop probes on edges (and handler trampolines)
         List<int[]> placedLoops = new ArrayList<>();
         List<String> loopSkips = new ArrayList<>();
-        if (withLoops) placeLoops(code, frames, succ, excSucc, nextId, placedLoops, loopSkips, ctor);
+        List<Probed> byDepth = withLoops
+                ? placeLoops(code, frames, succ, excSucc, nextId, tok + 1, placedLoops, loopSkips, ctor)
+                : List.of();
+        mn.maxLocals = tok + 1 + 2 * byDepth.size();
+
+        // ---- scratch locals: all 0 from the method's first instruction on
+        InsnList init = new InsnList();
+        for (int local = tok; local < mn.maxLocals; local++) {
+            init.add(new InsnNode(Opcodes.ICONST_0));
+            init.add(new VarInsnNode(Opcodes.ISTORE, local));
+        }
 
         // ---- entry, exits, exceptional exit
         LabelNode start = new LabelNode();
-        InsnList enter = probe(methodId, "enter");
+        InsnList enter = begin(methodId, "begin");
+        enter.add(new VarInsnNode(Opcodes.ISTORE, tok));
         enter.add(start);
         enter.add(entryLoops); // loops whose header is the first instruction: entered from the method entry
         if (entryAfter == null) insns.insert(enter);
         else insns.insert(entryAfter, enter);
-        for (AbstractInsnNode i : code) {
-            int op = i.getOpcode();
-            if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) insns.insertBefore(i, probe(methodId, "exit"));
+        insns.insert(init);
+        for (int i = 0; i < n; i++) {
+            int op = code[i].getOpcode();
+            if (op < Opcodes.IRETURN || op > Opcodes.RETURN) continue;
+            InsnList exit = new InsnList();
+            for (Probed p : byDepth) if (p.loop.body.get(i)) exit.add(loopEnd(p));
+            exit.add(end(methodId, tok, "end"));
+            insns.insertBefore(code[i], exit);
         }
         LabelNode end = new LabelNode();
         insns.add(trampolines);
         insns.add(end);
         LabelNode handler = new LabelNode();
         insns.add(handler);
-        insns.add(probe(methodId, "exitThrow"));
+        for (Probed p : byDepth) insns.add(loopEnd(p));
+        insns.add(end(methodId, tok, "endThrow"));
         insns.add(new InsnNode(Opcodes.ATHROW));
         mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
         return new Placed(methodId, placedLoops, loopSkips);
     }
 
     private final InsnList trampolines = new InsnList();
-    /** loopEnter probes of loops whose header is instruction 0 (the method entry is their entry edge). */
+    /** Entry-edge code of loops whose header is instruction 0 (the method entry is their entry edge). */
     private final InsnList entryLoops = new InsnList();
 
-    private void placeLoops(AbstractInsnNode[] code, Frame<BasicValue>[] frames, List<List<Integer>> succ,
-                            List<List<Integer>> excSucc, java.util.function.IntSupplier nextId,
-                            List<int[]> placed, List<String> skips, boolean ctor) {
+    /**
+     * Places the loop probes; returns the loops that got them, innermost first (a loop inside
+     * another has a smaller body). Their locals are {@code firstLocal, firstLocal + 1, ...}.
+     */
+    private List<Probed> placeLoops(AbstractInsnNode[] code, Frame<BasicValue>[] frames, List<List<Integer>> succ,
+                                    List<List<Integer>> excSucc, java.util.function.IntSupplier nextId, int firstLocal,
+                                    List<int[]> placed, List<String> skips, boolean ctor) {
         int n = code.length;
         int[][] normal = new int[n][];
         int[][] exceptional = new int[n][];
@@ -169,60 +223,69 @@ final class MethodRewriter {
             exceptional[i] = excSucc.get(i).stream().mapToInt(Integer::intValue).toArray();
         }
         List<LoopFinder.Loop> loops = LoopFinder.find(normal, exceptional);
-        if (loops.isEmpty()) return;
+        if (loops.isEmpty()) return List.of();
         // exception edges into a header cannot carry code: such loops get no probes
         boolean[] handlerTarget = new boolean[n];
         for (List<Integer> l : excSucc) for (int t : l) handlerTarget[t] = true;
 
-        // edge (u -> v) -> ordered probe calls; exits (inner first), then iter/enter
-        Map<Long, List<String[]>> onEdge = new LinkedHashMap<>();
-        List<LoopFinder.Loop> kept = new ArrayList<>();
+        List<Probed> kept = new ArrayList<>(); // code order
         for (LoopFinder.Loop l : loops) {
             if (handlerTarget[l.header]) { skips.add("loop at " + lineOf(code, l.header) + ": entered by an exception edge"); continue; }
             // in a constructor the entry probe comes after super()/this(), so it cannot enter a loop before it
             if (l.header == 0 && ctor) { skips.add("loop at " + lineOf(code, l.header) + ": before super()/this()"); continue; }
-            kept.add(l);
-        }
-        // innermost first: a loop inside another has a smaller body
-        List<LoopFinder.Loop> byDepth = new ArrayList<>(kept);
-        byDepth.sort((a, b) -> Integer.compare(a.body.cardinality(), b.body.cardinality()));
-        Map<LoopFinder.Loop, Integer> ids = new HashMap<>();
-        for (LoopFinder.Loop l : kept) { // ids in code order
-            int id = nextId.getAsInt();
-            ids.put(l, id);
+            int id = nextId.getAsInt(); // ids in code order
+            int local = firstLocal + 2 * kept.size();
+            kept.add(new Probed(l, id, local, local + 1));
             placed.add(new int[] {id, lineOf(code, l.header)});
         }
-        for (LoopFinder.Loop l : byDepth) {
-            String id = Integer.toString(ids.get(l));
+        List<Probed> byDepth = new ArrayList<>(kept);
+        byDepth.sort((a, b) -> Integer.compare(a.loop.body.cardinality(), b.loop.body.cardinality()));
+
+        // edge (u -> v) -> its code: exits (inner first), then entries and back edges
+        Map<Long, InsnList> onEdge = new LinkedHashMap<>();
+        // handler index -> loops its exception edges leave (inner first)
+        Map<Integer, List<Probed>> onHandler = new LinkedHashMap<>();
+        for (Probed p : byDepth) {
             for (int u = 0; u < n; u++) {
-                if (frames[u] == null) continue;
-                for (int v : succ.get(u)) {
-                    boolean uIn = l.body.get(u), vIn = l.body.get(v);
-                    if (uIn && !vIn) add(onEdge, u, v, "loopExit", id);
+                if (frames[u] == null || !p.loop.body.get(u)) continue;
+                for (int v : succ.get(u))
+                    if (!p.loop.body.get(v)) edge(onEdge, u, v).add(loopEndAndClear(p));
+                for (int v : excSucc.get(u)) {
+                    if (p.loop.body.get(v)) continue;
+                    List<Probed> h = onHandler.computeIfAbsent(v, k -> new ArrayList<>());
+                    if (!h.contains(p)) h.add(p);
                 }
             }
         }
-        for (LoopFinder.Loop l : kept) {
-            String id = Integer.toString(ids.get(l));
-            if (l.header == 0) entryLoops.add(probe(ids.get(l), "loopEnter"));
+        for (Probed p : kept) {
+            LoopFinder.Loop l = p.loop;
+            if (l.header == 0) entryLoops.add(loopBegin(p));
             for (int u = 0; u < n; u++) {
                 if (frames[u] == null) continue;
                 for (int v : succ.get(u)) {
                     if (v != l.header) continue;
-                    add(onEdge, u, v, l.body.get(u) ? "loopIter" : "loopEnter", id);
+                    if (l.body.get(u)) edge(onEdge, u, v).add(new IincInsnNode(p.countLocal, 1));
+                    else edge(onEdge, u, v).add(loopBegin(p));
                 }
             }
         }
-        for (Map.Entry<Long, List<String[]>> e : onEdge.entrySet()) {
+        for (Map.Entry<Long, InsnList> e : onEdge.entrySet()) {
             int u = (int) (e.getKey() >>> 32), v = (int) (long) e.getKey();
-            InsnList probes = new InsnList();
-            for (String[] p : e.getValue()) probes.add(probe(Integer.parseInt(p[1]), p[0]));
-            placeOnEdge(code, u, v, probes);
+            placeOnEdge(code, u, v, e.getValue());
         }
+        for (Map.Entry<Integer, List<Probed>> e : onHandler.entrySet()) {
+            LabelNode target = (LabelNode) code[e.getKey()];
+            LabelNode tramp = new LabelNode();
+            trampolines.add(tramp);
+            for (Probed p : e.getValue()) trampolines.add(loopEndAndClear(p));
+            trampolines.add(new JumpInsnNode(Opcodes.GOTO, target));
+            for (TryCatchBlockNode t : mn.tryCatchBlocks) if (t.handler == target) t.handler = tramp;
+        }
+        return byDepth;
     }
 
-    private static void add(Map<Long, List<String[]>> m, int u, int v, String kind, String id) {
-        m.computeIfAbsent(((long) u << 32) | (v & 0xffffffffL), k -> new ArrayList<>()).add(new String[] {kind, id});
+    private static InsnList edge(Map<Long, InsnList> m, int u, int v) {
+        return m.computeIfAbsent(((long) u << 32) | (v & 0xffffffffL), k -> new InsnList());
     }
 
     /** Puts code on edge u -> v: between them for a fall-through, in a trampoline for a jump. */
@@ -266,10 +329,51 @@ final class MethodRewriter {
         return c;
     }
 
-    static InsnList probe(int id, String method) {
+    /** {@code begin}/{@code loopBegin} of probe {@code id}: leaves the token on the stack. */
+    private InsnList begin(int id, String method) {
+        InsnList l = new InsnList();
+        if (indy) {
+            l.add(new InvokeDynamicInsnNode(method, "()I", SITES, id));
+        } else {
+            l.add(pushInt(id));
+            l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, method, "(I)I", false));
+        }
+        return l;
+    }
+
+    /** {@code end}/{@code endThrow(id, tok)}. */
+    private static InsnList end(int id, int tokLocal, String method) {
         InsnList l = new InsnList();
         l.add(pushInt(id));
-        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, method, "(I)V", false));
+        l.add(new VarInsnNode(Opcodes.ILOAD, tokLocal));
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, method, "(II)V", false));
+        return l;
+    }
+
+    /** A loop's entry edge: {@code tokL = loopBegin(); cntL = 0}. */
+    private InsnList loopBegin(Probed p) {
+        InsnList l = begin(p.id, "loopBegin");
+        l.add(new VarInsnNode(Opcodes.ISTORE, p.tokLocal));
+        l.add(new InsnNode(Opcodes.ICONST_0));
+        l.add(new VarInsnNode(Opcodes.ISTORE, p.countLocal));
+        return l;
+    }
+
+    /** {@code loopEnd(id, tokL, cntL)}. */
+    private static InsnList loopEnd(Probed p) {
+        InsnList l = new InsnList();
+        l.add(pushInt(p.id));
+        l.add(new VarInsnNode(Opcodes.ILOAD, p.tokLocal));
+        l.add(new VarInsnNode(Opcodes.ILOAD, p.countLocal));
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "loopEnd", "(III)V", false));
+        return l;
+    }
+
+    /** A loop's exit edge: {@code loopEnd(id, tokL, cntL); tokL = 0} (so a later loopEnd of it is a no-op). */
+    private static InsnList loopEndAndClear(Probed p) {
+        InsnList l = loopEnd(p);
+        l.add(new InsnNode(Opcodes.ICONST_0));
+        l.add(new VarInsnNode(Opcodes.ISTORE, p.tokLocal));
         return l;
     }
 

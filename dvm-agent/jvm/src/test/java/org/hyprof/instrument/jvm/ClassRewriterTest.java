@@ -2,15 +2,10 @@ package org.hyprof.instrument.jvm;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.InputStream;
 import java.lang.reflect.Method;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.hyprof.config.ProbeInfo;
-import org.hyprof.config.ProfilingConfig;
-import org.hyprof.instrument.ProbeIds;
-import org.hyprof.instrument.ProbeSet;
 import org.hyprof.runtime.Hyprof;
 import org.hyprof.runtime.Options;
 import org.hyprof.runtime.Snapshot;
@@ -18,42 +13,26 @@ import org.hyprof.runtime.Stats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Instruments fixtures.Workload with ASM, runs it, and checks exact counts. */
+/** Instruments fixtures.Workload with ASM (every probe-site form), runs it, and checks exact counts. */
 class ClassRewriterTest {
-    Map<String, ProbeInfo> byName = new HashMap<>();
+    Map<String, ProbeInfo> byName;
     Class<?> workload;
 
+    void instrumentAndLoad(Instrumented.Sites sites) throws Exception {
+        Instrumented i = Instrumented.load("fixtures.Workload", sites);
+        byName = i.byName;
+        workload = i.loaded;
+    }
+
     @BeforeEach
-    void instrumentAndLoad() throws Exception {
+    void start() {
         Hyprof.reset();
         Options o = new Options();
         o.calibrate = false;
         Hyprof.start(o);
-        byte[] original;
-        try (InputStream in = getClass().getResourceAsStream("/fixtures/Workload.class")) {
-            original = in.readAllBytes();
-        }
-        ClassRewriter.Result r = ClassRewriter.forLoader(getClass().getClassLoader(), true)
-                .rewrite(original, new ProbeIds()::next);
-        ProbeSet set = new ProbeSet(new ProfilingConfig());
-        set.defineInRuntime(r.probes(), r.skipped(), set.add(r.probes(), r.skipped()));
-        for (ProbeInfo p : r.probes()) byName.put(p.displayName(), p);
-        assertTrue(r.skipped().isEmpty(), "nothing skipped: " + r.skipped());
-        byte[] bytes = r.bytes();
-        ClassLoader loader = new ClassLoader(getClass().getClassLoader()) {
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                if (name.equals("fixtures.Workload")) {
-                    synchronized (this) {
-                        Class<?> c = findLoadedClass(name);
-                        return c != null ? c : defineClass(name, bytes, 0, bytes.length);
-                    }
-                }
-                return super.loadClass(name, resolve);
-            }
-        };
-        workload = loader.loadClass("fixtures.Workload");
     }
 
     @AfterEach
@@ -67,8 +46,10 @@ class ClassRewriterTest {
         return Hyprof.snapshot().total(p.id(), field);
     }
 
-    @Test
-    void outputUnchangedAndCountsExact() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Instrumented.Sites.class)
+    void outputUnchangedAndCountsExact(Instrumented.Sites sites) throws Exception {
+        instrumentAndLoad(sites);
         Method run = workload.getMethod("run");
         int expected = fixtures.Workload.run(); // the uninstrumented original
         assertEquals(expected, run.invoke(null));
@@ -112,7 +93,8 @@ class ClassRewriterTest {
     }
 
     @Test
-    void resolutionsAreClassified() {
+    void resolutionsAreClassified() throws Exception {
+        instrumentAndLoad(Instrumented.Sites.INDY);
         assertEquals("method", byName.get("fixtures.Workload.run()I").resolution().label());
         List<ProbeInfo> loops = byName.values().stream().filter(ProbeInfo::loop).toList();
         assertEquals(6, loops.size(), loops.toString());
