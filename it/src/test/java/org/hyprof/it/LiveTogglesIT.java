@@ -45,8 +45,6 @@ class LiveTogglesIT {
     String address;
     Process app;
     Path appLog;
-    /** Rows of live snapshots ({@code ctl stats}) between the steps that broke inclusive ≥ exclusive ≥ 0. */
-    final List<String> liveViolations = new ArrayList<>();
 
     @AfterEach
     void cleanUp() throws Exception {
@@ -245,6 +243,7 @@ class LiveTogglesIT {
 
         Cli table = Cli.run("report", db.toString());
         assertEquals(0, table.exit, table.err);
+        assertTrue(table.out.contains("(pid " + app.pid() + "): ended, "), "the run ended cleanly, so the check applies: " + table.out);
         Matcher m = Pattern.compile("check: sum of exclusive energy (\\S+) uJ, session total (\\S+) uJ \\(difference ([0-9.]+)%\\)")
                 .matcher(table.out);
         assertTrue(m.find(), "the report prints its energy check: " + table.out);
@@ -257,7 +256,6 @@ class LiveTogglesIT {
         double rel = energy.get("relative_difference").asDouble();
         checks.add(() -> assertTrue(rel <= ENERGY_CHECK_BOUND, "JSON energy.relative_difference " + rel + " <= " + ENERGY_CHECK_BOUND
                 + " (sum_excl_ns " + energy.get("sum_excl_ns") + ", top_incl_ns " + energy.get("top_incl_ns") + ")"));
-        checks.add(() -> assertEquals(List.of(), liveViolations, "live snapshots between the steps kept inclusive >= exclusive >= 0"));
         // the figures, for whoever reads the test's output when a check fails
         System.out.println("LiveTogglesIT " + db.getFileName() + ": wall " + wallNanos / 1_000_000 + " ms\n" + table.out + byThread.out);
         assertAll("the books after live toggling (" + db.getFileName() + ", wall " + wallNanos / 1_000_000 + " ms)", checks);
@@ -275,8 +273,10 @@ class LiveTogglesIT {
 
     /**
      * Waits until every thread finished two more rounds (so calls begun under the previous
-     * settings have ended and new ones ran under the new ones), then takes a fresh snapshot
-     * ({@code ctl stats}) and notes any of its rows with inclusive < exclusive or exclusive < 0.
+     * settings have ended and new ones ran under the new ones), then has the agent take a fresh
+     * snapshot ({@code ctl stats}). A live snapshot's rows are not checked: a recursive method's
+     * inclusive time counts its outermost activations only, so while one is open its finished
+     * inner activations' exclusive time is in and its inclusive time is not yet.
      */
     void awaitRounds(String what) throws Exception {
         Map<String, Long> before = rounds();
@@ -284,12 +284,7 @@ class LiveTogglesIT {
             Map<String, Long> now = rounds();
             return THREADS.stream().allMatch(t -> now.getOrDefault(t, 0L) >= before.getOrDefault(t, 0L) + 2);
         });
-        Cli stats = ctlRun("stats", "--format", "csv");
-        assertEquals(0, stats.exit, stats.err);
-        for (Map<String, String> r : csvRows(stats.out)) {
-            long incl = Long.parseLong(r.get("incl_ns")), excl = Long.parseLong(r.get("excl_ns"));
-            if (incl < excl || excl < 0) liveViolations.add(what + ": " + r.get("method") + " incl " + incl + " excl " + excl);
-        }
+        assertTrue(ctl("stats", "--format", "csv").startsWith(ReportWriter.METHOD_COLUMNS), "a fresh snapshot after: " + what);
     }
 
     /** Waits until 'ctl probes' shows each named probe in the given state ("on"/"off"). */
@@ -316,16 +311,12 @@ class LiveTogglesIT {
 
     /** Runs 'hyprof ctl' on the session (its token from S.db.token); it must succeed. */
     String ctl(String... command) {
-        Cli c = ctlRun(command);
-        assertEquals(0, c.exit, "ctl " + String.join(" ", command) + ": " + c.err);
-        return c.out;
-    }
-
-    Cli ctlRun(String... command) {
         List<String> args = new ArrayList<>(List.of("ctl", "--connect", address, "--session", db.toString(), "--timeout-ms",
                 String.valueOf(Await.DEADLINE.toMillis())));
         args.addAll(List.of(command));
-        return Cli.run(args.toArray(new String[0]));
+        Cli c = Cli.run(args.toArray(new String[0]));
+        assertEquals(0, c.exit, "ctl " + String.join(" ", command) + ": " + c.err);
+        return c.out;
     }
 
     static Map<String, String> only(List<Map<String, String>> rows) {
