@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import workload.Toggles;
 
 /**
@@ -29,7 +31,9 @@ import workload.Toggles;
  * and followed by rounds of every thread and a fresh snapshot. After the program ended and serve
  * stopped, {@code hyprof report} must hold together: for every method and loop row inclusive ≥
  * exclusive ≥ 0 (deducted and raw), every thread's time within the program's wall time, and the
- * energy check (Σ exclusive against the threads' totals) within 0.1 %.
+ * energy check (Σ exclusive against the threads' totals) within 0.1 %. The same workloads left
+ * alone ({@link #booksKeptWithoutToggles}) tell what toggling broke from what a run without any
+ * toggle gets wrong.
  */
 class LiveTogglesIT {
     /** The energy check's bound: Σ exclusive energy against the session total. */
@@ -160,11 +164,30 @@ class LiveTogglesIT {
         assertBooksKept(finish());
     }
 
+    /**
+     * The same books for the same workloads left alone (every probe on throughout, the same rounds
+     * of snapshots): what the three scenarios find beyond this is what toggling broke.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"scimark", "recursion", "loops"})
+    void booksKeptWithoutToggles(String kind) throws Exception {
+        start(kind, kind + "-untoggled");
+        for (int i = 0; i < 4; i++) awaitRounds("rounds " + i + " without toggles");
+        assertBooksKept(finish());
+    }
+
     // ---------------------------------------------------------------- the run
 
-    /** Starts 'hyprof serve' and the workload with an agent streaming to it, until every probe is known. */
     void start(String kind) throws Exception {
-        db = dir.resolve(kind + ".db");
+        start(kind, kind);
+    }
+
+    /**
+     * Starts 'hyprof serve' on {@code session}.db and the workload with an agent streaming to it,
+     * until every probe is known.
+     */
+    void start(String kind, String session) throws Exception {
+        db = dir.resolve(session + ".db");
         serveLog = dir.resolve("serve.log");
         serve = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "serve", "--listen", "127.0.0.1:0", "-o",
                 db.toString()).redirectErrorStream(true).redirectOutput(serveLog.toFile()).start();
@@ -258,7 +281,7 @@ class LiveTogglesIT {
                 + " (sum_excl_ns " + energy.get("sum_excl_ns") + ", top_incl_ns " + energy.get("top_incl_ns") + ")"));
         // the figures, for whoever reads the test's output when a check fails
         System.out.println("LiveTogglesIT " + db.getFileName() + ": wall " + wallNanos / 1_000_000 + " ms\n" + table.out + byThread.out);
-        assertAll("the books after live toggling (" + db.getFileName() + ", wall " + wallNanos / 1_000_000 + " ms)", checks);
+        assertAll("the books of " + db.getFileName() + " (wall " + wallNanos / 1_000_000 + " ms)", checks);
     }
 
     // ---------------------------------------------------------------- waiting for the program and the agent
