@@ -143,7 +143,9 @@ class TuiTmuxIT {
 
     static long iterations(String screen) {
         String[] c = cells(screen, "m1()V#loop0");
-        return Long.parseLong(c[c.length - 2]);
+        int k = c.length - 2;               // the probe% column, before the name
+        if (!c[k].matches("[0-9.]+")) k--;  // its mark (c, !), when there is one
+        return Long.parseLong(c[k - 1]);    // iterations, before probe%
     }
 
     /**

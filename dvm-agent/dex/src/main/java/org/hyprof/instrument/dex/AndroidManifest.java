@@ -42,6 +42,7 @@ public final class AndroidManifest {
         int minSdk = DEFAULT_MIN_SDK;
         int pos = b.getShort(2) & 0xffff;
         int end = Math.min(bytes.length, b.getInt(4));
+        boolean poolSeen = false;
         while (pos + 8 <= end) {
             int type = b.getShort(pos) & 0xffff;
             int headerSize = b.getShort(pos + 2) & 0xffff;
@@ -49,7 +50,12 @@ public final class AndroidManifest {
             if (size < 8 || pos + size > end) throw new IllegalArgumentException("truncated chunk at " + pos);
             if (headerSize < 8 || headerSize > size)
                 throw new IllegalArgumentException("chunk at " + pos + " has a header of " + headerSize + " bytes in " + size);
-            if (type == 0x0001) strings = strings(b, pos);
+            if (type == 0x0001) {
+                // one pool, its strings inside it: what it allocates is bounded by its own size
+                if (poolSeen) throw new IllegalArgumentException("a second string pool at " + pos);
+                poolSeen = true;
+                strings = strings(b, pos, size);
+            }
             else if (type == 0x0180) {
                 resIds = new int[(size - headerSize) / 4];
                 for (int i = 0; i < resIds.length; i++) resIds[i] = b.getInt(pos + headerSize + 4 * i);
@@ -92,29 +98,34 @@ public final class AndroidManifest {
         return i >= 0 && i < strings.length ? strings[i] : null;
     }
 
-    private static String[] strings(ByteBuffer b, int chunk) {
+    private static String[] strings(ByteBuffer b, int chunk, int size) {
         int count = b.getInt(chunk + 8);
         int flags = b.getInt(chunk + 16);
         int stringsStart = b.getInt(chunk + 20);
         boolean utf8 = (flags & 0x100) != 0;
         int offsets = chunk + (b.getShort(chunk + 2) & 0xffff);
         // counts and lengths come from the file: each must fit what remains before it is allocated
-        if (count < 0 || count > (b.limit() - offsets) / 4)
-            throw new IllegalArgumentException("a string pool of " + Integer.toUnsignedString(count) + " strings in " + b.limit() + " bytes");
+        int chunkEnd = chunk + size;
+        if (count < 0 || count > (chunkEnd - offsets) / 4)
+            throw new IllegalArgumentException("a string pool of " + Integer.toUnsignedString(count) + " strings in " + size + " bytes");
         String[] out = new String[count];
         for (int i = 0; i < count; i++) {
-            int p = chunk + stringsStart + b.getInt(offsets + 4 * i);
+            long at = (long) chunk + stringsStart + b.getInt(offsets + 4 * i);
+            if (stringsStart < 0 || at < chunk || at + 2 > chunkEnd)
+                throw new IllegalArgumentException("string " + i + " lies outside its pool");
+            int p = (int) at;
             if (utf8) {
                 p += (b.get(p) & 0x80) != 0 ? 2 : 1; // UTF-16 length
                 int len = b.get(p) & 0xff;
                 if ((len & 0x80) != 0) { len = ((len & 0x7f) << 8) | (b.get(p + 1) & 0xff); p += 2; } else p += 1;
+                if ((long) p + len > chunkEnd) throw new IllegalArgumentException("string " + i + " of " + len + " bytes runs past its pool");
                 byte[] s = new byte[len];
                 b.get(p, s);
                 out[i] = new String(s, StandardCharsets.UTF_8);
             } else {
                 int len = b.getShort(p) & 0xffff;
                 if ((len & 0x8000) != 0) { len = ((len & 0x7fff) << 16) | (b.getShort(p + 2) & 0xffff); p += 4; } else p += 2;
-                if ((long) p + 2L * len > b.limit())
+                if ((long) p + 2L * len > chunkEnd)
                     throw new IllegalArgumentException("string " + i + " of " + len + " characters runs past the end");
                 char[] s = new char[len];
                 for (int k = 0; k < len; k++) s[k] = b.getChar(p + 2 * k);
