@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Jars instrumented one by one ({@link JarInstrumenter}, {@link Piece}): a library jar and an app
@@ -46,13 +46,23 @@ class JarPiecesTest {
 
     /** A jar of test classes. */
     private Path jar(String name, String... classes) throws Exception {
+        return jar(name, 0, classes);
+    }
+
+    /** A jar of test classes, their class file major version set to {@code major} (0: as compiled). */
+    private Path jar(String name, int major, String... classes) throws Exception {
         Path jar = dir.resolve(name);
         try (OutputStream fo = Files.newOutputStream(jar); JarOutputStream jo = new JarOutputStream(fo)) {
             for (String c : classes) {
                 String entry = c.replace('.', '/') + ".class";
                 try (InputStream in = getClass().getResourceAsStream("/" + entry)) {
+                    byte[] b = in.readAllBytes();
+                    if (major != 0) {
+                        b[6] = 0; // major version, big-endian u2 at offset 6
+                        b[7] = (byte) major;
+                    }
                     jo.putNextEntry(new JarEntry(entry));
-                    jo.write(in.readAllBytes());
+                    jo.write(b);
                     jo.closeEntry();
                 }
             }
@@ -121,16 +131,25 @@ class JarPiecesTest {
         return new Out(o, key, s.manifest(), byName);
     }
 
+    /**
+     * @param major class file major version of the fixtures (0: as compiled, 61): 50 gets static
+     *              sites, 48 cannot {@code ldc} a class (only the holder does, at version 52)
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"", "sites=static"})
-    void twoJarsInstrumentedOneByOneRunTogetherWithTheirOwnIdsAndNames(String agentArgs) throws Exception {
-        Out lib = instrument(jar("lib.jar", "fixtures.pieces.Lib"), "lib-hyprof.jar", agentArgs);
-        Out app = instrument(jar("app.jar", "fixtures.pieces.App"), "app-hyprof.jar", agentArgs);
+    @CsvSource({"'', 0", "sites=static, 0", "'', 50", "'', 48"})
+    void twoJarsInstrumentedOneByOneRunTogetherWithTheirOwnIdsAndNames(String agentArgs, int major) throws Exception {
+        Out lib = instrument(jar("lib.jar", major, "fixtures.pieces.Lib"), "lib-hyprof.jar", agentArgs);
+        Out app = instrument(jar("app.jar", major, "fixtures.pieces.App"), "app-hyprof.jar", agentArgs);
         assertNotEquals(lib.key(), app.key());
         assertEquals(1, lib.local("fixtures.pieces.Lib.<init>()V"), "each piece numbers from 1");
         assertEquals(1, app.local("fixtures.pieces.App.<init>()V"));
-        Instrumented.checkSites(entries(app.jar()).get("fixtures/pieces/App.class"),
-                agentArgs.isEmpty() ? Instrumented.Sites.INDY : Instrumented.Sites.STATIC);
+        byte[] appClass = entries(app.jar()).get("fixtures/pieces/App.class");
+        if (major == 0)
+            Instrumented.checkSites(appClass, agentArgs.isEmpty() ? Instrumented.Sites.INDY : Instrumented.Sites.STATIC);
+        else if (major == 50)
+            Instrumented.checkSites(appClass, Instrumented.Sites.VERSION_50);
+        else
+            assertEquals(major, ((appClass[6] & 0xff) << 8) | (appClass[7] & 0xff), "class file version kept");
 
         Path session = dir.resolve("s.hyprof");
         Options o = new Options();
