@@ -28,7 +28,9 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Add probes to a jar, an APK, a DEX file or a directory of DEX files.",
             "Every method entry, exit, exceptional exit and loop gets one. The output runs without the agent:",
             "the runtime is embedded and starts at the first probe.",
-            "Jar: writes hyprof-<pid>.hyprof (override with -Dhyprof.options=out=FILE).",
+            "Jar: writes hyprof-<pid>.hyprof (override with -Dhyprof.options=out=FILE). Each jar is a piece",
+            "with probe ids of its own: jars instrumented one by one (a library and its tests) run together",
+            "on one class path and are told apart in the session.",
             "APK: every classes*.dex is rewritten, the runtime is added as its own classesN.dex (in",
             "classes.dex when minSdk < 21), the manifest and settings go to assets/hyprof/; signatures are",
             "removed: sign again (--sign-debug). On the device the session file is written to the app's",
@@ -95,7 +97,7 @@ public final class InstrumentCommand implements Callable<Integer> {
             err.print("\r");
             printSummary(err, s.classes(), s.instrumentedClasses(), s.methods(), s.loops(), s.manifest(),
                     s.inBytes(), s.outBytes(), listSkipped);
-            err.println("wrote " + out + " and " + manifestFile);
+            err.println("wrote " + out + " (piece " + s.pieceKey() + ") and " + manifestFile);
         }
         err.flush();
         return 0;

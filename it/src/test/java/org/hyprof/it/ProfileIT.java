@@ -139,6 +139,80 @@ class ProfileIT {
         assertEquals("465", m.get(D + "fib(I)I").get("calls"));
     }
 
+    /**
+     * Issue 23 item 2: a jar and a second jar it runs with (here: Deterministic's Worker split off
+     * into a jar of its own, calling back into the first), instrumented one by one, each numbering
+     * its probes from 1. On one class path each keeps its own ids and names.
+     */
+    @Test
+    void jarsInstrumentedOneByOneKeepTheirNamesAndCounts() throws Exception {
+        Path classes = Path.of(Cli.classpathOf(Deterministic.class));
+        Path main = dir.resolve("main.jar"), worker = dir.resolve("worker.jar");
+        try (var m = new java.util.jar.JarOutputStream(Files.newOutputStream(main));
+             var w = new java.util.jar.JarOutputStream(Files.newOutputStream(worker))) {
+            for (Map.Entry<String, byte[]> e : samplesEntries(classes).entrySet()) {
+                if (!e.getKey().startsWith("workload/Deterministic")) continue;
+                var jo = e.getKey().equals("workload/Deterministic$Worker.class") ? w : m;
+                jo.putNextEntry(new java.util.jar.JarEntry(e.getKey()));
+                jo.write(e.getValue());
+                jo.closeEntry();
+            }
+        }
+        Path mainOut = dir.resolve("main-hyprof.jar"), workerOut = dir.resolve("worker-hyprof.jar");
+        for (Path[] io : new Path[][] {{main, mainOut}, {worker, workerOut}}) {
+            Cli i = Cli.run("instrument", io[0].toString(), "-o", io[1].toString());
+            assertEquals(0, i.exit, i.err);
+            assertTrue(i.err.contains("(piece "), i.err);
+        }
+        String mainKey = pieceKey(mainOut), workerKey = pieceKey(workerOut);
+        assertNotEquals(mainKey, workerKey);
+        Path session = dir.resolve("pieces.hyprof");
+        Process p = new ProcessBuilder(Cli.java(), "-Dhyprof.options=out=" + session, "-cp",
+                workerOut + java.io.File.pathSeparator + mainOut, "workload.Deterministic").redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), output);
+        Path db = dir.resolve("pieces.db");
+        Cli imp = Cli.run("import", session.toString(), "-o", db.toString());
+        assertEquals(0, imp.exit, imp.err);
+        try (var store = org.hyprof.store.Store.openReadOnly(db)) {
+            String notes = store.notes().toString();
+            assertTrue(notes.contains("instrumented piece " + mainKey), notes);
+            assertTrue(notes.contains("instrumented piece " + workerKey), notes);
+        }
+        Map<String, Map<String, String>> m = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
+        assertEquals("1050", m.get(D + "leaf(I)I").get("calls"), "1000 from main's piece, 50 from the worker's");
+        assertEquals("465", m.get(D + "fib(I)I").get("calls"));
+        assertEquals("1", m.get(D + "main([Ljava/lang/String;)V").get("calls"));
+        assertEquals("1", m.get("workload.Deterministic$Worker.run()V").get("calls"), m.keySet().toString());
+    }
+
+    /** The classes of the samples (a jar, or a classes directory in the reactor): entry name → bytes. */
+    private static Map<String, byte[]> samplesEntries(Path classes) throws java.io.IOException {
+        Map<String, byte[]> m = new java.util.TreeMap<>();
+        if (Files.isRegularFile(classes)) {
+            try (var z = new java.util.zip.ZipFile(classes.toFile())) {
+                for (var e : java.util.Collections.list(z.entries()))
+                    if (!e.isDirectory()) m.put(e.getName(), z.getInputStream(e).readAllBytes());
+            }
+        } else {
+            try (var s = Files.walk(classes)) {
+                for (Path f : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator)
+                    m.put(classes.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
+            }
+        }
+        return m;
+    }
+
+    /** The key of an instrumented jar: the name of its holder class org/hyprof/pieces/P_KEY. */
+    private static String pieceKey(Path jar) throws java.io.IOException {
+        try (var z = new java.util.zip.ZipFile(jar.toFile())) {
+            return z.stream().map(java.util.zip.ZipEntry::getName)
+                    .filter(n -> n.startsWith("org/hyprof/pieces/P_") && n.endsWith(".class"))
+                    .map(n -> n.substring("org/hyprof/pieces/P_".length(), n.length() - ".class".length()))
+                    .findFirst().orElseThrow(() -> new AssertionError("no holder class in " + jar));
+        }
+    }
+
     @Test
     void sciMarkKernelsAreListed() {
         Path db = dir.resolve("scimark.db");

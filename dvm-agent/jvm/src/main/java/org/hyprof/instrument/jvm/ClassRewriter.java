@@ -42,6 +42,7 @@ public final class ClassRewriter {
     private final boolean loops;
     private boolean hybrid;
     private boolean staticSites;
+    private Piece piece;
 
     /**
      * Hybrid runs: native methods get a body that calls the emulator (and probes like any other
@@ -62,6 +63,17 @@ public final class ClassRewriter {
     }
 
     /**
+     * Ids handed out are local to {@code piece} (a jar instrumented on its own): the code adds the
+     * piece's base, read from its holder class at run time ({@link Piece}). Null (the default):
+     * ids of the one namespace, as the agent hands them out. Not with {@link #hybrid} (whose native
+     * bridges pass their id as a constant; hybrid runs use the agent).
+     */
+    ClassRewriter piece(Piece piece) {
+        this.piece = piece;
+        return this;
+    }
+
+    /**
      * @param classBytes internal name → class bytes (for frame computation; null when unknown)
      * @param loops      place loop probes
      */
@@ -77,6 +89,7 @@ public final class ClassRewriter {
 
     /** Rewrites {@code classBytes}; {@code ids} hands out probe ids. */
     public Result rewrite(byte[] classBytes, IntSupplier ids) {
+        if (hybrid && piece != null) throw new IllegalStateException("hybrid rewriting of a piece");
         Set<String> tooLarge = new HashSet<>();
         while (true) {
             ClassNode cn = new ClassNode();
@@ -115,7 +128,7 @@ public final class ClassRewriter {
                 }
                 AbstractInsnNode[] before = mn.instructions.toArray();
                 try {
-                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn, indy).rewrite(methodIds, loops);
+                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn, indy, piece).rewrite(methodIds, loops);
                     Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
                             (mn.access & Opcodes.ACC_STATIC) != 0, threadBodies.contains(mn.name + mn.desc));
                     probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,

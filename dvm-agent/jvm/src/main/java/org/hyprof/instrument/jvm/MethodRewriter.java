@@ -11,6 +11,7 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
@@ -68,6 +69,10 @@ import org.objectweb.asm.tree.analysis.Frame;
  * test), or {@code invokestatic Probe.begin/loopBegin(I)I} in class files older than Java 7 and
  * when static sites are asked for. Stack map frames and max stack are recomputed by the class
  * writer.
+ * <p>In a {@link Piece} (a jar instrumented on its own) every id is local to the piece and the
+ * code adds the piece's base: each pushed id is {@code getstatic P_KEY.BASE; local; iadd} (a
+ * static final of an initialized class, which C2 folds to a constant), and the {@code begin} sites
+ * are bootstrapped with {@code (KEY, local)} ({@code ProbeSites.bootstrap} finds the base itself).
  */
 final class MethodRewriter {
     static final String PROBE = "org/hyprof/runtime/Probe";
@@ -75,6 +80,10 @@ final class MethodRewriter {
     static final Handle SITES = new Handle(Opcodes.H_INVOKESTATIC, "org/hyprof/runtime/ProbeSites", "bootstrap",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;",
             false);
+    /** Bootstrap of the sites of a {@link Piece}; static arguments: the piece key and the local probe id. */
+    static final Handle PIECE_SITES = new Handle(Opcodes.H_INVOKESTATIC, "org/hyprof/runtime/ProbeSites", "bootstrap",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;I)"
+                    + "Ljava/lang/invoke/CallSite;", false);
 
     /** A method that cannot be rewritten safely: it is left unchanged and listed with this reason. */
     static final class Skip extends Exception {
@@ -94,12 +103,18 @@ final class MethodRewriter {
     private final String owner;
     private final MethodNode mn;
     private final boolean indy;
+    private final Piece piece;
 
-    /** @param indy {@code begin}/{@code loopBegin} as invokedynamic sites (class files of Java 7 and later only) */
-    MethodRewriter(String owner, MethodNode mn, boolean indy) {
+    /**
+     * @param indy  {@code begin}/{@code loopBegin} as invokedynamic sites (class files of Java 7 and later only)
+     * @param piece the piece whose local ids {@code nextId} hands out, or null for ids of the one
+     *              namespace (the agent's)
+     */
+    MethodRewriter(String owner, MethodNode mn, boolean indy, Piece piece) {
         this.owner = owner;
         this.mn = mn;
         this.indy = indy;
+        this.piece = piece;
     }
 
     /**
@@ -333,18 +348,19 @@ final class MethodRewriter {
     private InsnList begin(int id, String method) {
         InsnList l = new InsnList();
         if (indy) {
-            l.add(new InvokeDynamicInsnNode(method, "()I", SITES, id));
+            l.add(piece == null ? new InvokeDynamicInsnNode(method, "()I", SITES, id)
+                    : new InvokeDynamicInsnNode(method, "()I", PIECE_SITES, piece.key(), id));
         } else {
-            l.add(pushInt(id));
+            l.add(pushId(id));
             l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, method, "(I)I", false));
         }
         return l;
     }
 
     /** {@code end}/{@code endThrow(id, tok)}. */
-    private static InsnList end(int id, int tokLocal, String method) {
+    private InsnList end(int id, int tokLocal, String method) {
         InsnList l = new InsnList();
-        l.add(pushInt(id));
+        l.add(pushId(id));
         l.add(new VarInsnNode(Opcodes.ILOAD, tokLocal));
         l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, method, "(II)V", false));
         return l;
@@ -360,9 +376,9 @@ final class MethodRewriter {
     }
 
     /** {@code loopEnd(id, tokL, cntL)}. */
-    private static InsnList loopEnd(Probed p) {
+    private InsnList loopEnd(Probed p) {
         InsnList l = new InsnList();
-        l.add(pushInt(p.id));
+        l.add(pushId(p.id));
         l.add(new VarInsnNode(Opcodes.ILOAD, p.tokLocal));
         l.add(new VarInsnNode(Opcodes.ILOAD, p.countLocal));
         l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "loopEnd", "(III)V", false));
@@ -370,10 +386,23 @@ final class MethodRewriter {
     }
 
     /** A loop's exit edge: {@code loopEnd(id, tokL, cntL); tokL = 0} (so a later loopEnd of it is a no-op). */
-    private static InsnList loopEndAndClear(Probed p) {
+    private InsnList loopEndAndClear(Probed p) {
         InsnList l = loopEnd(p);
         l.add(new InsnNode(Opcodes.ICONST_0));
         l.add(new VarInsnNode(Opcodes.ISTORE, p.tokLocal));
+        return l;
+    }
+
+    /** Pushes probe id {@code id}: a constant, or in a piece {@code P_KEY.BASE + id}. */
+    private InsnList pushId(int id) {
+        InsnList l = new InsnList();
+        if (piece != null) {
+            l.add(new FieldInsnNode(Opcodes.GETSTATIC, piece.holder(), Piece.BASE, "I"));
+            l.add(pushInt(id));
+            l.add(new InsnNode(Opcodes.IADD));
+        } else {
+            l.add(pushInt(id));
+        }
         return l;
     }
 

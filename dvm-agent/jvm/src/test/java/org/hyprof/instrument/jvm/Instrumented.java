@@ -102,7 +102,8 @@ final class Instrumented {
                             "token API only, not Probe." + m.name);
                     if (m.name.endsWith("egin")) staticBegin++;
                 }
-                if (i instanceof InvokeDynamicInsnNode d && d.bsm.equals(MethodRewriter.SITES)) indy++;
+                if (i instanceof InvokeDynamicInsnNode d
+                        && (d.bsm.equals(MethodRewriter.SITES) || d.bsm.equals(MethodRewriter.PIECE_SITES))) indy++;
             }
         }
         if (sites == Sites.INDY) {
