@@ -317,6 +317,9 @@ class RealSuiteIT {
      * its probes from 1 and carries its own manifest; the runtime loads the first
      * META-INF/hyprof/manifest.tsv on the class path, so the tests jar's probes get the library's
      * names (probe 20: {@code AbstractObjectTest.<init>} recorded as {@code BagUtils.predicatedSortedBag}).
+     * Seen 2026-11-25 on the single-threaded subset: the session holds the library's 5,529 probes
+     * only; 798 methods agent only, 608 offline only, 203 of the others with other call counts.
+     * The outcomes are the same; only the names are wrong.
      */
     @Test
     @Disabled("needs per-piece probe namespaces: issue 23 item 2")
@@ -327,13 +330,18 @@ class RealSuiteIT {
     static void compareWithAgent(String offline) throws Exception {
         // single-threaded: every method of the library and its tests, names and counts
         Map<String, Map<String, String>> a = methods(run("single", "agent")), o = methods(run("single", offline));
-        assertEquals(new TreeSet<>(a.keySet()), new TreeSet<>(o.keySet()), "single-threaded: methods recorded, agent vs " + offline);
+        Set<String> onlyAgent = new TreeSet<>(a.keySet()), onlyOffline = new TreeSet<>(o.keySet());
+        onlyAgent.removeAll(o.keySet());
+        onlyOffline.removeAll(a.keySet());
+        assertTrue(onlyAgent.isEmpty() && onlyOffline.isEmpty(), "single-threaded: methods recorded, agent vs " + offline + ": "
+                + onlyAgent.size() + " agent only, e.g. " + first(onlyAgent) + "; " + onlyOffline.size() + " " + offline + " only, e.g. "
+                + first(onlyOffline));
         Map<String, String> diff = new TreeMap<>();
         for (String k : a.keySet())
             for (String col : new String[] {"calls", "throws", "resolution"})
                 if (!a.get(k).get(col).equals(o.get(k).get(col)))
                     diff.put(k + " " + col, a.get(k).get(col) + " vs " + o.get(k).get(col));
-        assertEquals(Map.of(), diff, "single-threaded: agent vs " + offline);
+        assertTrue(diff.isEmpty(), "single-threaded: agent vs " + offline + ", " + diff.size() + " differ, e.g. " + first(diff.entrySet()));
         assertTrue(a.size() > 1000, a.size() + " methods");
         assertTrue(a.values().stream().anyMatch(r -> !r.get("throws").equals("0")), "some methods threw");
 
@@ -345,6 +353,10 @@ class RealSuiteIT {
         for (String calls : bodiesA.values()) assertEquals("50", calls, bodiesA.toString());
         assertEquals(200, workers(run("threads", "agent")));
         assertEquals(200, workers(run("threads", offline)));
+    }
+
+    static String first(Set<?> s) {
+        return s.stream().limit(5).map(String::valueOf).collect(Collectors.joining(", ", "[", s.size() > 5 ? ", …]" : "]"));
     }
 
     static Map<String, Map<String, String>> methods(Run r) {
