@@ -7,7 +7,8 @@
 # instrumented jars still share probe ids, issue 23 item 2). Prints per variant the wall time of
 # the suite's JVM, its ratio to plain, peak RSS, the per-test outcomes (and whether they equal
 # plain's), then the books of each session (rows, exclusive ≤ inclusive, negatives, energy check).
-# Rounds alternate the variants; times are medians. The jars come from the it module's build
+# Rounds alternate the variants; times are medians. SUITE_JAVA_OPTS are added to every suite JVM
+# (e.g. -Xmx512m), EXCLUDE (a class-name regex) leaves out more test classes. The jars come from the it module's build
 # (the copy-realsuite-for-tests execution of it/pom.xml).
 set -euo pipefail
 ROUNDS=${ROUNDS:-1}
@@ -47,14 +48,14 @@ TIME=()
 command -v /usr/bin/time >/dev/null && TIME=(/usr/bin/time -f "%e %M" -o)
 suite() { # NAME JAVA-OPTIONS... -- CLASSPATH
   local name=$1; shift
-  local opts=(); while [ "$1" != -- ]; do opts+=("$1"); shift; done; shift
+  local opts=(${SUITE_JAVA_OPTS:-}); while [ "$1" != -- ]; do opts+=("$1"); shift; done; shift
   rm -rf "$WORK/$name"
   local start end
   start=$(date +%s.%N)
   local timed=(); [ ${#TIME[@]} -eq 0 ] || timed=("${TIME[@]}" "$WORK/$name.time")
   (cd "$WORK" && "${timed[@]}" java "${opts[@]}" -cp "$1" org.junit.platform.console.ConsoleLauncher execute \
     --scan-classpath "$SUITE/collections4-tests.jar" --include-classname '.*Test' \
-    --exclude-classname '.*\.Abstract[^.$]*Test|.*\.BulkTest' --reports-dir "$WORK/$name" \
+    --exclude-classname ".*\\.Abstract[^.\$]*Test|.*\\.BulkTest${EXCLUDE:+|$EXCLUDE}" --reports-dir "$WORK/$name" \
     --disable-banner --details=summary >"$WORK/$name.log" 2>&1) || true
   end=$(date +%s.%N)
   [ ${#TIME[@]} -gt 0 ] || echo "$(python3 -c "print($end-$start)") 0" >"$WORK/$name.time"

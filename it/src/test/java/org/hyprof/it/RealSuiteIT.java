@@ -76,7 +76,7 @@ class RealSuiteIT {
     static final Map<String, Run> RUNS = new HashMap<>();
 
     /** One launcher run: its exit code, per-test outcomes and (agent, offline) session. */
-    record Run(String name, int exit, List<String> outcomes, Path db) {}
+    record Run(String name, int exit, List<String> outcomes, Path db, String log) {}
 
     @BeforeAll
     static void fixtures() throws IOException {
@@ -122,12 +122,21 @@ class RealSuiteIT {
 
     /** Runs {@code cmd} in {@link #work}, its output to {@code name.log}; the exit code. */
     static int exec(String name, List<String> cmd) throws IOException, InterruptedException {
-        Path log = dir.resolve(name + ".log");
         Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+                .redirectOutput(log(name).toFile()).start();
         int exit = p.waitFor();
         System.out.println("[RealSuiteIT] " + name + ": exit " + exit);
         return exit;
+    }
+
+    static Path log(String name) {
+        return dir.resolve(name + ".log");
+    }
+
+    /** The end of a run's output, for failure messages (the temporary directory is gone afterwards). */
+    static String tail(String name) throws IOException {
+        String s = Files.readString(log(name));
+        return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
     }
 
     static synchronized Run run(String subset, String mode) throws Exception {
@@ -161,13 +170,15 @@ class RealSuiteIT {
                 cp.addAll(rest());
                 Path session = dir.resolve(name + ".hyprof");
                 exit = exec(name, launcher(List.of("-Dhyprof.options=out=" + session), cp, classes, reports));
-                assertTrue(Files.isRegularFile(session), name + ": the embedded runtime wrote no session");
+                assertTrue(Files.isRegularFile(session), name + ": the embedded runtime wrote no session; output:\n" + tail(name));
                 Cli i = Cli.run("import", session.toString(), "-o", db.toString());
                 assertEquals(0, i.exit, i.err);
+                assertFalse(i.err.contains("damaged"), i.err);
             }
             default -> throw new IllegalArgumentException(mode);
         }
-        r = new Run(name, exit, outcomes(reports), db);
+        assertTrue(Files.isDirectory(reports), name + ": no reports; its output:\n" + tail(name));
+        r = new Run(name, exit, outcomes(reports), db, tail(name));
         RUNS.put(name, r);
         return r;
     }
@@ -248,7 +259,7 @@ class RealSuiteIT {
             assertTrue(passed >= plain.outcomes.size() - 5, subset + ": the library's tests pass plain: " + failed(plain));
             for (String mode : new String[] {"agent", "merged"}) {
                 Run r = run(subset, mode);
-                assertEquals(plain.exit, r.exit, r.name + ": the launcher's exit code (see " + r.name + ".log)");
+                assertEquals(plain.exit, r.exit, r.name + ": the launcher's exit code; its output:\n" + r.log);
                 assertEquals(plain.outcomes, r.outcomes, r.name + ": per-test outcomes differ from the plain run");
             }
         }
@@ -291,16 +302,20 @@ class RealSuiteIT {
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",");
             // the thread name may hold commas: count the columns from both ends
-            int calls = head.indexOf("calls"), time = head.indexOf("time_ns"), raw = head.indexOf("time_raw_ns");
             int shift = f.length - head.size();
-            long c = Long.parseLong(f[calls + shift]), ns = Long.parseLong(f[time + shift]), rawNs = Long.parseLong(f[raw + shift]);
+            long c = Long.parseLong(f[head.indexOf("calls") + shift]), ns = Long.parseLong(f[head.indexOf("time_ns") + shift]),
+                    rawNs = Long.parseLong(f[head.indexOf("time_raw_ns") + shift]);
             assertTrue(c >= 0 && ns >= 0 && rawNs >= ns, r.name + ": thread row " + line);
+            assertEquals("0", f[head.indexOf("event_drops") + shift], r.name + ": nothing dropped: " + line);
+            assertEquals("0", f[head.indexOf("depth_drops") + shift], r.name + ": nothing dropped: " + line);
             threadCalls += c;
             threadNanos += ns;
         }
         assertEquals(threadCalls, sumCalls, r.name + ": Σ calls of the methods = Σ calls of the threads");
         assertEquals(threadNanos, sumExcl, r.name + ": Σ exclusive time of the methods = Σ time of the threads");
-        JsonNode energy = new ObjectMapper().readTree(Cli.run("report", db, "--format", "json", "--top", "1").out).get("energy");
+        JsonNode json = new ObjectMapper().readTree(Cli.run("report", db, "--format", "json", "--top", "1").out);
+        for (JsonNode note : json.get("notes")) assertFalse(note.asText().startsWith("warning"), r.name + ": " + note);
+        JsonNode energy = json.get("energy");
         assertTrue(energy.get("relative_difference").asDouble() <= 0.001, r.name + ": energy check " + energy);
         assertEquals(energy.get("sum_excl_ns").asLong(), sumExcl, r.name + ": " + energy);
         Cli text = Cli.run("report", db, "--top", "1");
