@@ -25,7 +25,6 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Element;
@@ -337,7 +336,6 @@ class RealSuiteIT {
      * The outcomes are the same; only the names are wrong.
      */
     @Test
-    @Disabled("needs per-piece probe namespaces: issue 23 item 2")
     void agentAndSeparatelyInstrumentedJarsRecordTheSameMethodsAndCalls() throws Exception {
         compareWithAgent("separate");
     }
@@ -353,9 +351,14 @@ class RealSuiteIT {
                 + first(onlyOffline));
         Map<String, String> diff = new TreeMap<>();
         for (String k : a.keySet())
-            for (String col : new String[] {"calls", "throws", "resolution"})
+            for (String col : new String[] {"calls", "throws", "resolution"}) {
+                // a method that went count-only (a timing decision each run takes on its own) counts
+                // its calls but no longer sees how they end: its throws compare only when both runs timed it
+                boolean countOnly = !a.get(k).get("count_only_calls").equals("0") || !o.get(k).get("count_only_calls").equals("0");
+                if (col.equals("throws") && countOnly) continue;
                 if (!a.get(k).get(col).equals(o.get(k).get(col)))
                     diff.put(k + " " + col, a.get(k).get(col) + " vs " + o.get(k).get(col));
+            }
         assertTrue(diff.isEmpty(), "single-threaded: agent vs " + offline + ", " + diff.size() + " differ, e.g. " + first(diff.entrySet()));
         assertTrue(a.size() > 1000, a.size() + " methods");
         assertTrue(a.values().stream().anyMatch(r -> !r.get("throws").equals("0")), "some methods threw");
