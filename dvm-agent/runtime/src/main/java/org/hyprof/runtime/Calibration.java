@@ -48,6 +48,13 @@ public final class Calibration {
      * effect does not replace it, so deduction stays the same across a run unless the cost moved.
      */
     public final long perEventSpreadPicos;
+    /**
+     * Cost of one call of a count-only probe (its entry counts, its exit is a no-op): deducted
+     * from the activations around it, like a probe event (not kept in the session's calibration
+     * record; 0 when unknown).
+     */
+    public final long countPicos;
+    final long countFx;
 
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
                        long measuredAtNanos) {
@@ -56,7 +63,14 @@ public final class Calibration {
 
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
                        long measuredAtNanos, long perEventSpreadPicos) {
+        this(innerPicos, perEventPicos, perIterPicos, clockPicos, measuredAtNanos, perEventSpreadPicos, 0);
+    }
+
+    public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
+                       long measuredAtNanos, long perEventSpreadPicos, long countPicos) {
         this.perEventSpreadPicos = perEventSpreadPicos;
+        this.countPicos = countPicos;
+        this.countFx = toFx(countPicos);
         this.innerPicos = innerPicos;
         this.perEventPicos = perEventPicos;
         this.perIterPicos = perIterPicos;
@@ -91,6 +105,6 @@ public final class Calibration {
     public String toString() {
         return "inner=" + innerPicos / 1000.0 + "ns perEvent=" + perEventPicos / 1000.0
                 + "ns perIter=" + perIterPicos / 1000.0 + "ns outer=" + outerPicos() / 1000.0
-                + "ns clock=" + clockPicos / 1000.0 + "ns";
+                + "ns clock=" + clockPicos / 1000.0 + "ns count-only call=" + countPicos / 1000.0 + "ns";
     }
 }

@@ -61,6 +61,13 @@ final class Calibrator {
             long[] inner = new long[ROUNDS];
             long[] iter = new long[ROUNDS];
             long[] clk = new long[ROUNDS];
+            long[] count = new long[ROUNDS];
+            // probe 0 as a count-only probe: what a call of a method switched to count-only costs
+            Config counting = new Config(new boolean[] {true}, new boolean[1], new byte[1], 0, 0, 0, false, new boolean[] {true});
+            for (int w = 0; w < warm; w++) {
+                counted(counting, n, true);
+                counted(counting, n, false);
+            }
             int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
             for (int r = 0; r < ROUNDS; r++) {
                 long rawBefore = st.stat(0, Stats.INCL_RAW);
@@ -75,11 +82,13 @@ final class Calibrator {
                 long i0 = iters(c, n, false);
                 iter[r] = Math.max(0, ip - i0) * 1000 / n;
                 clk[r] = clock(n) * 1000 / n;
+                long cp = counted(counting, n, true), c0 = counted(counting, n, false);
+                count[r] = Math.max(0, cp - c0) * 1000 / n;
             }
             long pairPicos = median(tree);
             long innerPicos = Math.min(median(inner), pairPicos);
             return new Calibration(innerPicos, pairPicos / 2, median(iter), median(clk), System.nanoTime(),
-                    spread(tree) / 2);
+                    spread(tree) / 2, median(count));
         } finally {
             Recorder.unregister(st);
         }
@@ -133,6 +142,20 @@ final class Calibrator {
             int k = 0;
             for (int i = 0; i < n; i++) { s += i * 31L ^ s; k++; }
             if (tok != 0) Recorder.loopEnd(c, 0, tok, k);
+        } else {
+            for (int i = 0; i < n; i++) { s += i * 31L ^ s; }
+        }
+        long d = System.nanoTime() - t0;
+        sink += s;
+        return d;
+    }
+
+    /** A loop calling a count-only probe's entry and exit (as rewritten code does) or not. */
+    private static long counted(Config c, int n, boolean probed) {
+        long s = 0;
+        long t0 = System.nanoTime();
+        if (probed) {
+            for (int i = 0; i < n; i++) { int tok = begin(c, 0); s += i * 31L ^ s; end(c, 0, tok); }
         } else {
             for (int i = 0; i < n; i++) { s += i * 31L ^ s; }
         }

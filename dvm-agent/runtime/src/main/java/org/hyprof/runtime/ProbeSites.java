@@ -107,7 +107,7 @@ public final class ProbeSites {
 
     private static byte state(Config c, int id) {
         if (id >= c.on.length || !c.on[id]) return 0;
-        return c.countOnly(id) ? (byte) 2 : (byte) 1; // loops never go count-only
+        return c.countOnly(id) ? (byte) 2 : (byte) 1; // a count-only loop keeps LOOP_BEGIN, which counts it
     }
 
     private static MethodHandle target(int id, boolean isLoop, byte state) {

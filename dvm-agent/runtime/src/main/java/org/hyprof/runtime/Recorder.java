@@ -92,6 +92,10 @@ final class Recorder {
     static int loopBegin(Config c, int id) {
         try {
             if (id >= c.on.length || !c.on[id]) return 0;
+            if (c.countOnly(id)) { // a loop too short to time: counted, its iterations handed to loopEnd
+                state().countOnly(c, id);
+                return ThreadState.COUNT_ONLY_LOOP;
+            }
             return state().loopEnter(c, id);
         } catch (Throwable t) {
             internalFailure(t);
@@ -105,7 +109,8 @@ final class Recorder {
 
     static void loopEnd(Config c, int id, int token, int iterations) {
         try {
-            state().loopExitAt(c, id, token, iterations);
+            if (token == ThreadState.COUNT_ONLY_LOOP) state().loopCounted(id, iterations);
+            else state().loopExitAt(c, id, token, iterations);
         } catch (Throwable t) {
             internalFailure(t);
         }

@@ -199,6 +199,7 @@ final class ThreadState {
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         p[b + Stats.SEEN]++;
         p[b + Stats.R_COUNT_ONLY_CALLS]++;
+        cost += Recorder.calibration.countFx; // taken out of the open activations around it
     }
 
     /** Exits and loop ends whose token named no open frame of theirs (recording restarted, a bug). */
@@ -623,13 +624,34 @@ final class ThreadState {
             return;
         }
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
-        p[b + Stats.SEEN]++;
+        long seen = ++p[b + Stats.SEEN];
         boolean recorded = dIncl >= c.minDurationNanos;
         if (natUsed) finishNative(t, id, recorded, outermost);
         if (!recorded) return;
         addCall(p, b, f, t, id);
         p[b + Stats.ITERATIONS] += iterations;
         if (outermost) addOutermost(p, b);
+        if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
+    }
+
+    /** The token {@link #loopEnter}'s count-only path hands out: no frame, iterations still counted. */
+    static final int COUNT_ONLY_LOOP = -1;
+
+    /**
+     * The end of a count-only loop's activation: its iterations are counted (the loop's and the
+     * enclosing frames' up to their method, as for a timed loop), no clock read, no frame.
+     */
+    void loopCounted(int id, int iterations) {
+        if (iterations <= 0) return;
+        long[] p = page(id);
+        if (p == null) { statsDrops++; return; }
+        p[(id & (Stats.PAGE_PROBES - 1)) * Stats.REC + Stats.ITERATIONS] += iterations;
+        iters += iterations;
+        long[] f = frames;
+        for (int k = top - FRAME; k >= 0; k -= FRAME) {
+            f[k + F_DIRECT_ITERS] += iterations;
+            if ((f[k + F_ID] & KIND_LOOP) == 0) break;
+        }
     }
 
     // ------------------------------------------------------------------ storage

@@ -245,4 +245,24 @@ class TokenProbeTest {
         assertTrue(t.get(B, Stats.CLAMPED) > 0, "leaves below the probe cost are clamped and counted");
         for (int id : new int[] {A, B, L}) assertBooks(t, id);
     }
+
+    @Test
+    void aLoopTooShortToTimeGoesCountOnlyAndStillCountsItsIterations() {
+        Recorder.calibration = new Calibration(0, 1_000_000_000L, 0, 0, System.nanoTime());
+        int a = Probe.begin(A);
+        int rounds = 3000;
+        for (int r = 0; r < rounds; r++) {
+            int l = Probe.loopBegin(L);
+            int n = 0;
+            for (int i = 0; i < 3; i++) n++;
+            Probe.loopEnd(L, l, n);
+        }
+        Probe.end(A, a);
+        assertTrue(Recorder.config.countOnly(L));
+        Snapshot.ThreadData t = mine();
+        assertEquals(rounds, t.get(L, Stats.CALLS) + t.get(L, Stats.COUNT_ONLY_CALLS), "every activation counted");
+        assertEquals(3L * rounds, t.get(L, Stats.ITERATIONS), "every iteration counted, timed or not");
+        assertEquals(3L * rounds, t.get(A, Stats.DIRECT_ITERS));
+        assertEquals(0, Recorder.state().depth());
+    }
 }
