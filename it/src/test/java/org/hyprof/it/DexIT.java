@@ -120,9 +120,9 @@ class DexIT {
         }
     }
 
+    /** The piece's manifest and the settings, as the class path of a jar made from the DEX output gets them. */
     static Map<String, byte[]> besideResources(Path out) throws Exception {
-        return Map.of("assets/hyprof/manifest.tsv", Files.readAllBytes(dir(out, ".manifest.tsv")),
-                "assets/hyprof/runtime.properties", Files.readAllBytes(dir(out, ".runtime.properties")));
+        return DexTools.besideResources(out);
     }
 
     private static Path dir(Path out, String suffix) {
