@@ -141,6 +141,12 @@ public final class DexInstrumenter {
     /** As above, with a lower reference limit per DEX file (tests make spills happen sooner). */
     static Summary instrument(Path in, Path out, ProfilingConfig cfg, Integer minSdk, Progress progress, int maxRefs)
             throws IOException {
+        return instrument(in, out, cfg, minSdk, progress, maxRefs, 1);
+    }
+
+    /** As above, numbering the probes from {@code firstId} (tests reach the wider encodings of the ids). */
+    static Summary instrument(Path in, Path out, ProfilingConfig cfg, Integer minSdk, Progress progress, int maxRefs,
+                              int firstId) throws IOException {
         Kind kind = kindOf(in);
         if (kind == null) throw new DexInputException(in + ": not an APK, a DEX file or a directory of DEX files");
         AppInput input = AppInput.read(in, kind, minSdk);
@@ -150,7 +156,8 @@ public final class DexInstrumenter {
         byte[] runtime = DexOutput.runtimeDex();
         boolean mergeRuntime = kind == Kind.DEX || input.minSdk() < NATIVE_MULTIDEX_API;
         ProbeSet set = new ProbeSet(cfg);
-        Written all = rewrite(in, input.dexFiles(), opened, cfg, set, mergeRuntime ? runtime : null, progress, maxRefs);
+        Written all = rewrite(in, input.dexFiles(), opened, cfg, new ProbeIds(firstId), set, mergeRuntime ? runtime : null,
+                progress, maxRefs);
         if (all.spilled > 0) notes.add(all.spilled + " classes moved to extra DEX files (64K reference limit)");
         long dexOut = 0;
         for (AppOutput.Dex d : all.outputs) dexOut += d.bytes().length;
@@ -242,14 +249,14 @@ public final class DexInstrumenter {
      * class until the last one is done: the piece key, which the code names, comes from the whole
      * manifest.
      */
-    private static Written rewrite(Path in, List<AppInput.Dex> inputs, Opened opened, ProfilingConfig cfg, ProbeSet set,
-                                     byte[] runtime, Progress progress, int maxRefs) throws IOException {
+    private static Written rewrite(Path in, List<AppInput.Dex> inputs, Opened opened, ProfilingConfig cfg, ProbeIds ids,
+                                   ProbeSet set, byte[] runtime, Progress progress, int maxRefs) throws IOException {
         Written all = new Written();
         int done = 0;
         BlockingQueue<Rewritten> queue = new ArrayBlockingQueue<>(512);
         List<String> names = inputs.stream().map(AppInput.Dex::display).toList();
         PieceHolder.Base base = new PieceHolder.Base();
-        Thread producer = new Thread(() -> rewriteAll(opened.dexes, names, cfg, new ProbeIds(), base, queue), "hyprof-dex-rewriter");
+        Thread producer = new Thread(() -> rewriteAll(opened.dexes, names, cfg, ids, base, queue), "hyprof-dex-rewriter");
         producer.setDaemon(true);
         producer.start();
         List<List<ClassDef>> classes = new ArrayList<>();
