@@ -35,7 +35,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "classes.dex when minSdk < 21), the manifest and settings go to assets/hyprof/; signatures are",
             "removed: sign again (--sign-debug). On the device the session file is written to the app's",
             "files directory (or streamed with --config F containing connect=HOST:PORT).",
-            "DEX file: rewritten with the runtime inside. Directory: every *.dex rewritten, runtime added.",
+            "DEX file: rewritten with the runtime inside. Directory: every *.dex rewritten, runtime added;",
+            "the manifest and settings go beside it as a class-path root, OUT.resources/META-INF/hyprof/.",
+            "Each output is a piece with its own probe ids (pieces instrumented one by one run together).",
             "The probe manifest is also written beside the output (OUT.manifest.tsv). Load sessions with",
             "'hyprof import'."})
 public final class InstrumentCommand implements Callable<Integer> {

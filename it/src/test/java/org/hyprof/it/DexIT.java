@@ -52,10 +52,16 @@ class DexIT {
 
     /** Runs MAIN both ways; the outputs must be equal; returns the report of the recorded session. */
     Map<String, Map<String, String>> runAndReport(Converted c, String main, String name) throws Exception {
-        DexTools.Run plain = DexTools.java(List.of(), c.plain().toString(), main);
+        return runAndReport(c.probed().toString(), c.plain().toString(), main, name);
+    }
+
+    /** As above, with class paths ({@code main} may be a Java source file: the JVM's source launcher). */
+    Map<String, Map<String, String>> runAndReport(String probedClassPath, String plainClassPath, String main, String name)
+            throws Exception {
+        DexTools.Run plain = DexTools.java(List.of(), plainClassPath, main);
         assertEquals(0, plain.exit(), plain.err());
         Path session = dir.resolve(name + ".hyprof");
-        DexTools.Run probed = DexTools.java(List.of("-Dhyprof.options=out=" + session + ",mode=events"), c.probed().toString(), main);
+        DexTools.Run probed = DexTools.java(List.of("-Dhyprof.options=out=" + session + ",mode=events"), probedClassPath, main);
         assertEquals(0, probed.exit(), probed.err());
         assertEquals(plain.out(), probed.out(), "program output unchanged");
         Path db = dir.resolve(name + ".db");
@@ -120,9 +126,9 @@ class DexIT {
         }
     }
 
+    /** The piece's manifest and the settings, as the class path of a jar made from the DEX output gets them. */
     static Map<String, byte[]> besideResources(Path out) throws Exception {
-        return Map.of("assets/hyprof/manifest.tsv", Files.readAllBytes(dir(out, ".manifest.tsv")),
-                "assets/hyprof/runtime.properties", Files.readAllBytes(dir(out, ".runtime.properties")));
+        return DexTools.besideResources(out);
     }
 
     private static Path dir(Path out, String suffix) {
@@ -242,6 +248,89 @@ class DexIT {
         assertEquals("1", get(r, S + "CtorThrow.<init>(I)V", "throws"));
         assertTrue(Files.readString(dir.resolve("smali-hyprof.dex.manifest.tsv"))
                 .contains("skip\tsmalifix.BigRegisters\ttooMany\t(I)I\tregisters + scratch exceed 256"));
+    }
+
+    /** The key of the piece a DEX output is, from the class-path root written beside it. */
+    static String pieceKey(Path out) throws Exception {
+        for (String name : besideResources(out).keySet()) {
+            Matcher m = Pattern.compile("META-INF/hyprof/pieces/([0-9a-f]{16})/manifest\\.tsv").matcher(name);
+            if (m.matches()) return m.group(1);
+        }
+        throw new AssertionError("no piece manifest beside " + out);
+    }
+
+    /**
+     * Two DEX files instrumented one by one (as two pieces of an app, or an app and a library,
+     * would be), both numbering their probes from 1, run in one JVM: every probe keeps its name
+     * and its exact counts (those of each program run alone), the piece that runs second gets the
+     * ids after the first's, and the session notes both pieces. The same input instrumented again
+     * is the same piece.
+     */
+    @Test
+    void piecesInstrumentedOneByOneKeepTheirIdentities() throws Exception {
+        byte[] java = Fixtures.javaDex(), smali = Fixtures.smaliDex();
+        Path a = instrumentDex("pieceA", java), b = instrumentDex("pieceB", smali);
+        String keyA = pieceKey(a), keyB = pieceKey(b);
+        assertNotEquals(keyA, keyB);
+        Path again = instrumentDex("pieceA-again", java);
+        assertEquals(keyA, pieceKey(again), "the same input instrumented the same way: the same key");
+        assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(again));
+
+        Converted ca = convert("pieceA", java, Files.readAllBytes(a), besideResources(a));
+        Converted cb = convert("pieceB", smali, Files.readAllBytes(b), besideResources(b));
+        Map<String, Map<String, String>> alone = new HashMap<>(runAndReport(ca, "dexfixtures.Main", "pieceA-alone"));
+        Map<String, Map<String, String>> aloneB = runAndReport(cb, "smalifix.SmaliMain", "pieceB-alone");
+        String outA = alone.remove("$out").get("out");
+        for (Map.Entry<String, Map<String, String>> e : aloneB.entrySet())
+            if (!e.getKey().equals("$out")) alone.put(e.getKey(), e.getValue());
+
+        // one program running both pieces, A's code first
+        Path both = dir.resolve("Both.java");
+        Files.writeString(both, "public class Both {\n"
+                + "    public static void main(String[] args) throws Exception {\n"
+                + "        dexfixtures.Main.main(args);\n"
+                + "        smalifix.SmaliMain.main(args);\n"
+                + "    }\n"
+                + "}\n");
+        String sep = System.getProperty("path.separator");
+        Map<String, Map<String, String>> r = runAndReport(ca.probed() + sep + cb.probed(), ca.plain() + sep + cb.plain(),
+                both.toString(), "pieces");
+        assertEquals(outA + aloneB.get("$out").get("out"), get(r, "$out", "out"));
+        int rows = 0;
+        for (Map.Entry<String, Map<String, String>> e : alone.entrySet()) {
+            for (String col : List.of("calls", "throws", "iterations")) {
+                String want = e.getValue().get(col);
+                if (want == null || want.isEmpty()) continue;
+                assertEquals(want, get(r, e.getKey(), col), e.getKey() + " " + col + ": as when run alone");
+            }
+            rows++;
+        }
+        assertTrue(rows > 50, "rows compared: " + rows);
+        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(I)I", "calls"));
+        assertEquals("7", get(r, "smalifix.Payloads.payloads(I)I#loop0", "iterations"));
+
+        int probesA = probeLines(a), probesB = probeLines(b);
+        try (Store store = Store.open(dir.resolve("pieces.db"))) {
+            List<String> notes = store.notes();
+            assertTrue(notes.stream().anyMatch(n -> n.contains("instrumented piece " + keyA + ": " + probesA + " probes, ids 1–" + probesA)),
+                    notes.toString());
+            assertTrue(notes.stream().anyMatch(n -> n.contains("instrumented piece " + keyB + ": " + probesB + " probes, ids "
+                    + (probesA + 1) + "–" + (probesA + probesB))), "the second piece's ids follow the first's: " + notes);
+            for (ProcessInfo p : store.processes()) {
+                Map<Integer, ProbeInfo> byId = new HashMap<>();
+                for (ProbeInfo pi : store.probes(p.id())) byId.put(pi.id(), pi);
+                for (int id = 1; id <= probesA + probesB; id++) {
+                    assertNotNull(byId.get(id), "probe " + id);
+                    assertTrue(byId.get(id).className().startsWith(id <= probesA ? "dexfixtures." : "smalifix."), id + ": " + byId.get(id));
+                }
+                int top = probesA + probesB;
+                assertTrue(byId.keySet().stream().allMatch(id -> id <= top), "no probe past both pieces': " + byId.keySet());
+            }
+        }
+    }
+
+    static int probeLines(Path out) throws Exception {
+        return (int) Files.readString(dir(out, ".manifest.tsv")).lines().filter(l -> l.startsWith("probe\t")).count();
     }
 
     @Test

@@ -21,7 +21,9 @@
     .end local p1    # "base":J
     .local v0, "this":Ldexfixtures/DebugLocals;
     .local v1, "base":J
-    const/16 v4, 0x6
+    sget v4, Lorg/hyprof/pieces/P_0cd785ee6046265c;->BASE:I
+
+    add-int/lit8 v4, v4, 0x6
 
     const/4 v5, 0x0
 
@@ -59,11 +61,13 @@
 
     .end local p0    # "n":I
     .local v5, "n":I
-    const/16 v7, 0x7
+    sget v7, Lorg/hyprof/pieces/P_0cd785ee6046265c;->BASE:I
+
+    add-int/lit8 v7, v7, 0x7
 
     const/4 v8, 0x0
 
-    const/16 v9, 0x8
+    add-int/lit8 v9, v7, 0x1
 
     const/4 v10, 0x0
 
@@ -228,11 +232,13 @@
     .local v33, "b":D
     .local v35, "c":I
     .local v36, "d":J
-    const/16 v39, 0x9
+    sget v39, Lorg/hyprof/pieces/P_0cd785ee6046265c;->BASE:I
+
+    add-int/lit8 v39, v39, 0x9
 
     const/16 v40, 0x0
 
-    const/16 v41, 0xa
+    add-int/lit8 v41, v39, 0x1
 
     const/16 v42, 0x0
 
@@ -437,11 +443,13 @@
     .end local p1    # "times":I
     .local v4, "s":Ljava/lang/String;
     .local v5, "times":I
-    const/16 v7, 0xb
+    sget v7, Lorg/hyprof/pieces/P_0cd785ee6046265c;->BASE:I
+
+    add-int/lit8 v7, v7, 0xb
 
     const/4 v8, 0x0
 
-    const/16 v9, 0xc
+    add-int/lit8 v9, v7, 0x1
 
     const/4 v10, 0x0
 
@@ -603,7 +611,9 @@
     .registers 15
 
     .line 75
-    const/16 v13, 0xd
+    sget v13, Lorg/hyprof/pieces/P_0cd785ee6046265c;->BASE:I
+
+    add-int/lit8 v13, v13, 0xd
 
     const/4 v14, 0x0
 
@@ -756,11 +766,13 @@
     .local v8, "b":D
     .local v10, "c":I
     .local v11, "d":J
-    const/16 v14, 0xe
+    sget v14, Lorg/hyprof/pieces/P_0cd785ee6046265c;->BASE:I
+
+    add-int/lit8 v14, v14, 0xe
 
     const/4 v15, 0x0
 
-    const/16 v16, 0xf
+    add-int/lit8 v16, v14, 0x1
 
     const/16 v17, 0x0
 

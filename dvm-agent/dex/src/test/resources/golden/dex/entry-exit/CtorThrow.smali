@@ -15,7 +15,9 @@
 
     move v3, p1
 
-    const/16 v5, 0x7
+    sget v5, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v5, v5, 0x7
 
     const/4 v6, 0x0
 
@@ -69,7 +71,9 @@
 
     move v2, p0
 
-    const/16 v4, 0x8
+    sget v4, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v4, v4, 0x8
 
     const/4 v5, 0x0
 

@@ -9,7 +9,9 @@
 
     move v2, p0
 
-    const/16 v4, 0xd
+    sget v4, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v4, v4, 0xd
 
     const/4 v5, 0x0
 
@@ -48,11 +50,13 @@
 
     move v3, p0
 
-    const/16 v5, 0xe
+    sget v5, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v5, v5, 0xe
 
     const/4 v6, 0x0
 
-    const/16 v7, 0xf
+    add-int/lit8 v7, v5, 0x1
 
     const/4 v8, 0x0
 

@@ -9,11 +9,13 @@
 
     move v1, p0
 
-    const/16 v3, 0x9
+    sget v3, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v3, v3, 0x9
 
     const/4 v4, 0x0
 
-    const/16 v5, 0xa
+    add-int/lit8 v5, v3, 0x1
 
     const/4 v6, 0x0
 

@@ -15,11 +15,13 @@
 
     move v4, p1
 
-    const/16 v6, 0xb
+    sget v6, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v6, v6, 0xb
 
     const/4 v7, 0x0
 
-    const/16 v8, 0xc
+    add-int/lit8 v8, v6, 0x1
 
     const/4 v9, 0x0
 

@@ -9,11 +9,13 @@
 
     move v5, p0
 
-    const/16 v7, 0x10
+    sget v7, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v7, v7, 0x10
 
     const/4 v8, 0x0
 
-    const/16 v9, 0x11
+    add-int/lit8 v9, v7, 0x1
 
     const/4 v10, 0x0
 

@@ -9,7 +9,9 @@
 
     move-object v0, p0
 
-    const/16 v2, 0x1
+    sget v2, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v2, v2, 0x1
 
     const/4 v3, 0x0
 
@@ -47,11 +49,13 @@
 
     move/from16 v249, p0
 
-    const/16 v251, 0x2
+    sget v251, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v251, v251, 0x2
 
     const/16 v252, 0x0
 
-    const/16 v253, 0x3
+    add-int/lit8 v253, v251, 0x1
 
     const/16 v254, 0x0
 
@@ -128,11 +132,13 @@
 
     move/from16 v249, p2
 
-    const/16 v251, 0x4
+    sget v251, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v251, v251, 0x4
 
     const/16 v252, 0x0
 
-    const/16 v253, 0x5
+    add-int/lit8 v253, v251, 0x1
 
     const/16 v254, 0x0
 
@@ -201,7 +207,9 @@
 
     move-wide/from16 v238, p2
 
-    const/16 v241, 0x6
+    sget v241, Lorg/hyprof/pieces/P_de004dec377b6a04;->BASE:I
+
+    add-int/lit8 v241, v241, 0x6
 
     const/16 v242, 0x0
 

@@ -22,9 +22,13 @@ import org.hyprof.instrument.dex.DexInstrumenter.Kind;
  * What the instrumenter writes, in the input's shape: an APK (the input's entries copied in
  * order, its DEX entries replaced and new ones appended, stored entries aligned by
  * {@link ZipWriter}, v1 signature files dropped and per-entry digests stripped from
- * {@code MANIFEST.MF}, the probe manifest and runtime settings added as assets), one DEX file, or
- * a directory of DEX files; and {@code OUT.manifest.tsv} (plus {@code OUT.runtime.properties}
- * when there is no APK to hold it) beside the output.
+ * {@code MANIFEST.MF}, the piece's manifest and the runtime settings added as assets), one DEX
+ * file, or a directory of DEX files; and {@code OUT.manifest.tsv} beside the output. When there is
+ * no APK to hold them, the manifest and settings also go beside the output as a class-path root,
+ * {@code OUT.resources/} ({@code META-INF/hyprof/pieces/KEY/manifest.tsv},
+ * {@code META-INF/hyprof/runtime.properties}), plus {@code OUT.runtime.properties}: a program run
+ * from the DEX code (a jar made from it, a test) finds them through its class loader as it would
+ * in an APK.
  *
  * <p>The output appears only when complete: it is written to a temporary file or directory beside
  * it, then moved into place.
@@ -46,16 +50,49 @@ final class AppOutput {
      * @param in       the input (an APK's other entries are copied from it)
      * @param dexFiles the output DEX files in order (exactly one for {@link Kind#DEX})
      * @param manifest the probe manifest's text
+     * @param pieceKey the output's piece key ({@link PieceHolder})
      * @param options  the runtime's start-up settings ({@code runtime.properties})
      */
-    static void write(Kind kind, Path in, Path out, List<Dex> dexFiles, String manifest, String options) throws IOException {
+    static void write(Kind kind, Path in, Path out, List<Dex> dexFiles, String manifest, String pieceKey, String options)
+            throws IOException {
         switch (kind) {
-            case APK -> writeApk(in, out, dexFiles, manifest, options);
+            case APK -> writeApk(in, out, dexFiles, manifest, pieceKey, options);
             case DEX -> writeAtomically(out, dexFiles.get(0).bytes);
             case DIRECTORY -> writeDirectory(out, dexFiles);
         }
         Files.writeString(beside(out, ".manifest.tsv"), manifest);
-        if (kind != Kind.APK) Files.writeString(beside(out, ".runtime.properties"), options);
+        if (kind != Kind.APK) {
+            Files.writeString(beside(out, ".runtime.properties"), options);
+            writeResources(beside(out, RESOURCES_SUFFIX), manifest, pieceKey, options);
+        }
+    }
+
+    /** The class-path root beside a DEX output. */
+    static final String RESOURCES_SUFFIX = ".resources";
+    static final String OPTIONS_RESOURCE = "META-INF/hyprof/runtime.properties";
+
+    /**
+     * {@code root/META-INF/hyprof/pieces/KEY/manifest.tsv} and {@code runtime.properties}; the
+     * piece manifests an earlier run left there are removed (only those files).
+     */
+    private static void writeResources(Path root, String manifest, String pieceKey, String options) throws IOException {
+        Path pieces = root.resolve("META-INF/hyprof/pieces");
+        if (Files.isDirectory(pieces)) {
+            try (Stream<Path> s = Files.list(pieces)) {
+                for (Path d : (Iterable<Path>) s::iterator) {
+                    Files.deleteIfExists(d.resolve("manifest.tsv"));
+                    if (Files.isDirectory(d)) {
+                        try (Stream<Path> left = Files.list(d)) {
+                            if (left.findAny().isEmpty()) Files.delete(d);
+                        }
+                    }
+                }
+            }
+        }
+        Path m = root.resolve(PieceHolder.resource(pieceKey));
+        Files.createDirectories(m.getParent());
+        Files.writeString(m, manifest);
+        Files.writeString(root.resolve(OPTIONS_RESOURCE), options);
     }
 
     /** {@code OUT.suffix} beside the output file or directory. */
@@ -64,7 +101,8 @@ final class AppOutput {
         return abs.resolveSibling(abs.getFileName() + suffix);
     }
 
-    private static void writeApk(Path in, Path out, List<Dex> dexes, String manifest, String options) throws IOException {
+    private static void writeApk(Path in, Path out, List<Dex> dexes, String manifest, String pieceKey, String options)
+            throws IOException {
         Path tmp = OutputFiles.tempBeside(out);
         try {
             try (ZipFile zip = AppInput.openZip(in); ZipWriter w = new ZipWriter(Files.newOutputStream(tmp))) {
@@ -87,7 +125,7 @@ final class AppOutput {
                     w.add(name, data, deflate);
                 }
                 for (Dex d : dexes) if (!written.contains(d.name)) w.add(d.name, d.bytes, dexDeflated);
-                w.add(DexInstrumenter.MANIFEST_ASSET, manifest.getBytes(StandardCharsets.UTF_8), true);
+                w.add(PieceHolder.asset(pieceKey), manifest.getBytes(StandardCharsets.UTF_8), true);
                 w.add(DexInstrumenter.OPTIONS_ASSET, options.getBytes(StandardCharsets.UTF_8), true);
             }
             OutputFiles.moveIntoPlace(tmp, out);

@@ -40,17 +40,13 @@ public final class ClassRewriter {
 
     private ClassRewriter() {}
 
-    /** Rewrites {@code cd}, taking probe ids from {@code ids} (no lambda thread entries known). */
-    public static Result rewrite(ClassDef cd, ProbeIds ids) {
-        return rewrite(cd, ids, Set.of());
-    }
-
     /**
-     * Rewrites {@code cd}, taking probe ids from {@code ids}; {@code threadEntries} are the
-     * methods ({@code Ltype;->name(params)ret}) found by {@link LambdaThreadEntries#scan} over the
-     * whole input, classified {@code thread}.
+     * Rewrites {@code cd}, taking local probe ids from {@code ids} (the code adds them to the
+     * piece's {@code base}, {@link PieceHolder}); {@code threadEntries} are the methods
+     * ({@code Ltype;->name(params)ret}) found by {@link LambdaThreadEntries#scan} over the whole
+     * input, classified {@code thread}.
      */
-    public static Result rewrite(ClassDef cd, ProbeIds ids, Set<String> threadEntries) {
+    static Result rewrite(ClassDef cd, ProbeIds ids, PieceHolder.Base base, Set<String> threadEntries) {
         String dotted = dotted(cd.getType());
         String superName = cd.getSuperclass() == null ? null : dotted(cd.getSuperclass());
         List<String> ifaces = new ArrayList<>();
@@ -76,7 +72,7 @@ public final class ClassRewriter {
                 continue;
             }
             try {
-                MethodRewriter.Result r = MethodRewriter.rewrite(m, impl, ids);
+                MethodRewriter.Result r = MethodRewriter.rewrite(m, impl, ids, base);
                 boolean isStatic = AccessFlags.STATIC.isSet(flags);
                 Resolution res = Classifier.classify(dotted, superName, ifaces, m.getName(), desc, isStatic,
                         threadEntries.contains(LambdaThreadEntries.key(cd.getType(), m.getName(), desc)));

@@ -24,10 +24,19 @@ import org.jf.dexlib2.writer.DexWriter;
  * Instruments Android code offline: an APK, one DEX file, or a directory of DEX files. Every
  * {@code classes*.dex} is rewritten ({@link ClassRewriter}); the runtime is added as its own
  * {@code classesN.dex} (into {@code classes.dex} when the app's minSdk is below 21, and into the
- * one output file for a single DEX); the probe manifest and the runtime's start-up settings go
- * into the APK as {@code assets/hyprof/manifest.tsv} and {@code assets/hyprof/runtime.properties}
- * (where the runtime looks for them through its class loader) and beside the output. Other APK
- * entries are copied unchanged; signature files are dropped (the APK must be signed again).
+ * one output file for a single DEX). Other APK entries are copied unchanged; signature files are
+ * dropped (the APK must be signed again).
+ *
+ * <p>Every output is a <em>piece</em> ({@link PieceHolder}): its probes are numbered from 1 and
+ * its code adds the base the runtime gives the piece, read from its holder class
+ * {@code org.hyprof.pieces.P_KEY} in the first DEX file, so DEX files, APK splits or libraries
+ * instrumented one by one keep their own probes in one process. The key is the first 16 hex digits
+ * of the SHA-256 of the manifest's probe lines: instrumenting the same input the same way gives
+ * the same key. The manifest and the runtime's start-up settings go into the APK as
+ * {@code assets/hyprof/pieces/KEY/manifest.tsv} and {@code assets/hyprof/runtime.properties}
+ * (where the runtime looks for them through its class loader); for DEX files, beside the output
+ * as {@code OUT.resources/} (a class-path root: {@code META-INF/hyprof/pieces/KEY/manifest.tsv},
+ * {@code META-INF/hyprof/runtime.properties}); and always as {@code OUT.manifest.tsv}.
  *
  * <p>The output appears only when complete (written to a temporary file or directory, then
  * moved). Unreadable input is a {@link DexInputException} whose message is one line naming the
@@ -43,9 +52,21 @@ public final class DexInstrumenter {
     /** What the input is. */
     public enum Kind { APK, DEX, DIRECTORY }
 
-    /** Entry names inside an instrumented APK. */
-    public static final String MANIFEST_ASSET = "assets/hyprof/manifest.tsv";
+    /** The runtime's start-up settings inside an instrumented APK. */
     public static final String OPTIONS_ASSET = "assets/hyprof/runtime.properties";
+
+    /** Where the manifest of the piece {@code pieceKey} goes inside an instrumented APK. */
+    public static String manifestAsset(String pieceKey) {
+        return PieceHolder.asset(pieceKey);
+    }
+
+    /**
+     * Where the manifest of the piece {@code pieceKey} is found on a class path: under
+     * {@code OUT.resources/} beside a DEX output, and in a jar made from DEX code.
+     */
+    public static String manifestResource(String pieceKey) {
+        return PieceHolder.resource(pieceKey);
+    }
     /** Lowest API level on which every {@code classesN.dex} is loaded by the platform. */
     public static final int NATIVE_MULTIDEX_API = 21;
 
@@ -72,10 +93,13 @@ public final class DexInstrumenter {
      * @param minSdk          the minSdk the layout was chosen for
      * @param spilledClasses  classes moved to an extra DEX file (64 K reference limit)
      * @param notes           things the user should know (one line each)
+     * @param pieceKey        the output's piece key: 16 hex digits of the SHA-256 of its manifest's
+     *                        probe lines, so the same input instrumented the same way gets the same
+     *                        key ({@link #manifestAsset}, {@link #manifestResource})
      */
     public record Summary(Kind kind, int classes, int instrumentedClasses, int methods, int loops, Manifest manifest,
                           long inBytes, long outBytes, long dexInBytes, long dexOutBytes, long runtimeBytes,
-                          List<String> dexFiles, int minSdk, int spilledClasses, List<String> notes) {}
+                          List<String> dexFiles, int minSdk, int spilledClasses, List<String> notes, String pieceKey) {}
 
     /** Input that cannot be instrumented; the message is one line naming it and the problem. */
     public static final class DexInputException extends IOException {
@@ -117,6 +141,12 @@ public final class DexInstrumenter {
     /** As above, with a lower reference limit per DEX file (tests make spills happen sooner). */
     static Summary instrument(Path in, Path out, ProfilingConfig cfg, Integer minSdk, Progress progress, int maxRefs)
             throws IOException {
+        return instrument(in, out, cfg, minSdk, progress, maxRefs, 1);
+    }
+
+    /** As above, numbering the probes from {@code firstId} (tests reach the wider encodings of the ids). */
+    static Summary instrument(Path in, Path out, ProfilingConfig cfg, Integer minSdk, Progress progress, int maxRefs,
+                              int firstId) throws IOException {
         Kind kind = kindOf(in);
         if (kind == null) throw new DexInputException(in + ": not an APK, a DEX file or a directory of DEX files");
         AppInput input = AppInput.read(in, kind, minSdk);
@@ -126,7 +156,8 @@ public final class DexInstrumenter {
         byte[] runtime = DexOutput.runtimeDex();
         boolean mergeRuntime = kind == Kind.DEX || input.minSdk() < NATIVE_MULTIDEX_API;
         ProbeSet set = new ProbeSet(cfg);
-        Written all = rewrite(in, input.dexFiles(), opened, cfg, set, mergeRuntime ? runtime : null, progress, maxRefs);
+        Written all = rewrite(in, input.dexFiles(), opened, cfg, new ProbeIds(firstId), set, mergeRuntime ? runtime : null,
+                progress, maxRefs);
         if (all.spilled > 0) notes.add(all.spilled + " classes moved to extra DEX files (64K reference limit)");
         long dexOut = 0;
         for (AppOutput.Dex d : all.outputs) dexOut += d.bytes().length;
@@ -151,13 +182,17 @@ public final class DexInstrumenter {
             throw new DexInputException(in + ": the code and the runtime need " + outputs.size()
                     + " DEX files (64K reference limit); give a directory of DEX files or an APK instead");
 
-        AppOutput.write(kind, in, out, outputs, set.manifest().toText(), set.runtimeProperties());
+        AppOutput.write(kind, in, out, outputs, set.manifest().toText(), all.pieceKey, set.runtimeProperties());
+        notes.add("piece " + all.pieceKey + ": its probe ids follow those of pieces instrumented on their own that the"
+                + " program loaded before it");
         if (kind != Kind.APK)
-            notes.add("put " + beside(out, ".manifest.tsv").getFileName() + " and " + beside(out, ".runtime.properties").getFileName()
-                    + " into the APK as " + MANIFEST_ASSET + " and " + OPTIONS_ASSET + " when packaging");
+            notes.add("put " + beside(out, ".resources").getFileName() + "/ on the class path (or its contents into a jar made"
+                    + " from the DEX code); in an APK: " + beside(out, ".manifest.tsv").getFileName() + " as "
+                    + manifestAsset(all.pieceKey) + " and " + beside(out, ".runtime.properties").getFileName() + " as "
+                    + OPTIONS_ASSET);
         long outBytes = kind == Kind.DIRECTORY ? outputs.stream().mapToLong(d -> d.bytes().length).sum() : Files.size(out);
         return new Summary(kind, all.classes, all.instrumented, all.methods, all.loops, set.manifest(), input.inBytes(),
-                outBytes, opened.dexInBytes, dexOut, runtime.length, listing, input.minSdk(), all.spilled, notes);
+                outBytes, opened.dexInBytes, dexOut, runtime.length, listing, input.minSdk(), all.spilled, notes, all.pieceKey);
     }
 
     /** {@code OUT.suffix} beside the output file or directory. */
@@ -198,39 +233,36 @@ public final class DexInstrumenter {
         return new Opened(dexes, total, dexIn);
     }
 
-    /** What rewriting every input DEX file gave: the rewritten files, spill files and counts. */
+    /** What rewriting every input DEX file gave: the rewritten files, spill files, counts and the piece key. */
     private static final class Written {
         final List<AppOutput.Dex> outputs = new ArrayList<>();
         final List<byte[]> spillFiles = new ArrayList<>();
         int classes, instrumented, methods, loops, spilled;
+        String pieceKey;
     }
 
     /**
-     * Rewrites every class and writes each input DEX file again under its own name, the runtime
-     * first in the first file when {@code runtime} is given, classes beyond the reference limit
-     * into spill files. Two stages on two threads: rewriting (ids in class order) feeds interning
-     * and writing.
+     * Rewrites every class and writes each input DEX file again under its own name: the runtime
+     * first in the first file when {@code runtime} is given, then the piece's holder
+     * ({@link PieceHolder}), classes beyond the reference limit into spill files. Two stages on
+     * two threads: rewriting (ids in class order) feeds the writer, which keeps every rewritten
+     * class until the last one is done: the piece key, which the code names, comes from the whole
+     * manifest.
      */
-    private static Written rewrite(Path in, List<AppInput.Dex> inputs, Opened opened, ProfilingConfig cfg, ProbeSet set,
-                                     byte[] runtime, Progress progress, int maxRefs) throws IOException {
+    private static Written rewrite(Path in, List<AppInput.Dex> inputs, Opened opened, ProfilingConfig cfg, ProbeIds ids,
+                                   ProbeSet set, byte[] runtime, Progress progress, int maxRefs) throws IOException {
         Written all = new Written();
         int done = 0;
         BlockingQueue<Rewritten> queue = new ArrayBlockingQueue<>(512);
         List<String> names = inputs.stream().map(AppInput.Dex::display).toList();
-        Thread producer = new Thread(() -> rewriteAll(opened.dexes, names, cfg, new ProbeIds(), queue), "hyprof-dex-rewriter");
+        PieceHolder.Base base = new PieceHolder.Base();
+        Thread producer = new Thread(() -> rewriteAll(opened.dexes, names, cfg, ids, base, queue), "hyprof-dex-rewriter");
         producer.setDaemon(true);
         producer.start();
+        List<List<ClassDef>> classes = new ArrayList<>();
         try {
             for (int k = 0; k < opened.dexes.size(); k++) {
-                DexOutput o = new DexOutput(opened.dexes.get(k).getOpcodes(), maxRefs);
-                if (runtime != null && k == 0) {
-                    try {
-                        o.addRuntime(new DexBackedDexFile(null, runtime));
-                    } catch (IllegalStateException e) {
-                        throw new DexInputException(in + ": no room for the runtime in " + inputs.get(0).name() + " ("
-                                + e.getMessage() + ")");
-                    }
-                }
+                List<ClassDef> these = new ArrayList<>();
                 for (Rewritten r; (r = take(queue)).classDef != null; ) {
                     all.classes++;
                     done += r.methods;
@@ -239,20 +271,45 @@ public final class DexInstrumenter {
                         if (!r.result.probes().isEmpty()) all.instrumented++;
                         for (ProbeInfo p : r.result.probes()) { if (p.loop()) all.loops++; else all.methods++; }
                     }
-                    try {
-                        o.add(r.classDef);
-                    } catch (RuntimeException e) {
-                        throw new DexInputException(inputs.get(k).display() + ": cannot write "
-                                + ClassRewriter.dotted(r.classDef.getType()) + " (" + e.getMessage() + ")");
-                    }
+                    these.add(r.classDef);
                     if (progress != null) progress.methods(done, opened.methods);
                 }
-                all.outputs.add(new AppOutput.Dex(inputs.get(k).name(), o.writeMain()));
-                all.spillFiles.addAll(o.writeSpills());
-                all.spilled += o.spilledClasses();
+                classes.add(these);
             }
         } finally {
             producer.interrupt();
+        }
+        all.pieceKey = PieceHolder.key(set.manifest().toText());
+        base.resolve(all.pieceKey);
+        for (int k = 0; k < opened.dexes.size(); k++) {
+            DexOutput o = new DexOutput(opened.dexes.get(k).getOpcodes(), maxRefs);
+            if (runtime != null && k == 0) {
+                try {
+                    o.addRuntime(new DexBackedDexFile(null, runtime));
+                } catch (IllegalStateException e) {
+                    throw new DexInputException(in + ": no room for the runtime in " + inputs.get(0).name() + " ("
+                            + e.getMessage() + ")");
+                }
+            }
+            if (k == 0) {
+                try {
+                    o.addFirst(PieceHolder.holder(all.pieceKey));
+                } catch (IllegalStateException e) {
+                    throw new DexInputException(in + ": no room for the piece's holder class in " + inputs.get(0).name());
+                }
+            }
+            for (ClassDef cd : classes.get(k)) {
+                try {
+                    o.add(cd);
+                } catch (RuntimeException e) {
+                    throw new DexInputException(inputs.get(k).display() + ": cannot write "
+                            + ClassRewriter.dotted(cd.getType()) + " (" + e.getMessage() + ")");
+                }
+            }
+            classes.set(k, null);
+            all.outputs.add(new AppOutput.Dex(inputs.get(k).name(), o.writeMain()));
+            all.spillFiles.addAll(o.writeSpills());
+            all.spilled += o.spilledClasses();
         }
         return all;
     }
@@ -261,7 +318,7 @@ public final class DexInstrumenter {
     private record Rewritten(ClassDef classDef, ClassRewriter.Result result, int methods, IOException failure) {}
 
     private static void rewriteAll(List<DexBackedDexFile> dexes, List<String> names, ProfilingConfig cfg, ProbeIds ids,
-                                   BlockingQueue<Rewritten> queue) {
+                                   PieceHolder.Base base, BlockingQueue<Rewritten> queue) {
         String current = null, type = null;
         try {
             List<ClassDef> all = new ArrayList<>();
@@ -273,7 +330,7 @@ public final class DexInstrumenter {
                     type = cd.getType();
                     Rewritten r;
                     if (cfg.classes.accepts(ClassRewriter.dotted(cd.getType()))) {
-                        ClassRewriter.Result res = ClassRewriter.rewrite(cd, ids, threadEntries);
+                        ClassRewriter.Result res = ClassRewriter.rewrite(cd, ids, base, threadEntries);
                         r = new Rewritten(res.classDef(), res, res.methods(), null);
                     } else {
                         int n = 0;

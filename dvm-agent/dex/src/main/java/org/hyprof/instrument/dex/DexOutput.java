@@ -90,6 +90,11 @@ final class DexOutput {
         }
     }
 
+    /** Adds a class to the main file before any app class can fill it (the piece's holder). */
+    void addFirst(ClassDef cd) {
+        if (!tryAdd(main, cd)) throw new IllegalStateException("no room for " + cd.getType() + " in the first DEX file");
+    }
+
     int spilledClasses() {
         return spilledClasses;
     }

@@ -28,15 +28,18 @@ final class EntryExitPass {
     private EntryExitPass() {}
 
     /**
-     * @param loops the loops with probes (loop k has registers k of {@code rs} and id
-     *              {@code methodId + 1 + k}), to close at returns inside them
+     * @param base     the piece's base ({@link PieceHolder}): ids are {@code base + local}
+     * @param methodId the method's local id
+     * @param loops    the loops with probes (loop k has registers k of {@code rs} and local id
+     *                 {@code methodId + 1 + k}), to close at returns inside them
      */
-    static void apply(MethodCode c, RegisterShift rs, Dataflow.ConstructorInit ctor, Dataflow.Monitors mon, int methodId,
+    static void apply(MethodCode c, RegisterShift rs, Dataflow.ConstructorInit ctor, Dataflow.Monitors mon,
+                      PieceHolder.Base base, int methodId,
                       List<LoopPass.Planned> loops, Edits e) throws Skip {
         List<Instruction> begin = List.of(ProbeCode.invoke(ProbeCode.BEGIN, rs.methodId, 1),
                 ProbeCode.moveResult(rs.methodToken));
         List<Instruction> entry = new ArrayList<>(rs.moves);
-        entry.addAll(rs.initialization(methodId, methodId + 1));
+        entry.addAll(rs.initialization(base, methodId, methodId + 1));
         if (ctor == null) entry.addAll(begin);
         e.addEdgeIn(0, new Edits.Chunk(entry, Edits.Cover.NONE));
         e.entryMoves = rs.moves.size();

@@ -12,7 +12,9 @@ import org.jf.dexlib2.iface.MethodImplementation;
  * {@link LoopPass}, {@link ExceptionalExitPass}, {@link CodeEmitter} (the fifth, runtime
  * injection, works on whole DEX files: {@link DexOutput}). Every decision that can skip the
  * method is taken before ids are handed out, so skipped methods use no ids; the method's id comes
- * first, then its loops' in code order — as in the class-file rewriter.
+ * first, then its loops' in code order — as in the class-file rewriter. The ids are local to the
+ * piece (numbered from 1 in the output); the code adds the piece's base at run time
+ * ({@link PieceHolder}).
  */
 final class MethodRewriter {
     private MethodRewriter() {}
@@ -26,7 +28,7 @@ final class MethodRewriter {
      */
     record Result(MethodImplementation code, int methodId, List<int[]> loops, List<String> loopSkips, int firstLine) {}
 
-    static Result rewrite(Method m, MethodImplementation impl, ProbeIds ids) throws Skip {
+    static Result rewrite(Method m, MethodImplementation impl, ProbeIds ids, PieceHolder.Base base) throws Skip {
         MethodCode c = new MethodCode(impl);
         boolean isStatic = AccessFlags.STATIC.isSet(m.getAccessFlags());
         Dataflow.Monitors mon = Dataflow.monitors(c);
@@ -40,7 +42,7 @@ final class MethodRewriter {
         RegisterShift rs = RegisterShift.plan(c.registerCount, isStatic, m.getParameterTypes(), found.loops().size());
         int methodId = ids.peek();
         Edits e = new Edits(c.n);
-        EntryExitPass.apply(c, rs, init, mon, methodId, found.loops(), e);
+        EntryExitPass.apply(c, rs, init, mon, base, methodId, found.loops(), e);
         boolean hasDebugInfo = !c.debug.isEmpty() || m.getParameters().stream().anyMatch(p -> p.getName() != null);
         e.entryLocals = rs.entryLocals(hasDebugInfo, m.getDefiningClass(), m.getParameters());
         LoopPass.place(c, rs, init, mon, found.loops(), e);

@@ -8,7 +8,9 @@ import org.jf.dexlib2.immutable.instruction.ImmutableInstruction11x;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction12x;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction21s;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction22b;
+import org.jf.dexlib2.immutable.instruction.ImmutableInstruction22s;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction22x;
+import org.jf.dexlib2.immutable.instruction.ImmutableInstruction23x;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction31i;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction32x;
 import org.jf.dexlib2.immutable.instruction.ImmutableInstruction35c;
@@ -18,8 +20,9 @@ import org.jf.dexlib2.immutable.reference.ImmutableMethodReference;
 /**
  * The instructions probes are made of: the token entry points of
  * {@code org.hyprof.runtime.Probe} ({@code begin(I)I}, {@code end(II)V}, {@code endThrow(II)V},
- * {@code loopBegin(I)I}, {@code loopEnd(III)V}), constant loads, counter increments and register
- * moves in the smallest encoding that fits. The id-only entry points the runtime still has for
+ * {@code loopBegin(I)I}, {@code loopEnd(III)V}), constant loads, counter increments, additions
+ * (a probe id is the piece's base plus its local id, {@link PieceHolder}) and register moves in
+ * the smallest encoding that fits. The id-only entry points the runtime still has for
  * code instrumented earlier are never emitted.
  */
 final class ProbeCode {
@@ -57,6 +60,19 @@ final class ProbeCode {
     /** {@code reg += 1} ({@code reg} ≤ 255): a back edge taken. */
     static Instruction increment(int reg) {
         return new ImmutableInstruction22b(Opcode.ADD_INT_LIT8, reg, reg, 1);
+    }
+
+    /**
+     * {@code dst = src + value} ({@code dst}, {@code src}, {@code tmp} ≤ 255) in the smallest
+     * encoding: {@code add-int/lit8}, {@code add-int/lit16} (4-bit registers), else
+     * {@code const tmp} and {@code add-int} ({@code tmp} is overwritten).
+     */
+    static List<Instruction> add(int dst, int src, int value, int tmp) {
+        if (value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE)
+            return List.of(new ImmutableInstruction22b(Opcode.ADD_INT_LIT8, dst, src, value));
+        if (dst <= 15 && src <= 15 && value >= Short.MIN_VALUE && value <= Short.MAX_VALUE)
+            return List.of(new ImmutableInstruction22s(Opcode.ADD_INT_LIT16, dst, src, value));
+        return List.of(constant(tmp, value), new ImmutableInstruction23x(Opcode.ADD_INT, dst, src, tmp));
     }
 
     /** Loads 0 into a token or counter register ({@code reg} ≤ 255). */

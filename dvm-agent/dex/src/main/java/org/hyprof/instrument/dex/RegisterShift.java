@@ -19,8 +19,10 @@ import org.jf.dexlib2.iface.instruction.Instruction;
  * there). At entry the arguments are copied down, ascending, to the registers the original code
  * expects. The probe registers, in order:
  * <ul>
- * <li>{@link #exception} — what the exceptional-exit handler rethrows;</li>
- * <li>{@link #methodId}, {@link #methodToken} — the method's id (set once at entry) and the token
+ * <li>{@link #exception} — what the exceptional-exit handler rethrows (at entry, before any
+ *     handler can run, a scratch register for the ids' constants);</li>
+ * <li>{@link #methodId}, {@link #methodToken} — the method's id (set once at entry, from the
+ *     piece's base: {@link #initialization}) and the token
  *     {@code Probe.begin} returned (0 until then): {@code end}/{@code endThrow} take the two as one
  *     register range;</li>
  * <li>per loop k, {@link #loopId}, {@link #loopToken}, {@link #loopCount} — the loop's id (set
@@ -90,14 +92,20 @@ final class RegisterShift {
 
     /**
      * The entry's initialization, right after the argument copies: the ids get their values, the
-     * tokens and counters 0. Loop k has id {@code firstLoopId + k}.
+     * tokens and counters 0. A probe id is the piece's base plus the local id the manifest gives
+     * ({@link PieceHolder}): {@code sget id, P_KEY.BASE} (which initializes the holder, and so
+     * defines the piece's probes, the first time), then the local id added, through the exception
+     * register when it needs a constant (that register is written next only by the handler's
+     * {@code move-exception}); loop k has local id {@code firstLoopId + k}, added to the method's
+     * id register.
      */
-    List<Instruction> initialization(int methodIdValue, int firstLoopId) {
-        List<Instruction> out = new ArrayList<>(2 + 3 * loops);
-        out.add(ProbeCode.constant(methodId, methodIdValue));
+    List<Instruction> initialization(PieceHolder.Base base, int methodIdValue, int firstLoopId) {
+        List<Instruction> out = new ArrayList<>(4 + 3 * loops);
+        out.add(PieceHolder.sget(methodId, base));
+        out.addAll(ProbeCode.add(methodId, methodId, methodIdValue, exception));
         out.add(ProbeCode.zero(methodToken));
         for (int k = 0; k < loops; k++) {
-            out.add(ProbeCode.constant(loopId(k), firstLoopId + k));
+            out.addAll(ProbeCode.add(loopId(k), methodId, firstLoopId + k - methodIdValue, exception));
             out.add(ProbeCode.zero(loopToken(k)));
             out.add(ProbeCode.zero(loopCount(k)));
         }

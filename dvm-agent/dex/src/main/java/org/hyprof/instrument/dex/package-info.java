@@ -8,7 +8,8 @@
  * <ol>
  * <li>{@code RegisterShift} — the frame grows by the probe registers (an exception register, the
  *     method's id and token, and per loop an id, a token and a back-edge counter, all set at
- *     entry); arguments are copied back down so original code sees its registers unchanged;</li>
+ *     entry, the ids from the piece's base: {@code PieceHolder}); arguments are copied back down
+ *     so original code sees its registers unchanged;</li>
  * <li>{@code EntryExitPass} — {@code tok = begin(id)} once at entry (after {@code super()} in
  *     constructors), {@code end(id, tok)} right before every return;</li>
  * <li>{@code LoopPass} — loop probes on control-flow edges of dominator-based natural loops
@@ -19,7 +20,9 @@
  *     every loop and {@code endThrow(id, tok)}, last in every try item it joins;</li>
  * <li>{@code CodeEmitter} — layout: branches, payloads, try items and debug entries re-pointed;</li>
  * </ol>
- * and then, per DEX file, {@code DexOutput} — runtime injection and the 64K reference limit.
+ * and then, per DEX file, {@code DexOutput} — runtime injection, the piece's holder class
+ * ({@code PieceHolder}: every output is a piece whose probe ids the runtime moves past those of
+ * the pieces loaded before it) and the 64K reference limit.
  * Analyses shared by the passes are in {@code MethodCode} (instructions and control-flow graph)
  * and {@code Dataflow} (monitor depths, constructor initialization).
  */

@@ -42,9 +42,19 @@ class ApkLayoutTest {
         return m;
     }
 
+    /** The classes of a DEX file but a piece's holder ({@link #holders}). */
     static Set<String> classes(byte[] dex) {
         Set<String> s = new HashSet<>();
-        for (ClassDef cd : Fixtures.open(dex).getClasses()) s.add(cd.getType());
+        for (ClassDef cd : Fixtures.open(dex).getClasses()) if (!cd.getType().startsWith(HOLDERS)) s.add(cd.getType());
+        return s;
+    }
+
+    static final String HOLDERS = "Lorg/hyprof/pieces/";
+
+    /** The pieces' holder classes in a DEX file ({@code org.hyprof.pieces.P_KEY}). */
+    static Set<String> holders(byte[] dex) {
+        Set<String> s = new HashSet<>();
+        for (ClassDef cd : Fixtures.open(dex).getClasses()) if (cd.getType().startsWith(HOLDERS)) s.add(cd.getType());
         return s;
     }
 
@@ -71,16 +81,21 @@ class ApkLayoutTest {
         assertEquals(List.of("classes.dex", "classes2.dex", "classes3.dex (the runtime)"), s.dexFiles());
         assertArrayEquals(DexOutput.runtimeDex(), after.get("classes3.dex"));
         assertEquals(classes(java), classes(after.get("classes.dex")), "same classes, rewritten in place");
+        assertEquals(Set.of(HOLDERS + "P_" + s.pieceKey() + ";"), holders(after.get("classes.dex")), "the piece's holder, first DEX file");
+        assertEquals(Set.of(), holders(after.get("classes2.dex")));
         assertEquals(classes(smali), classes(after.get("classes2.dex")));
         for (String gone : List.of("META-INF/CERT.SF", "META-INF/CERT.RSA")) assertFalse(after.containsKey(gone), gone);
         String mf = new String(after.get("META-INF/MANIFEST.MF"), StandardCharsets.UTF_8);
         assertTrue(mf.contains("Created-By: fixture") && !mf.contains("Digest"), mf);
         for (String kept : List.of("AndroidManifest.xml", "resources.arsc", "res/raw/greeting.txt", "lib/x86_64/libfixture.so", "assets/data.bin"))
             assertArrayEquals(before.get(kept), after.get(kept), kept + " copied unchanged");
-        Manifest m = Manifest.parse(new String(after.get(DexInstrumenter.MANIFEST_ASSET), StandardCharsets.UTF_8), "asset");
+        String asset = DexInstrumenter.manifestAsset(s.pieceKey());
+        assertTrue(s.pieceKey().matches("[0-9a-f]{16}"), s.pieceKey());
+        Manifest m = Manifest.parse(new String(after.get(asset), StandardCharsets.UTF_8), "asset");
         assertEquals(s.manifest().probes().size(), m.probes().size());
         assertEquals(Files.readString(DexInstrumenter.beside(out, ".manifest.tsv")),
-                new String(after.get(DexInstrumenter.MANIFEST_ASSET), StandardCharsets.UTF_8), "the same manifest beside");
+                new String(after.get(asset), StandardCharsets.UTF_8), "the same manifest beside");
+        assertFalse(after.containsKey("assets/hyprof/manifest.tsv"), "no single manifest: the piece's only");
         assertTrue(new String(after.get(DexInstrumenter.OPTIONS_ASSET), StandardCharsets.UTF_8).contains("mode=aggregate"));
         assertEquals(21, s.minSdk());
         assertStoredEntriesAligned(out);
@@ -116,9 +131,11 @@ class ApkLayoutTest {
             assertTrue(d.getMethodSection().size() <= limit, f);
             total += d.getClasses().size();
             all.addAll(classes(Files.readAllBytes(out.resolve(f))));
+            assertEquals(f.equals("classes.dex") ? Set.of(HOLDERS + "P_" + s.pieceKey() + ";") : Set.of(),
+                    holders(Files.readAllBytes(out.resolve(f))), "the holder is never spilled");
         }
         assertEquals(classes(java), all, "every class exactly once");
-        assertEquals(classes(java).size(), total);
+        assertEquals(classes(java).size() + 1, total, "and the holder");
     }
 
     @Test

@@ -36,9 +36,7 @@ class DexFixturesIT {
         DexTools.dex2jar(dex, plainJar);
         DexTools.dex2jar(Files.readAllBytes(out), jar);
         // the runtime finds its manifest and settings as class-path resources, as in a jar or APK
-        DexTools.addToJar(jar, Map.of(
-                "assets/hyprof/manifest.tsv", Files.readAllBytes(DexInstrumenter.beside(out, ".manifest.tsv")),
-                "assets/hyprof/runtime.properties", Files.readAllBytes(DexInstrumenter.beside(out, ".runtime.properties"))), run);
+        DexTools.addToJar(jar, DexTools.besideResources(out), run);
         DexTools.Run plain = DexTools.java(List.of(), plainJar.toString(), main);
         assertEquals(0, plain.exit(), plain.err());
         Path session = dir.resolve(name + ".hyprof");

@@ -86,6 +86,18 @@ class DexGoldenTest {
         Golden.check("dex/debug-info/DebugLocals.smali", Smali.text(Smali.find(d, "Ldexfixtures/DebugLocals;")));
     }
 
+    /**
+     * The piece's holder class: {@code BASE = Hyprof.piece("KEY", P_KEY.class)} in its static
+     * initializer; the key is the fixture's (it changes when the fixture's probes do).
+     */
+    @Test
+    void pieceHolder() throws Exception {
+        ClassDef holder = null;
+        for (ClassDef cd : out.getClasses()) if (cd.getType().startsWith("Lorg/hyprof/pieces/P_")) holder = cd;
+        org.junit.jupiter.api.Assertions.assertNotNull(holder, "the holder class");
+        Golden.check("dex/pieces/holder.smali", Smali.text(holder));
+    }
+
     /** Where the runtime goes in a multidex APK and in one below API 21, and what else the APK holds. */
     @Test
     void runtimeInjection() throws Exception {
@@ -101,9 +113,13 @@ class DexGoldenTest {
                     b.append("  ").append(e.getMethod() == ZipEntry.STORED ? "stored   " : "deflated ").append(e.getName());
                     if (e.getName().endsWith(".dex")) {
                         DexBackedDexFile d = Fixtures.open(z.getInputStream(e).readAllBytes());
-                        int runtime = 0;
-                        for (ClassDef cd : d.getClasses()) if (cd.getType().startsWith("Lorg/hyprof/runtime/")) runtime++;
-                        b.append(" (").append(d.getClasses().size() - runtime).append(" app classes")
+                        int runtime = 0, holders = 0;
+                        for (ClassDef cd : d.getClasses()) {
+                            if (cd.getType().startsWith("Lorg/hyprof/runtime/")) runtime++;
+                            if (cd.getType().startsWith("Lorg/hyprof/pieces/")) holders++;
+                        }
+                        b.append(" (").append(d.getClasses().size() - runtime - holders).append(" app classes")
+                                .append(holders > 0 ? ", the piece's holder" : "")
                                 .append(runtime > 0 ? ", the runtime" : "").append(')');
                     }
                     b.append('\n');

@@ -242,6 +242,22 @@ public final class DexTools {
         }
     }
 
+    /**
+     * What the instrumenter wrote beside a DEX output for the class path ({@code OUT.resources/}:
+     * the piece's manifest and the runtime's settings), by resource name: what goes into a jar
+     * made from the DEX code.
+     */
+    public static Map<String, byte[]> besideResources(Path out) throws IOException {
+        Path root = out.resolveSibling(out.getFileName() + ".resources");
+        Map<String, byte[]> r = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> s = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) s::iterator)
+                if (Files.isRegularFile(p)) r.put(root.relativize(p).toString().replace('\\', '/'), Files.readAllBytes(p));
+        }
+        if (r.isEmpty()) throw new IOException("nothing in " + root);
+        return r;
+    }
+
     /** Output of a child process. */
     public record Run(int exit, String out, String err) {}
 
