@@ -16,11 +16,7 @@ class NativeCostTest {
 
     @BeforeEach
     void start() {
-        Hyprof.reset();
-        Options o = new Options();
-        o.calibrate = false;
-        o.snapshotMillis = 60_000;
-        Hyprof.start(o);
+        RuntimeTesting.startQuiet();
         Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD, Hyprof.LOOP}, new boolean[] {true, true, true}, null);
     }
 

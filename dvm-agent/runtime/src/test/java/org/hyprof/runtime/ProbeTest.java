@@ -13,11 +13,7 @@ class ProbeTest {
 
     @BeforeEach
     void start() {
-        Hyprof.reset();
-        Options o = new Options();
-        o.calibrate = false;
-        o.snapshotMillis = 60_000;
-        Hyprof.start(o);
+        RuntimeTesting.startQuiet();
         Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD, Hyprof.METHOD, Hyprof.LOOP, Hyprof.LOOP, Hyprof.METHOD},
                 new boolean[] {true, true, true, true, true, false}, null);
     }

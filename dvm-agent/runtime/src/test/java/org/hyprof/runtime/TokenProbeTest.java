@@ -22,11 +22,7 @@ class TokenProbeTest {
 
     @BeforeEach
     void start() {
-        Hyprof.reset();
-        Options o = new Options();
-        o.calibrate = false;
-        o.snapshotMillis = 60_000;
-        Hyprof.start(o);
+        RuntimeTesting.startQuiet();
         Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD, Hyprof.LOOP, Hyprof.LOOP},
                 new boolean[] {true, true, true, true}, null);
     }
