@@ -35,6 +35,37 @@ final class Aggregates {
     }
 
     List<ProbeStats> list(long processId) {
+        List<ProbeStats> rows = listUnchecked(processId);
+        for (ProbeStats r : rows) check(r);
+        return rows;
+    }
+
+    /**
+     * A stored row whose counts are impossible (a count below 0: the file was changed by something
+     * other than hyprof, or damaged) is a one-line error naming the session, never a report that
+     * adds it up. Times are not checked: sessions of schema 4 and earlier stored deducted sums
+     * unclamped, and those may be below 0 (the report shows and flags them).
+     */
+    private void check(ProbeStats r) {
+        need(r, "calls", r.calls());
+        need(r, "outer_calls", r.outerCalls());
+        need(r, "iterations", r.iterations());
+        need(r, "throws", r.throwsCount());
+        need(r, "seen", r.seen());
+        need(r, "child_calls", r.childCalls());
+        need(r, "count_only_calls", r.timing().countOnlyCalls());
+        need(r, "clamped", r.timing().clamped());
+        need(r, "incl_raw_ns", r.inclRawNanos());
+        for (long h : r.hist()) need(r, "a histogram count", h);
+    }
+
+    private void need(ProbeStats r, String what, long value) {
+        if (value < 0)
+            throw new StoreException(sql.file() + ": damaged session (probe " + r.probeId() + " of thread " + r.tid()
+                    + " has " + what + " = " + value + ")");
+    }
+
+    private List<ProbeStats> listUnchecked(long processId) {
         return sql.query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
                 + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist,"
                 + " native_instr, native_cycles, native_est_ns, native_energy_pj, native_instr_incl, native_cycles_incl,"

@@ -247,4 +247,22 @@ class StoreTest {
             assertEquals(4042, st.allCalls());
         }
     }
+
+    @Test
+    void aStoredCountBelowZeroIsADamagedSessionNamingTheFile() throws Exception {
+        Path db = dir.resolve("tampered.db");
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 1, "app", "vm", "aggregate", 0, 0, 0, null, "ended", 0, "test"));
+            s.putStats(p, List.of(new ProbeStats(1, 2, 42, 900, 900, 800, 800, 10, 30, 42, 0, 0, 0, 0, 0, 0, 0, 42,
+                    new long[org.hyprof.runtime.Stats.HIST_BUCKETS], NativeCost.NONE)));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+            st.execute("UPDATE probe_stats SET calls = -1"); // what a hand edit or a damaged page can leave
+        }
+        try (Store s = Store.openReadOnly(db)) {
+            long p = s.processes().get(0).id();
+            StoreException e = assertThrows(StoreException.class, () -> s.stats(p));
+            assertEquals(db + ": damaged session (probe 2 of thread 1 has calls = -1)", e.getMessage());
+        }
+    }
 }
