@@ -228,5 +228,10 @@ class ProfileIT {
                     .mapToLong(e -> Long.parseLong(e.getValue().get("calls"))).sum();
             assertTrue(calls > 0, kernel + " has no calls in the report:\n" + r.out);
         }
+        // issue 15: a method of tens of microseconds with loops inside (probes on by default) was
+        // reported with p50 0 when the per-iteration cost was deducted; its median is never 0 now
+        Map<String, String> bitreverse = rows.get("jnt.scimark2.FFT.bitreverse([D)V");
+        assertNotNull(bitreverse, "FFT.bitreverse is in the report:\n" + r.out);
+        assertTrue(Long.parseLong(bitreverse.get("p50_ns")) > 0, "FFT.bitreverse p50 " + bitreverse);
     }
 }
