@@ -1,11 +1,7 @@
 package org.hyprof.cli;
 
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.hyprof.instrument.OutputFiles;
 
@@ -68,7 +64,7 @@ final class OutputFile {
             content.writeTo(tmp);
             OutputFiles.moveIntoPlace(tmp, target);
         } catch (IOException e) {
-            throw new UserError(out + ": cannot write (" + reason(e) + ")");
+            throw new UserError(out + ": cannot write (" + org.hyprof.store.IoReasons.of(e) + ")");
         } finally {
             if (tmp != null) {
                 try {
@@ -128,13 +124,5 @@ final class OutputFile {
         } catch (IOException e) {
             return canonical(p);
         }
-    }
-
-    private static String reason(IOException e) {
-        if (e instanceof AccessDeniedException) return "permission denied";
-        if (e instanceof NoSuchFileException) return "no such file or directory";
-        if (e instanceof FileAlreadyExistsException) return "already exists";
-        if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
-        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

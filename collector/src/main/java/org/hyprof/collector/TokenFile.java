@@ -51,11 +51,7 @@ public final class TokenFile {
                     : Files.createTempFile(dir, ".hyprof-token", ".tmp");
         } catch (IOException e) {
             // the exception names the temporary file, which the user never asked for
-            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-                    : e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
-                    : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
-                    : e.getClass().getSimpleName();
-            throw new IOException(file + ": cannot create the token file (" + why + ")", e);
+            throw new IOException(file + ": cannot create the token file (" + org.hyprof.store.IoReasons.of(e) + ")", e);
         }
         try {
             Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8);

@@ -70,17 +70,9 @@ public final class Store implements AutoCloseable {
         } catch (java.nio.file.FileAlreadyExistsException e) {
             throw new StoreException(file + ": already exists");
         } catch (java.io.IOException e) {
-            throw new StoreException(file + ": cannot create (" + reason(e) + ")");
+            throw new StoreException(file + ": cannot create (" + IoReasons.of(e) + ")");
         }
         return open(file, true);
-    }
-
-    /** Why a file operation failed, in words (the exception's own message is often just the path). */
-    private static String reason(java.io.IOException e) {
-        if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
-        if (e instanceof java.nio.file.NoSuchFileException) return "no such file or directory";
-        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();
-        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     /** Opens an existing session file for reading and appending. */

@@ -50,8 +50,8 @@ final class Bootstrap {
      */
     static void startForPiece(ClassLoader loader) throws IOException {
         if (Hyprof.isStarted()) return;
-        boolean apk = read(loader, OPTIONS_RESOURCE) == null && read(loader, OPTIONS_ASSET) != null;
-        start(loader, apk);
+        String props = read(loader, OPTIONS_RESOURCE);
+        start(props != null ? props : read(loader, OPTIONS_ASSET));
     }
 
     static void startFromResources(ClassLoader loader) {
@@ -61,7 +61,7 @@ final class Bootstrap {
             boolean apk = manifest == null;
             if (apk) manifest = read(loader, MANIFEST_ASSET);
             if (manifest == null) return;
-            Options o = start(loader, apk);
+            Options o = start(read(loader, apk ? OPTIONS_ASSET : OPTIONS_RESOURCE));
             if (o == null) return;
             defineFromManifest(manifest, o); // after start: the manifest goes into the session
         } catch (Throwable t) {
@@ -69,31 +69,28 @@ final class Bootstrap {
         }
     }
 
-    /** Options from the resources and the system property; starts recording. Null if it could not. */
-    private static Options start(ClassLoader loader, boolean apk) throws IOException {
-        {
-            Options o = new Options();
-            String props = read(loader, apk ? OPTIONS_ASSET : OPTIONS_RESOURCE);
-            if (props != null) {
-                Properties p = new Properties();
-                p.load(new java.io.StringReader(props));
-                for (String k : p.stringPropertyNames()) o.set(k, p.getProperty(k));
-            }
-            String sys = System.getProperty("hyprof.options");
-            if (sys != null) {
-                Options s = Options.parse(sys); // validates
-                for (String part : sys.split(",")) {
-                    int eq = part.indexOf('=');
-                    if (eq > 0) o.set(part.substring(0, eq), part.substring(eq + 1));
-                }
-                if (s.out != null) o.out = s.out;
-            }
-            if (o.out == null) o.out = "hyprof-" + Hyprof.pid() + ".hyprof";
-            o.out = AndroidFiles.resolve(o.out);
-            if (!Hyprof.start(o)) return null;
-            Recorder.report("recording to " + o.out);
-            return o;
+    /** Options from {@code props} (a runtime.properties text, or null) and the system property; starts recording. Null if it could not. */
+    private static Options start(String props) throws IOException {
+        Options o = new Options();
+        if (props != null) {
+            Properties p = new Properties();
+            p.load(new java.io.StringReader(props));
+            for (String k : p.stringPropertyNames()) o.set(k, p.getProperty(k));
         }
+        String sys = System.getProperty("hyprof.options");
+        if (sys != null) {
+            Options s = Options.parse(sys); // validates
+            for (String part : sys.split(",")) {
+                int eq = part.indexOf('=');
+                if (eq > 0) o.set(part.substring(0, eq), part.substring(eq + 1));
+            }
+            if (s.out != null) o.out = s.out;
+        }
+        if (o.out == null) o.out = "hyprof-" + Hyprof.pid() + ".hyprof";
+        o.out = AndroidFiles.resolve(o.out);
+        if (!Hyprof.start(o)) return null;
+        Recorder.report("recording to " + o.out);
+        return o;
     }
 
     /** Defines every probe line of a manifest ({@code probe id kind resolution ...}). */

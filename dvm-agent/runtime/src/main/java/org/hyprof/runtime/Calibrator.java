@@ -133,19 +133,23 @@ final class Calibrator {
         }
     }
 
-    /** A loop as the instrumenter rewrites it: back edges counted in a local, handed over at the end. */
+    /**
+     * A loop with the id-only API's {@code loopIter} call on each back edge, or without: what
+     * {@link Calibration#perIterPicos} charges code instrumented before the token API. (A token
+     * loop's back edge is an increment in the code, charged nothing.)
+     */
     private static long iters(Config c, int n, boolean probed) {
+        ThreadState st = Recorder.state();
+        st.loopEnter(c, 0);
         long s = 0;
         long t0 = System.nanoTime();
         if (probed) {
-            int tok = c.on[0] ? Recorder.loopBegin(c, 0) : 0;
-            int k = 0;
-            for (int i = 0; i < n; i++) { s += i * 31L ^ s; k++; }
-            if (tok != 0) Recorder.loopEnd(c, 0, tok, k);
+            for (int i = 0; i < n; i++) { s += i * 31L ^ s; Recorder.loopIter(c, 0); }
         } else {
             for (int i = 0; i < n; i++) { s += i * 31L ^ s; }
         }
         long d = System.nanoTime() - t0;
+        st.loopExit(c, 0);
         sink += s;
         return d;
     }

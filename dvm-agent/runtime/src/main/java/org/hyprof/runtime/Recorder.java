@@ -93,8 +93,7 @@ final class Recorder {
         try {
             if (id >= c.on.length || !c.on[id]) return 0;
             if (c.countOnly(id)) { // a loop too short to time: counted, its iterations handed to loopEnd
-                state().countOnly(c, id);
-                return ThreadState.COUNT_ONLY_LOOP;
+                return state().countOnly(c, id) ? ThreadState.COUNT_ONLY_LOOP : 0;
             }
             return state().loopEnter(c, id);
         } catch (Throwable t) {

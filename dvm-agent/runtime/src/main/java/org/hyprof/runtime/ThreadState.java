@@ -189,17 +189,20 @@ final class ThreadState {
 
     /**
      * A call of a count-only probe: counted, not timed. Its time stays in the caller's exclusive
-     * time, where it was spent, and no probe cost is charged for it.
+     * time, where it was spent, less the count-only call's calibrated cost, which is deducted from
+     * the open activations like a probe event. False when nothing was counted (filtered out, or past
+     * the stats budget): a loop's iterations are then not counted either.
      */
-    void countOnly(Config c, int id) {
+    boolean countOnly(Config c, int id) {
         if (c.root != rootsSeen) recountRoots(c);
-        if (c.rootsActive && rootDepth == 0 && !c.root[id]) return;
+        if (c.rootsActive && rootDepth == 0 && !c.root[id]) return false;
         long[] p = page(id);
-        if (p == null) { statsDrops++; return; }
+        if (p == null) { statsDrops++; return false; }
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         p[b + Stats.SEEN]++;
         p[b + Stats.R_COUNT_ONLY_CALLS]++;
         cost += Recorder.calibration.countFx; // taken out of the open activations around it
+        return true;
     }
 
     /** Exits and loop ends whose token named no open frame of theirs (recording restarted, a bug). */
@@ -553,12 +556,8 @@ final class ThreadState {
         if (t < 0 || t >= top || f[t + F_ID] != (((long) id << 2) | KIND_LOOP)) { staleTokens++; return; }
         closeAbove(c, t, now);
         if (iterations > 0) {
-            iters += iterations;
             f[t + F_ITER_COUNT] += iterations;
-            for (int k = t; k >= 0; k -= FRAME) {
-                f[k + F_DIRECT_ITERS] += iterations;
-                if ((f[k + F_ID] & KIND_LOOP) == 0) break;
-            }
+            countIterations(t, iterations);
         }
         closeLoop(c, t, now, true);
         top = t;
@@ -646,9 +645,17 @@ final class ThreadState {
         long[] p = page(id);
         if (p == null) { statsDrops++; return; }
         p[(id & (Stats.PAGE_PROBES - 1)) * Stats.REC + Stats.ITERATIONS] += iterations;
+        countIterations(top - FRAME, iterations);
+    }
+
+    /**
+     * Iterations counted in the code, handed over at a loop's end: the thread's total, and the
+     * direct iterations of frame {@code from} and the frames under it up to their method.
+     */
+    private void countIterations(int from, int iterations) {
         iters += iterations;
         long[] f = frames;
-        for (int k = top - FRAME; k >= 0; k -= FRAME) {
+        for (int k = from; k >= 0; k -= FRAME) {
             f[k + F_DIRECT_ITERS] += iterations;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
