@@ -48,6 +48,16 @@ public final class ProfileCommand implements Callable<Integer> {
             description = "Event log budget in events mode (e.g. 16m, 1g); events beyond it are dropped and counted. Default: ${DEFAULT-VALUE}.")
     String budget;
 
+    @Option(names = "--keep", paramLabel = "WHICH",
+            description = {"Events mode: which events the budget keeps. 'first' (default): events past it are dropped and counted.",
+                "'last': a flight recorder: each thread's oldest events are overwritten by newer ones (counted), so the",
+                "session ends with the program's last events. Config key 'keep'."})
+    String keep;
+
+    @Option(names = "--max-age", paramLabel = "DUR",
+            description = "With --keep last: events older than this (e.g. 10s, 500ms) are not kept either. Config key 'maxAge'.")
+    String maxAge;
+
     @Option(names = "--append", description = "Add this run as another process of an existing session.")
     boolean append;
 
@@ -93,6 +103,14 @@ public final class ProfileCommand implements Callable<Integer> {
         try {
             cfg.set("mode", mode, "--mode");
             cfg.set("budget", budget, "--budget");
+            if (keep != null) cfg.set("keep", keep, "--keep");
+            if ("last".equals(keep) && !mode.equals("events"))
+                throw new UserError("--keep last needs --mode events (aggregate mode keeps no events)", 2);
+            if (maxAge != null) {
+                if (!(keep != null ? keep.equals("last") : cfg.runtime.keepLast))
+                    throw new UserError("--max-age needs --keep last (the first events are kept whatever their age)", 2);
+                cfg.set("maxAge", maxAge, "--max-age");
+            }
         } catch (ConfigException e) {
             throw new UserError(e.getMessage(), 2);
         }
@@ -112,6 +130,8 @@ public final class ProfileCommand implements Callable<Integer> {
         }
         agentArgs.add("mode=" + mode);
         agentArgs.add("budget=" + budget);
+        if (keep != null) agentArgs.add("keep=" + keep);
+        if (maxAge != null) agentArgs.add("maxAge=" + maxAge);
         for (String a : agentArgs)
             if (a.indexOf(',') >= 0) throw new UserError("'" + a + "': commas are not allowed in patterns or paths", 2);
         List<String> cmd = new ArrayList<>(command);

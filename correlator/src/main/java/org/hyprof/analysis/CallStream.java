@@ -1,5 +1,7 @@
 package org.hyprof.analysis;
 
+import org.hyprof.runtime.chunk.EventRecords;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.correlate.EnergyModel;
+import org.hyprof.runtime.chunk.EventRecords;
 import org.hyprof.store.EventChunk;
 import org.hyprof.store.NativeEpoch;
 import org.hyprof.store.ProcessInfo;
@@ -119,10 +122,13 @@ public final class CallStream {
             long seq = Long.MIN_VALUE;
             scan:
             for (EventChunk c; (c = store.nextEventChunk(process.id(), t.tid(), seq)) != null; seq = c.seq()) {
-                org.hyprof.runtime.chunk.EventRecords.Cursor r = new org.hyprof.runtime.chunk.EventRecords.Cursor(c.data(), c.baseNanos());
+                EventRecords.Cursor r = new EventRecords.Cursor(c.data(), c.baseNanos());
+                boolean reopened = false; // a flight-recorder chunk: its open frames start at its first record (EventReplay)
                 while (r.next()) {
                     int k = r.kind();
-                    if (k == org.hyprof.runtime.chunk.EventRecords.ENTER || k == org.hyprof.runtime.chunk.EventRecords.LOOP_ENTER) {
+                    if (k == EventRecords.OPEN || k == EventRecords.OPEN_LOOP) {
+                        reopened = true;
+                    } else if (reopened || k == EventRecords.ENTER || k == EventRecords.LOOP_ENTER) {
                         first = Math.min(first, r.nanos());
                         break scan;
                     }

@@ -16,12 +16,21 @@ import org.hyprof.store.EventChunk;
  * open at the thread's last timestamp. Activations always close innermost first, so when
  * {@link #closed} is called the activations around the closed one are exactly those on the stack
  * ({@link #openCount}, {@link #openProbe}, {@link #openLoop}).
+ *
+ * <p>A chunk of a flight-recorder log ({@code keep=last}) starts with the frames open at its
+ * start ({@link EventRecords#OPEN}): those already open here (the previous chunk was replayed)
+ * are kept; when chunks before it were overwritten, what is open here and not there closes at the
+ * last timestamp seen (marked closed at the end) and the chunk's open frames open where the chunk
+ * starts — so calls stay well nested across the cut, and no call takes the overwritten part as
+ * its own time.
  */
 public abstract class EventReplay {
     private int size;
     private int[] ids = new int[64];
     private boolean[] loops = new boolean[64];
     private long[] starts = new long[64];
+    /** Entry times as recorded (a reconstructed activation's start is moved to the cut, its entry is not). */
+    private long[] entries = new long[64];
     private int[] slots = new int[64];
     private long lastNanos;
 
@@ -37,11 +46,18 @@ public abstract class EventReplay {
     /** Replays one chunk of this thread's records (chunks in sequence order). */
     final void add(EventChunk c) {
         EventRecords.Cursor r = new EventRecords.Cursor(c.data(), c.baseNanos());
+        int prefix = 0; // OPEN records at the chunk's start, not yet reconciled; -1 once past them
         while (r.next()) { // a record cut by the end of the chunk (thread mid-write at shutdown) ends it
             long t = r.nanos();
-            lastNanos = Math.max(lastNanos, t);
             int kind = r.kind();
             int id = r.id();
+            if (kind == EventRecords.OPEN || kind == EventRecords.OPEN_LOOP) {
+                if (prefix >= 0) addPrefix(prefix++, id, kind == EventRecords.OPEN_LOOP, t);
+                continue; // anywhere else (a damaged chunk): ignored
+            }
+            if (prefix > 0) reconcile(prefix, t);
+            prefix = -1;
+            lastNanos = Math.max(lastNanos, t);
             switch (kind) {
                 case EventRecords.ENTER, EventRecords.LOOP_ENTER -> {
                     boolean loop = kind == EventRecords.LOOP_ENTER;
@@ -58,6 +74,45 @@ public abstract class EventReplay {
                 }
                 default -> { }
             }
+        }
+        if (prefix > 0) reconcile(prefix, Long.MIN_VALUE); // a chunk of open frames only
+    }
+
+    private int[] preIds = new int[16];
+    private boolean[] preLoops = new boolean[16];
+    private long[] preStarts = new long[16];
+
+    private void addPrefix(int i, int id, boolean loop, long start) {
+        if (i == preIds.length) {
+            preIds = Arrays.copyOf(preIds, i * 2);
+            preLoops = Arrays.copyOf(preLoops, i * 2);
+            preStarts = Arrays.copyOf(preStarts, i * 2);
+        }
+        preIds[i] = id;
+        preLoops[i] = loop;
+        preStarts[i] = start;
+    }
+
+    /**
+     * The chunk's first {@code n} records named the frames open at its start: keep the open
+     * activations they share from the outermost, close the rest at the last timestamp seen, open
+     * the chunk's others at {@code cutNanos}, the chunk's first record (or their entry, if later):
+     * what they did before it was overwritten, so their calls start where the log does rather
+     * than taking the lost part as their own time.
+     */
+    private void reconcile(int n, long cutNanos) {
+        int common = 0;
+        while (common < n && common < size && ids[common] == preIds[common] && loops[common] == preLoops[common]
+                && entries[common] == preStarts[common]) common++;
+        while (size > common) closeTop(lastNanos, false, true, 0);
+        for (int i = common; i < n; i++) {
+            long t = Math.max(preStarts[i], cutNanos);
+            // never before what is already open: a damaged chunk must not unorder the stack
+            if (size > 0) t = Math.max(t, starts[size - 1]);
+            int slot = opened(preIds[i], preLoops[i], t);
+            push(preIds[i], preLoops[i], t, slot);
+            entries[size - 1] = preStarts[i];
+            lastNanos = Math.max(lastNanos, t);
         }
     }
 
@@ -94,11 +149,13 @@ public abstract class EventReplay {
             ids = Arrays.copyOf(ids, n);
             loops = Arrays.copyOf(loops, n);
             starts = Arrays.copyOf(starts, n);
+            entries = Arrays.copyOf(entries, n);
             slots = Arrays.copyOf(slots, n);
         }
         ids[size] = id;
         loops[size] = loop;
         starts[size] = start;
+        entries[size] = start;
         slots[size] = slot;
         size++;
     }

@@ -71,8 +71,10 @@ public final class SessionImporter {
                 }
                 if (!in[0].ended())
                     notes.add("warning: " + sessionFile + ": no clean end (process killed or still running?): data up to the last snapshot");
-                if (in[0].drops() > 0)
-                    notes.add("warning: " + in[0].drops() + " events dropped: the event-log budget was used up (raise --budget)");
+                // keep=last: overwriting is the point; the runtime's own note says how many
+                if (in[0].drops() > 0 && !"last".equals(h.getProperty("keep")))
+                    notes.add("warning: " + in[0].drops() + " events dropped: the event-log budget was used up (raise --budget,"
+                            + " or --keep last to keep the last events instead of the first)");
                 for (String n : notes) {
                     int colon = n.indexOf(": ");
                     store.addNote(pid, n.substring(0, colon), n.substring(colon + 2));

@@ -124,7 +124,12 @@ public final class SessionIngest {
             case SessionFormat.CALIBRATION -> calibration(CalibrationChunk.decode(r));
             case SessionFormat.SNAPSHOT -> snapshot(SnapshotChunk.decode(r, Stats.HIST, Stats.HIST_BUCKETS));
             case SessionFormat.EVENTS -> events(EventsChunk.decode(r));
-            case SessionFormat.ERROR -> note("error", "runtime reported: " + TextChunk.decode(r));
+            case SessionFormat.ERROR -> {
+                String m = TextChunk.decode(r);
+                // the runtime's informational lines (e.g. what keep=last overwrote) say so
+                if (m.startsWith(SessionFormat.INFO_PREFIX)) note("info", m.substring(SessionFormat.INFO_PREFIX.length()));
+                else note("error", "runtime reported: " + m);
+            }
             case SessionFormat.END -> end(EndChunk.decode(r));
             case SessionFormat.NATIVE_INFO -> nativeInfo(TextChunk.decode(r));
             case SessionFormat.NATIVE_BLOCKS -> nativeBlocks(NativeBlocksChunk.decode(r));

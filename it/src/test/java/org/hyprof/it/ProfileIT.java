@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -233,5 +234,34 @@ class ProfileIT {
         Map<String, String> bitreverse = rows.get("jnt.scimark2.FFT.bitreverse([D)V");
         assertNotNull(bitreverse, "FFT.bitreverse is in the report:\n" + r.out);
         assertTrue(Long.parseLong(bitreverse.get("p50_ns")) > 0, "FFT.bitreverse p50 " + bitreverse);
+    }
+
+    /**
+     * Issue 19 item 1: the flight recorder. SciMark's events (~12 MB at default settings) in a
+     * 4 MB log kept last: the log ends with the last kernel (LU), the first (FFT) was overwritten
+     * and counted, and every kept call sits under main, reconstructed at the cut.
+     */
+    @Test
+    void sciMarkKeepLastEndsWithTheLastKernel() throws Exception {
+        Path db = dir.resolve("keep-last.db");
+        String jar = Cli.classpathOf(jnt.scimark2.commandline.class);
+        Cli p = Cli.run("profile", "--mode", "events", "--keep", "last", "--budget", "4m", "-o", db.toString(), "--",
+                Cli.java(), "-cp", jar, "jnt.scimark2.commandline");
+        assertEquals(0, p.exit, p.err);
+        Cli r = Cli.run("report", db.toString(), "--top", "1");
+        assertEquals(0, r.exit, r.err);
+        long dropped = Long.parseLong(Cli.lines(r.out).stream().filter(l -> l.startsWith("dropped events: "))
+                .findFirst().orElseThrow(() -> new AssertionError(r.out)).substring("dropped events: ".length()));
+        assertTrue(dropped > 0, r.out);
+        assertTrue(r.out.contains("info: keep last: " + dropped + " of the dropped events were overwritten"), r.out);
+        Path folded = dir.resolve("keep-last.folded");
+        Cli e = Cli.run("export", db.toString(), "--format", "folded", "-o", folded.toString());
+        assertEquals(0, e.exit, e.err);
+        List<String> stacks = Files.readAllLines(folded);
+        assertFalse(stacks.isEmpty());
+        for (String line : stacks)
+            assertTrue(line.startsWith("main;jnt.scimark2.commandline.main("), "a kept call outside main: " + line);
+        assertTrue(stacks.stream().anyMatch(l -> l.contains("jnt.scimark2.LU.factor(")), "LU, the last kernel, is kept");
+        assertTrue(stacks.stream().noneMatch(l -> l.contains("jnt.scimark2.FFT.")), "FFT, the first kernel, was overwritten");
     }
 }

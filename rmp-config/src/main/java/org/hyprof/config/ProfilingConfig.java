@@ -24,6 +24,9 @@ import org.hyprof.runtime.Options;
  * <tr><td>include, exclude</td><td>class patterns ({@link Glob}), several separated by {@code ;}</td></tr>
  * <tr><td>mode</td><td>{@code aggregate} (default) or {@code events}</td></tr>
  * <tr><td>budget</td><td>event-log size for events mode, e.g. {@code 64m} (default 64m)</td></tr>
+ * <tr><td>keep</td><td>events mode: {@code first} (default: events past the budget are dropped) or
+ *     {@code last} (a flight recorder: the oldest are overwritten, the last kept)</td></tr>
+ * <tr><td>maxAge</td><td>with {@code keep=last}: events older than this are not kept, e.g. {@code 10s}</td></tr>
  * <tr><td>statsBudget</td><td>bytes of per-thread aggregate pages all live threads may hold, e.g.
  *     {@code 64m} (default 32m); past it activations needing a new page are dropped and counted</td></tr>
  * <tr><td>out</td><td>session file the runtime writes</td></tr>
@@ -51,7 +54,7 @@ import org.hyprof.runtime.Options;
  * </table>
  */
 public final class ProfilingConfig {
-    private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "out", "resolutions",
+    private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "keep", "maxAge", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
             "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "timeAll", "nativeLibs", "abi", "cpu", "engine", "nativeLimit", "sites");
     /** Settings of a hybrid run (passed to bb-tracer inside the agent, not to the runtime). */

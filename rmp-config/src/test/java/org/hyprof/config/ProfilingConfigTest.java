@@ -49,6 +49,17 @@ class ProfilingConfigTest {
     }
 
     @Test
+    void keepLastWithAMaxAge() {
+        assertFalse(ProfilingConfig.parseAgentArgs("mode=events").runtime.keepLast);
+        ProfilingConfig c = ProfilingConfig.parseAgentArgs("mode=events,keep=last,maxAge=10s");
+        assertTrue(c.runtime.keepLast);
+        assertEquals(10_000_000_000L, c.runtime.maxAgeNanos);
+        assertFalse(ProfilingConfig.parseAgentArgs("keep=first").runtime.keepLast);
+        ConfigException e = assertThrows(ConfigException.class, () -> ProfilingConfig.parseAgentArgs("keep=middle"));
+        assertEquals("agent argument: keep must be first or last, not 'middle'", e.getMessage());
+    }
+
+    @Test
     void classifierKnowsEntryPoints() {
         assertEquals(Resolution.PROCESS, Classifier.classify("a.Main", "java.lang.Object", java.util.List.of(), "main", "([Ljava/lang/String;)V", true));
         assertEquals(Resolution.PROCESS, Classifier.classify("a.MainActivity", "android.app.Activity", java.util.List.of(), "onCreate", "(Landroid/os/Bundle;)V", false));

@@ -45,6 +45,8 @@ public final class Hyprof {
             options = o;
             stopping = false;
             Recorder.setBudget(o.events ? o.budgetBytes : 0);
+            Recorder.keepLast = o.keepLast;
+            Recorder.maxAgeNanos = o.keepLast ? o.maxAgeNanos : 0;
             Recorder.setStatsBudget(o.statsBudgetBytes);
             Recorder.countOnlyAllowed = !o.timeAll;
             // one reading of the start times: the session file's (and a spill file's) header and the
@@ -358,6 +360,11 @@ public final class Hyprof {
             try {
                 for (ThreadState t : Recorder.threads()) t.log.flush();
                 Sink s = Recorder.sink();
+                long overwritten = Recorder.totalEventOverwrites();
+                if (options != null && options.events && options.keepLast)
+                    s.error(SessionFormat.INFO_PREFIX + "keep last: " + overwritten + " of the dropped events were overwritten by newer ones (the log keeps the last"
+                            + " events within its budget of " + options.budgetBytes + " bytes"
+                            + (options.maxAgeNanos > 0 ? " and " + options.maxAgeNanos / 1000000 + " ms" : "") + ")");
                 noteStatsBudget(s);
                 long statsDrops = Recorder.totalStatsDrops();
                 if (statsDrops > 0)
@@ -459,6 +466,7 @@ public final class Hyprof {
         b.append("startNanos=").append(startNanos).append('\n');
         b.append("mode=").append(o.events ? "events" : "aggregate").append('\n');
         b.append("budgetBytes=").append(o.events ? o.budgetBytes : 0).append('\n');
+        if (o.events) b.append("keep=").append(o.keepLast ? "last" : "first").append('\n');
         b.append("vm=").append(System.getProperty("java.vm.name")).append(' ')
                 .append(System.getProperty("java.vm.version")).append('\n');
         return b.toString();

@@ -8,7 +8,9 @@ import java.util.List;
  * {@code META-INF/hyprof/runtime.properties} of an instrumented jar, or an APK asset).
  *
  * <p>Keys: {@code out} (session file), {@code mode} ({@code aggregate}|{@code events}),
- * {@code budget} (event-log bytes, suffix k/m/g), {@code statsBudget} (bytes of per-thread
+ * {@code budget} (event-log bytes, suffix k/m/g), {@code keep} ({@code first}|{@code last}: which
+ * events the budget keeps), {@code maxAge} (with {@code keep=last}: events older than this are not
+ * kept, e.g. {@code 10s}), {@code statsBudget} (bytes of per-thread
  * aggregate pages over all live threads, suffix k/m/g, default 32m), {@code snapshotMillis},
  * {@code recalibrateMillis} (0 = only at start), {@code calibrate} (true|false),
  * {@code process} (name shown in reports), {@code minDuration} (ns, or with unit ns/us/ms/s),
@@ -28,6 +30,13 @@ public final class Options {
     public String out;
     public boolean events;
     public long budgetBytes = 64L << 20;
+    /**
+     * Events mode keeps the last events within the budget, overwriting the oldest ({@code keep=last},
+     * a flight recorder), rather than the first ({@code keep=first}, the default).
+     */
+    public boolean keepLast;
+    /** With {@link #keepLast}: events older than this are not kept (ns; 0 = no age limit). */
+    public long maxAgeNanos;
     /**
      * Bytes of per-thread stats pages all live threads may hold together ({@code statsBudget},
      * default 32m): past it, an activation that needs a new page is dropped and counted.
@@ -72,6 +81,11 @@ public final class Options {
             else if (v.equals("aggregate")) events = false;
             else throw new IllegalArgumentException("mode must be aggregate or events, not '" + v + "'");
         } else if (k.equals("budget")) budgetBytes = parseSize(v);
+        else if (k.equals("keep")) {
+            if (v.equals("last")) keepLast = true;
+            else if (v.equals("first")) keepLast = false;
+            else throw new IllegalArgumentException("keep must be first or last, not '" + v + "'");
+        } else if (k.equals("maxAge")) maxAgeNanos = parseDurationNanos(v);
         else if (k.equals("statsBudget")) statsBudgetBytes = parseSize(v);
         else if (k.equals("snapshotMillis")) snapshotMillis = parseLong(k, v, 10);
         else if (k.equals("recalibrateMillis")) recalibrateMillis = parseLong(k, v, 0);

@@ -199,7 +199,7 @@ final class Recorder {
     /** Index of the next thread to register ({@link ThreadState#index}); guarded by THREADS. */
     private static int nextIndex;
     /** Drop counts of threads whose state was dropped ({@link #retire}); guarded by THREADS. */
-    private static long retiredEventDrops, retiredDepthDrops, retiredStatsDrops;
+    private static long retiredEventDrops, retiredEventOverwrites, retiredDepthDrops, retiredStatsDrops;
 
     /** Default {@code statsBudget}: bytes of stats pages all live threads may hold together. */
     static final long DEFAULT_STATS_BUDGET = 32L << 20;
@@ -210,6 +210,13 @@ final class Recorder {
     /** Event-log bytes still available; buffers are carved from it. */
     private static final AtomicLong budgetBytes = new AtomicLong(0);
     static final int BUFFER_BYTES = 64 * 1024;
+    /**
+     * Events mode keeps the last events rather than the first ({@code keep=last}): a thread whose
+     * buffer fills past the budget overwrites its oldest kept buffer ({@link EventLog}).
+     */
+    static volatile boolean keepLast;
+    /** Keep last: buffers whose newest record is older than this go back to the budget (0 = no limit). */
+    static volatile long maxAgeNanos;
     private static final List<byte[]> FREE_BUFFERS = new ArrayList<byte[]>();
 
     private static volatile Sink sink = new DiscardSink();
@@ -260,6 +267,7 @@ final class Recorder {
                 if (!THREADS.remove(t)) continue;
                 statsLeft.addAndGet(t.statsBytes);
                 retiredEventDrops += t.log.dropped;
+                retiredEventOverwrites += t.log.overwritten;
                 retiredDepthDrops += t.depthDrops;
                 retiredStatsDrops += t.statsDrops;
             }
@@ -383,10 +391,26 @@ final class Recorder {
         return new byte[(int) size];
     }
 
+    /** A kept buffer the event log no longer needs: its bytes go back to the budget. */
+    static void releaseBuffer(byte[] b) {
+        budgetBytes.addAndGet(b.length);
+        recycleBuffer(b);
+    }
+
     static void recycleBuffer(byte[] b) {
         synchronized (FREE_BUFFERS) {
             if (FREE_BUFFERS.size() < 64) FREE_BUFFERS.add(b);
         }
+    }
+
+    /** Events overwritten by newer ones (keep last), over the live threads and those retired. */
+    static long totalEventOverwrites() {
+        long n;
+        synchronized (THREADS) {
+            n = retiredEventOverwrites;
+        }
+        for (ThreadState t : threadArray) n += t.log.overwritten;
+        return n;
     }
 
     static long totalEventDrops() {
@@ -469,7 +493,7 @@ final class Recorder {
             STATE = newThreadLocal();
             threadArray = new ThreadState[0];
             nextIndex = 0;
-            retiredEventDrops = retiredDepthDrops = retiredStatsDrops = 0;
+            retiredEventDrops = retiredEventOverwrites = retiredDepthDrops = retiredStatsDrops = 0;
             statsBudget = DEFAULT_STATS_BUDGET;
             statsLeft.set(DEFAULT_STATS_BUDGET);
             statsBudgetNoted = 0;
@@ -477,6 +501,8 @@ final class Recorder {
             failure = null;
             internalDrops.set(0);
             budgetBytes.set(0);
+            keepLast = false;
+            maxAgeNanos = 0;
             sink = new DiscardSink();
         }
     }

@@ -36,7 +36,7 @@ import org.hyprof.runtime.chunk.EventRecords;
  *     no later snapshot, its last one holds its final figures, every probe). A large snapshot
  *     comes as several chunks with the same nanoTime, a thread's probes split among them.</li>
  * <li>{@link #EVENTS}: tid, seq, baseNanos, byte length, records (see {@code EventRecords}).</li>
- * <li>{@link #ERROR}: string.</li>
+ * <li>{@link #ERROR}: string; one starting with {@link #INFO_PREFIX} is information, not an error.</li>
  * <li>{@link #END}: endWallMillis, endNanos, total dropped events (written at a clean exit).</li>
  * <li>{@link #NATIVE_INFO}: string, {@code key=value} lines (Java properties) of a hybrid run:
  *     ABI, CPU profile, libraries loaded; keys {@code error.N} are native-code errors.</li>
@@ -61,6 +61,8 @@ public final class SessionFormat {
     public static final int SNAPSHOT = 4;
     public static final int EVENTS = 5;
     public static final int ERROR = 6;
+    /** An {@link #ERROR} chunk's text starting with this is information (e.g. what {@code keep=last} overwrote). */
+    public static final String INFO_PREFIX = "info: ";
     public static final int END = 7;
     /** Hybrid run: library, ABI, CPU profile and power settings (string of key=value lines). */
     public static final int NATIVE_INFO = 8;

@@ -147,6 +147,27 @@ final class ThreadState {
         return t == null || !t.isAlive();
     }
 
+    // ------------------------------------------------------------------ open frames (event log)
+
+    /** Frames on the stack now (methods and loops, outermost at 0); read by the event log. */
+    int openFrames() {
+        return top / FRAME;
+    }
+
+    int openFrameId(int i) {
+        return (int) (frames[i * FRAME + F_ID] >>> 2);
+    }
+
+    boolean openFrameIsLoop(int i) {
+        return (frames[i * FRAME + F_ID] & KIND_LOOP) != 0;
+    }
+
+    /** Entry time of open frame i, or Long.MIN_VALUE for a marker below --max-depth (never logged). */
+    long openFrameStart(int i) {
+        int t = i * FRAME;
+        return frames[t + F_EVENTS] < 0 ? Long.MIN_VALUE : frames[t + F_START];
+    }
+
     // ------------------------------------------------------------------ methods
 
     /**

@@ -6,7 +6,8 @@ import java.io.ByteArrayOutputStream;
  * The records of an {@link EventsChunk} — one thread's enters and exits in order:
  *
  * <pre>
- * record := varint(id &lt;&lt; 3 | kind) zigzag-varint(nanos since the previous record; the first since the chunk's base)
+ * record := varint(id &lt;&lt; 3 | kind) zigzag-varint(nanos since the previous record; the first since the chunk's base;
+ *           negative for OPEN records, which come first and carry their frames' entry times)
  *           [varint(iterations) when kind = LOOP_EXIT]
  * </pre>
  *
@@ -23,6 +24,16 @@ public final class EventRecords {
     public static final int THROW = 2;
     public static final int LOOP_ENTER = 3;
     public static final int LOOP_EXIT = 4;
+    /**
+     * A method activation already open when the chunk starts (flight-recorder mode,
+     * {@code keep=last}): the chunk's first records repeat the thread's open frames at their entry
+     * times, outermost first, so that the chunk nests well when the chunks before it were
+     * overwritten. A host that has replayed those frames already (the previous chunk was kept)
+     * skips them.
+     */
+    public static final int OPEN = 5;
+    /** A loop activation already open when the chunk starts (see {@link #OPEN}). */
+    public static final int OPEN_LOOP = 6;
 
     /** Longest record: 5 (tag) + 10 (delta) + 10 (iterations). */
     public static final int MAX_RECORD = 25;
@@ -71,7 +82,10 @@ public final class EventRecords {
             return id;
         }
 
-        /** {@link #ENTER}, {@link #EXIT}, {@link #THROW}, {@link #LOOP_ENTER} or {@link #LOOP_EXIT}. */
+        /**
+         * {@link #ENTER}, {@link #EXIT}, {@link #THROW}, {@link #LOOP_ENTER}, {@link #LOOP_EXIT},
+         * {@link #OPEN} or {@link #OPEN_LOOP}.
+         */
         public int kind() {
             return kind;
         }
