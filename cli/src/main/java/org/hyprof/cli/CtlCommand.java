@@ -35,6 +35,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "  root PATTERN | root none          caller filter: record only inside these methods",
             "  rule min-duration=DUR | min-calls=N | max-depth=N | none",
             "  stats [--format table|csv|json] [--by method|loop|thread|process] [--top N]",
+            "  dump                              the events each thread's log keeps (profile --keep last), sent",
+            "                                    at its next event, without stopping the program",
             "The collector's token is read from S.db.token with --session S.db (or --token-file F, or HYPROF_TOKEN).",
             "Example: hyprof ctl --session s.db --connect 127.0.0.1:7811 off 'com.example.*'"})
 public final class CtlCommand implements Callable<Integer> {

@@ -32,6 +32,8 @@ import org.hyprof.store.ProcessInfo;
  * root PATTERN | root none           caller filter
  * rule min-duration=DUR | min-calls=N | max-depth=N | none
  * stats [--format table|csv|json] [--by method|loop|thread|process] [--top N]
+ * dump                               a fresh snapshot, and the events each thread's flight-recorder
+ *                                    log keeps (--keep last), sent at its next event
  * </pre>
  *
  * Options before the command: {@code --process ID} picks one process (default: every connected
@@ -109,6 +111,11 @@ final class CommandInterpreter {
                     }
                 }
                 case "stats" -> stats(out, process, args, timeout);
+                case "dump" -> {
+                    int n = live.dump(process, timeout);
+                    out.printf(Locale.ROOT, "dump requested: %d process%s answered; each thread sends the events its log keeps"
+                            + " (--keep last) at its next event%n", n, n == 1 ? "" : "es");
+                }
                 default -> throw new ConfigException("unknown command '" + cmd + "'");
             }
             out.flush();

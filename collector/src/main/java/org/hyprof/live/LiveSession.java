@@ -401,6 +401,19 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
      * or the timeout passes. Returns the number of processes that answered.
      */
     public int refresh(Long processId, long timeoutMillis) throws InterruptedException {
+        return requestSnapshots(processId, false, timeoutMillis);
+    }
+
+    /**
+     * As {@link #refresh}, and each process's threads also send the events their flight-recorder
+     * logs keep ({@code keep=last}) at their next event, without the program stopping: they are
+     * stored in the session as they arrive. Returns the number of processes that answered.
+     */
+    public int dump(Long processId, long timeoutMillis) throws InterruptedException {
+        return requestSnapshots(processId, true, timeoutMillis);
+    }
+
+    private int requestSnapshots(Long processId, boolean dumpEvents, long timeoutMillis) throws InterruptedException {
         List<Proc> targets = new ArrayList<>();
         Map<Proc, Long> before = new LinkedHashMap<>();
         synchronized (this) {
@@ -416,7 +429,7 @@ public final class LiveSession implements Collector.Agents, Collector.Commands {
         }
         for (Proc p : targets) {
             Collector.Connection c = p.connection;
-            if (c != null) c.send(new SnapshotRequest(req));
+            if (c != null) c.send(new SnapshotRequest(req, dumpEvents));
         }
         int answered = 0;
         synchronized (this) {

@@ -49,7 +49,16 @@ public final class CallStream {
     }
 
     /** A thread with an event log: its id, name and whether a hybrid run recorded native calls on it. */
-    public record ThreadRef(long tid, String name, boolean hasNativeEpochs) {}
+    /**
+     * A thread with events: its Java id, name, whether native calls ran on it, and its OS thread
+     * id (0 when the session has none: recorded before hyprof stored them, or not readable there).
+     */
+    public record ThreadRef(long tid, String name, boolean hasNativeEpochs, long osTid) {
+        /** The id a system trace knows the thread by: the OS's when recorded, else the Java id. */
+        public long traceTid() {
+            return osTid > 0 ? osTid : tid;
+        }
+    }
 
     public final ProcessInfo process;
     public final Map<Integer, ProbeInfo> probes;
@@ -86,10 +95,12 @@ public final class CallStream {
         for (ThreadInfo t : store.threads(process.id())) named.put(t.tid(), t.name());
         Map<Long, List<NativeEpoch>> epochs = new HashMap<>();
         for (NativeEpoch e : store.nativeEpochs(process.id())) epochs.computeIfAbsent(e.tid(), k -> new ArrayList<>()).add(e);
+        Map<Long, Long> osTids = store.osTids(process.id());
         List<ThreadRef> threads = new ArrayList<>();
         for (long tid : store.eventThreads(process.id())) {
             String name = named.getOrDefault(tid, "thread-" + tid);
-            if (threadName == null || threadName.equals(name)) threads.add(new ThreadRef(tid, name, epochs.containsKey(tid)));
+            if (threadName == null || threadName.equals(name))
+                threads.add(new ThreadRef(tid, name, epochs.containsKey(tid), osTids.getOrDefault(tid, 0L)));
         }
         epochs.keySet().retainAll(threads.stream().map(ThreadRef::tid).toList());
         return new CallStream(store, process, probes, threads, epochs);

@@ -112,7 +112,7 @@ public final class ChromeTrace {
         public void thread(CallStream.ThreadRef thread) {
             th = thread;
             // counter tracks belong to the process: threads of the same name need their tid to stay apart
-            String track = sameName.get(th.name()) > 1 ? th.name() + " #" + th.tid() : th.name();
+            String track = sameName.get(th.name()) > 1 ? th.name() + " #" + th.traceTid() : th.name();
             energyTrack = new SerializedString("energy " + track);
             javaTimeTrack = new SerializedString("java time " + track);
             powerTrack = new SerializedString("power " + track);
@@ -124,7 +124,7 @@ public final class ChromeTrace {
                 g.writeStringField("ph", "M");
                 g.writeStringField("name", "thread_name");
                 g.writeNumberField("pid", pid);
-                g.writeNumberField("tid", th.tid());
+                g.writeNumberField("tid", th.traceTid());
                 g.writeObjectFieldStart("args");
                 g.writeStringField("name", th.name());
                 g.writeEndObject();
@@ -164,7 +164,7 @@ public final class ChromeTrace {
                 g.writeFieldName(PID);
                 g.writeNumber(pid);
                 g.writeFieldName(TID);
-                g.writeNumber(th.tid());
+                g.writeNumber(th.traceTid());
                 g.writeFieldName(TS);
                 g.writeNumber(JsonText.thousandths(startNanos - b));
                 g.writeEndObject();
@@ -182,7 +182,7 @@ public final class ChromeTrace {
                 g.writeFieldName(PID);
                 g.writeNumber(pid);
                 g.writeFieldName(TID);
-                g.writeNumber(th.tid());
+                g.writeNumber(th.traceTid());
                 g.writeFieldName(TS);
                 g.writeNumber(JsonText.thousandths(c.endNanos() - b));
                 if (c.thrown() || c.closedAtEnd() || c.loop()) {

@@ -129,7 +129,7 @@ public final class PerfettoTrace {
             totalCycles = 0;
             Arrays.fill(nameIids, 0);
             nextIid = 1;
-            enc.threadStart(seq, threadTrack, pid, th.tid(), th.name());
+            enc.threadStart(seq, threadTrack, pid, th.traceTid(), th.name());
             enc.counterDescriptor(seq, energyTrack, threadTrack, "energy uJ");
             if (cyclesTrack != 0) enc.counterDescriptor(seq, cyclesTrack, threadTrack, "native cycles");
         }

@@ -1,6 +1,8 @@
 package org.hyprof.store;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The processes of a session ({@code process}: one per imported file or agent connection, with
@@ -47,6 +49,17 @@ final class Processes {
         sql.update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns,"
                 + " top_native_energy_pj) VALUES (?,?,?,?,?,?,?,?)", processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops(),
                 t.topInclNanos(), t.topNativeEstNanos(), t.topNativeEnergyPicojoules());
+    }
+
+    void putOsTid(long processId, long tid, long osTid) {
+        sql.update("INSERT OR REPLACE INTO thread_os_id(process_id, tid, os_tid) VALUES (?,?,?)", processId, tid, osTid);
+    }
+
+    Map<Long, Long> osTids(long processId) {
+        Map<Long, Long> m = new LinkedHashMap<>();
+        sql.query("SELECT tid, os_tid FROM thread_os_id WHERE process_id = ? ORDER BY tid",
+                rs -> m.put(rs.getLong(1), rs.getLong(2)), processId);
+        return m;
     }
 
     List<ThreadInfo> threads(long processId) {

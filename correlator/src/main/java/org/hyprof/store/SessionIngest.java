@@ -21,6 +21,7 @@ import org.hyprof.runtime.chunk.NativeEpochsChunk;
 import org.hyprof.runtime.chunk.PayloadReader;
 import org.hyprof.runtime.chunk.SnapshotChunk;
 import org.hyprof.runtime.chunk.TextChunk;
+import org.hyprof.runtime.chunk.ThreadsChunk;
 
 /**
  * Stores one process's session chunks as they come, from a session file ({@link SessionImporter})
@@ -134,6 +135,10 @@ public final class SessionIngest {
             case SessionFormat.NATIVE_INFO -> nativeInfo(TextChunk.decode(r));
             case SessionFormat.NATIVE_BLOCKS -> nativeBlocks(NativeBlocksChunk.decode(r));
             case SessionFormat.NATIVE_EPOCHS -> nativeEpochs(NativeEpochsChunk.decode(r));
+            case SessionFormat.THREADS -> {
+                for (ThreadsChunk.Row t : ThreadsChunk.decode(r).rows)
+                    if (t.osTid > 0) store.putOsTid(processId, t.tid, t.osTid);
+            }
             default -> throw new IllegalStateException("unexpected chunk type " + type);
         }
     }

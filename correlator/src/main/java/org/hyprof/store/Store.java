@@ -263,6 +263,19 @@ public final class Store implements AutoCloseable {
         return processes.threads(processId);
     }
 
+    /** Records the OS thread id of a process's thread (its Java id {@code tid}). */
+    public void putOsTid(long processId, long tid, long osTid) {
+        processes.putOsTid(processId, tid, osTid);
+    }
+
+    /**
+     * The OS thread ids of a process's threads, by Java thread id: those the runtime could read
+     * (none for sessions recorded before schema 6).
+     */
+    public Map<Long, Long> osTids(long processId) {
+        return processes.osTids(processId);
+    }
+
     // ------------------------------------------------------------------ probe manifest (Probes)
 
     /** Adds probes to a process's manifest (a probe already stored under its id is replaced). */

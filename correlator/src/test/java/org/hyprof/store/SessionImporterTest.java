@@ -63,6 +63,9 @@ class SessionImporterTest {
             assertEquals(500, calls);
             assertEquals("ended", s.processes().get(0).status());
             assertTrue(s.eventChunkCount(r.processId()) >= 1);
+            // the recording thread (this one) under the id the kernel gives it (Linux: /proc/thread-self)
+            long osTid = Long.parseLong(Path.of("/proc/thread-self").toRealPath().getFileName().toString());
+            assertEquals(java.util.Map.of(Thread.currentThread().getId(), osTid), s.osTids(r.processId()));
         }
     }
 

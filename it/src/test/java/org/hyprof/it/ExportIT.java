@@ -134,6 +134,18 @@ class ExportIT {
         assumeTrue(PerfettoTraceTest.onPath("protoc"), "protoc not installed (Debian protobuf-compiler, in .ci/run's PACKAGES): decoding skipped");
         String text = PerfettoTraceTest.decode(pf, dir);
         assertTrue(text.contains("TYPE_SLICE_BEGIN") && text.contains("clock_snapshot") && text.contains("thread_name: \"main\""), text.substring(0, 2000));
+        // threads under the kernel's ids (issue 19): what a system trace of the same run shows
+        try (org.hyprof.store.Store s = org.hyprof.store.Store.openReadOnly(db)) {
+            org.hyprof.store.ProcessInfo proc = s.processes().get(0);
+            Map<Long, Long> osTids = s.osTids(proc.id());
+            for (org.hyprof.store.ThreadInfo t : s.threads(proc.id())) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("tid: (\\d+)\\s+thread_name: \"" + t.name() + "\"").matcher(text);
+                if (!m.find()) continue; // a thread without events has no track
+                long tid = Long.parseLong(m.group(1));
+                assertEquals(osTids.get(t.tid()), tid, "thread " + t.name() + " under the OS id its runtime read");
+            }
+            assertTrue(osTids.size() >= 2, "main and worker: " + osTids);
+        }
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hyprof.analysis.Timeline;
 import org.hyprof.collector.Collector;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.control.Command;
@@ -236,6 +237,30 @@ class LiveIT {
         assertEquals(only(frozen.still(), stillThreads), only(later.still(), stillThreads),
                 what + ": nothing more recorded while " + busyThreads + " went on: " + frozen + " -> " + later);
         return new Calls[] {frozen, later};
+    }
+
+    /**
+     * Issue 19 item 1: a flight recorder ({@code keep=last}) sends nothing while the program runs;
+     * {@code hyprof ctl dump} makes its threads send what they keep, and the program goes on.
+     */
+    @Test
+    void dumpSendsTheKeptEventsWhileTheProgramRuns() throws Exception {
+        Server s = serve("dump", 0, null);
+        Process a = agent(s.port(), null, "-", ",mode=events,keep=last,budget=8m");
+        LiveSession.Proc p = waitForProcess(s.live(), 1, 10);
+        int m1 = id(p, "workload.Live.m1()V");
+        Await.until("m1 recorded", () -> callsByThread(s, p, m1), c -> total(c) > 0);
+        long before = s.store().eventChunkCount(p.id);
+        String port = "127.0.0.1:" + s.port();
+        Cli dump = Cli.run("ctl", "--connect", port, "--timeout-ms", String.valueOf(Await.DEADLINE.toMillis()), "dump");
+        assertEquals(0, dump.exit, dump.err);
+        assertTrue(dump.out.startsWith("dump requested: 1 process answered"), dump.out);
+        Await.until("the kept events to arrive", () -> s.store().eventChunkCount(p.id), n -> n > before);
+        assertTrue(a.isAlive(), "the program goes on after the dump");
+        assertTrue(p.connected());
+        Timeline t = Timeline.load(s.store(), s.store().processes().get(0), null);
+        assertTrue(t.threads.stream().flatMap(th -> th.calls().stream()).anyMatch(c -> c.probeId() == m1),
+                "the dumped events hold m1's calls");
     }
 
     @Test

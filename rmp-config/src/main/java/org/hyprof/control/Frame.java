@@ -34,7 +34,7 @@ public sealed interface Frame permits Hello, Welcome, Reject, Chunk, Ack, Config
                 case Wire.ACK -> new Ack(d.varint());
                 case Wire.CONFIG -> new ConfigFrame(ControlState.decode(d));
                 case Wire.STATE -> new StateFrame(ControlState.decode(d));
-                case Wire.SNAPSHOT_REQUEST -> new SnapshotRequest(d.varint());
+                case Wire.SNAPSHOT_REQUEST -> new SnapshotRequest(d.varint(), !d.atEnd() && d.u8() == 1);
                 case Wire.COMMAND -> Command.decode(d);
                 case Wire.RESULT -> new Result((int) d.varint(), d.string());
                 case Wire.BYE -> new Bye(d.string());

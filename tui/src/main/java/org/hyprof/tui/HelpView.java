@@ -15,6 +15,7 @@ final class HelpView {
                 "  Space                          switch the selected probe on or off (live)",
                 "  f                              make the selected method the caller-filter root (again: clear)",
                 "  r                              rules: min-duration=DUR, min-calls=N, max-depth=N, none (live)",
+                "  D                              dump: the events each thread's log keeps (live, --keep last)",
                 "  /                              search by name (Esc clears)",
                 "  s                              sort: excl, incl, calls, energy",
                 "  h or Tab                       zoom tree <-> hotspot table",

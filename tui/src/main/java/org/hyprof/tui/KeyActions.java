@@ -77,6 +77,7 @@ final class KeyActions {
                 case ' ' -> toggle();
                 case 'r' -> startPrompt("rule (min-duration=DUR, min-calls=N, max-depth=N, none): ", this::rule);
                 case 'f' -> root();
+                case 'D' -> { ui.message = source.dump(); reload.run(); }
                 case '/' -> startPrompt("search: ", s -> { ui.filter = s; ui.cursor = 0; ui.scroll = 0; });
                 case 's' -> {
                     ui.sort = Sort.values()[(ui.sort.ordinal() + 1) % Sort.values().length];

@@ -31,6 +31,11 @@ interface Source extends AutoCloseable {
         throw new ConfigException("stored session: zoom only navigates (probes cannot change)");
     }
 
+    /** Live: asks the agents for the events their flight-recorder logs keep ({@code --keep last}). */
+    default String dump() throws InterruptedException {
+        throw new ConfigException("stored session: nothing to dump (dump is for a live session recorded with --keep last)");
+    }
+
     default String zoomOut(long process) throws InterruptedException {
         throw new ConfigException("stored session: zoom only navigates");
     }
@@ -121,6 +126,12 @@ interface Source extends AutoCloseable {
         @Override
         public ControlState change(long process, Function<ControlState, ControlState> f) throws InterruptedException {
             return session.change(process, f, 2000);
+        }
+
+        @Override
+        public String dump() throws InterruptedException {
+            int n = session.dump(null, 2000);
+            return "dump: " + n + " process" + (n == 1 ? "" : "es") + " answered; their threads send the events kept (--keep last) at their next event";
         }
 
         @Override

@@ -10,6 +10,7 @@ import org.hyprof.runtime.chunk.EventsChunk;
 import org.hyprof.runtime.chunk.PayloadWriter;
 import org.hyprof.runtime.chunk.SnapshotChunk;
 import org.hyprof.runtime.chunk.TextChunk;
+import org.hyprof.runtime.chunk.ThreadsChunk;
 
 /**
  * Encodes what the runtime records as session chunks ({@link SessionFormat}, each kind with its
@@ -136,6 +137,7 @@ abstract class ChunkSink implements Sink {
     private final PayloadWriter part = new PayloadWriter();
 
     private void writeSnapshot(ThreadState[] threads, boolean changedOnly) {
+        announceThreads(threads);
         long at = System.nanoTime();
         int partsInChunk = 0;
         boolean emitted = false;
@@ -194,6 +196,16 @@ abstract class ChunkSink implements Sink {
         if (partsInChunk > 0 || !emitted) emitSnapshot(at, partsInChunk);
         parts.release(2 * SNAPSHOT_CHUNK_BYTES);
         part.release(2 * SNAPSHOT_CHUNK_BYTES);
+    }
+
+    /** Threads this sink writes for the first time (or again after a reconnect): their OS ids first. */
+    private void announceThreads(ThreadState[] threads) {
+        int fresh = 0;
+        for (ThreadState t : threads) if (!lastSeen.containsKey(t.index)) fresh++;
+        if (fresh == 0) return;
+        ThreadsChunk.begin(chunk.reset(), fresh);
+        for (ThreadState t : threads) if (!lastSeen.containsKey(t.index)) ThreadsChunk.row(chunk, t.tid, t.osTid);
+        emit(SessionFormat.THREADS);
     }
 
     /** Adds a thread's header and the {@code probes} rows in {@link #part} to the chunk being built. */

@@ -50,12 +50,15 @@ final class EventLog {
     private int[] keptLen, keptSeq, keptRecords;
     private long[] keptBase, keptLast;
     private int keptHead, keptCount;
+    /** The last dump request this log answered ({@link Recorder#dumpEpoch}). */
+    private int dumpSeen;
 
     EventLog(ThreadState owner) {
         this.owner = owner;
     }
 
     void record(int id, int kind, long now, long extra) {
+        if (dumpSeen != Recorder.dumpEpoch) dump();
         byte[] b = buf;
         if (b == null || pos + MAX_RECORD > b.length) {
             if (exhausted || !next(now, kind == ENTER || kind == LOOP_ENTER)) { dropped++; return; }
@@ -163,6 +166,21 @@ final class EventLog {
         keptBase = nbase;
         keptLast = nlast;
         keptHead = 0;
+    }
+
+    /**
+     * A dump was asked for: keep last sends what it keeps, and the ring starts again from the
+     * budget those buffers give back (they are in the session now). Keep first sends as it goes.
+     */
+    private void dump() {
+        dumpSeen = Recorder.dumpEpoch;
+        if (!Recorder.keepLast) return;
+        long bytes = 0;
+        for (int k = 0; k < keptCount; k++) bytes += keptBuf[(keptHead + k) % keptBuf.length].length;
+        if (buf != null && pos > 0) bytes += buf.length; // sent by flush; an empty one stays
+        flush();
+        Recorder.returnBudget(bytes);
+        exhausted = false;
     }
 
     /**

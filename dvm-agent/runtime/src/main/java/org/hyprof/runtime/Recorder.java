@@ -217,6 +217,21 @@ final class Recorder {
     static volatile boolean keepLast;
     /** Keep last: buffers whose newest record is older than this go back to the budget (0 = no limit). */
     static volatile long maxAgeNanos;
+    /**
+     * Raised by a dump request ({@code hyprof ctl dump}): each thread sends what its flight-recorder
+     * log keeps at its next event ({@link EventLog}; the owner, so no other thread touches its buffers).
+     */
+    static volatile int dumpEpoch;
+
+    /** Asks every thread to send the events its log keeps (keep last), without stopping. */
+    static void requestDump() {
+        dumpEpoch++; // one writer: the collector connection's reader thread
+    }
+
+    /** Bytes of sent event buffers the flight recorder may take again. */
+    static void returnBudget(long bytes) {
+        budgetBytes.addAndGet(bytes);
+    }
     private static final List<byte[]> FREE_BUFFERS = new ArrayList<byte[]>();
 
     private static volatile Sink sink = new DiscardSink();
@@ -503,6 +518,7 @@ final class Recorder {
             budgetBytes.set(0);
             keepLast = false;
             maxAgeNanos = 0;
+            dumpEpoch = 0;
             sink = new DiscardSink();
         }
     }

@@ -46,6 +46,7 @@ import org.hyprof.runtime.chunk.EventRecords;
  * <li>{@link #NATIVE_EPOCHS}: epoch count, then per epoch (one native call): id, tid, probe id of
  *     the native method, symbol, blocks executed, instructions, cycles, estimated ns, energy pJ,
  *     emulator wall ns (Java callbacks excluded).</li>
+ * <li>{@link #THREADS}: count, then per thread: Java tid, OS tid (0 = unknown).</li>
  * </ul>
  */
 public final class SessionFormat {
@@ -70,8 +71,10 @@ public final class SessionFormat {
     public static final int NATIVE_BLOCKS = 9;
     /** Hybrid run: epochs (one native call each: thread, calling probe, counts and estimates). */
     public static final int NATIVE_EPOCHS = 10;
+    /** The OS thread id of each recording thread (sent before its first snapshot row). */
+    public static final int THREADS = 11;
     /** Highest chunk type a reader must know. */
-    public static final int LAST_TYPE = NATIVE_EPOCHS;
+    public static final int LAST_TYPE = THREADS;
 
     /** Largest payload a reader accepts, checked before allocating. */
     public static final int MAX_PAYLOAD = 64 << 20;

@@ -491,9 +491,13 @@ final class SocketClient extends ChunkSink {
                         switch (type[0]) {
                             case Wire.ACK: acknowledge(new PayloadReader(p).varint()); break;
                             case Wire.CONFIG: applyConfig(new PayloadReader(p)); break;
-                            case Wire.SNAPSHOT_REQUEST:
+                            case Wire.SNAPSHOT_REQUEST: {
+                                PayloadReader q = new PayloadReader(p);
+                                q.varint();
+                                if (!q.atEnd() && q.u8() == 1) Recorder.requestDump(); // hyprof ctl dump
                                 snapshot(false);
                                 break;
+                            }
                             case Wire.BYE: closeQuietly(s); return;
                             default: throw new IOException("unexpected frame type " + type[0]);
                         }

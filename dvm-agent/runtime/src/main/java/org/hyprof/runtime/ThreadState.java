@@ -42,6 +42,8 @@ final class ThreadState {
     private static final long KIND_LOOP = 1, ROOT = 2;
 
     final long tid;
+    /** The kernel's id of the thread (what a system trace shows), or 0 when it could not be read. */
+    final long osTid;
     final String name;
     /** Unique among the threads registered since the last reset (sinks key what they sent by it). */
     final int index;
@@ -132,10 +134,29 @@ final class ThreadState {
 
     ThreadState(Thread t, int index) {
         this.tid = t.getId();
+        this.osTid = t == Thread.currentThread() ? currentOsTid() : 0;
         this.name = t.getName();
         this.index = index;
         this.thread = new java.lang.ref.WeakReference<Thread>(t);
         this.log = new EventLog(this);
+    }
+
+    /**
+     * The calling thread's kernel id: Linux and Android name it in the link {@code /proc/thread-self}
+     * ({@code /proc/PID/task/TID}); older Android kernels lack it, so {@code android.os.Process.myTid()}
+     * then; 0 when neither answers. Read once per thread, when its state is made.
+     */
+    static long currentOsTid() {
+        try {
+            return Long.parseLong(new java.io.File("/proc/thread-self").getCanonicalFile().getName());
+        } catch (Throwable notLinux) {
+            try {
+                Object tid = Class.forName("android.os.Process").getMethod("myTid").invoke(null);
+                return ((Integer) tid).longValue();
+            } catch (Throwable notAndroid) {
+                return 0;
+            }
+        }
     }
 
     /**

@@ -284,14 +284,26 @@ class ProbeTest {
     @Test
     void threadsKeepSeparateStacks() throws Exception {
         Thread[] ts = new Thread[4];
+        // the threads stay alive until the snapshot is taken: the reporter retires the state of an
+        // ended thread (its figures go to the session, not to Hyprof.snapshot) within 50 ms
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(ts.length);
+        java.util.concurrent.CountDownLatch taken = new java.util.concurrent.CountDownLatch(1);
         for (int k = 0; k < ts.length; k++) {
             ts[k] = new Thread(() -> {
                 for (int i = 0; i < 1000; i++) { Probe.enter(A); Probe.enter(B); Probe.exit(B); Probe.exit(A); }
+                done.countDown();
+                try {
+                    taken.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             });
             ts[k].start();
         }
-        for (Thread t : ts) t.join();
+        done.await();
         Snapshot s = Hyprof.snapshot();
+        taken.countDown();
+        for (Thread t : ts) t.join();
         assertEquals(4000, s.total(A, Stats.CALLS));
         assertEquals(4000, s.total(B, Stats.CALLS));
     }

@@ -43,6 +43,11 @@ class SessionFileGoldenTest {
                 case SessionFormat.NATIVE_INFO -> assertTrue(TextChunk.decode(r).startsWith("abi="));
                 case SessionFormat.NATIVE_EPOCHS -> assertEquals("Java_app_Main_kernel", NativeEpochsChunk.decode(r).epochs.get(0).symbol);
                 case SessionFormat.NATIVE_BLOCKS -> assertArrayEquals(new int[] {1, -1}, NativeBlocksChunk.decode(r).blocks.get(0).probeIds);
+                case SessionFormat.THREADS -> {
+                    ThreadsChunk t = ThreadsChunk.decode(r);
+                    assertEquals(1, t.rows.size());
+                    assertEquals(31_337, t.rows.get(0).osTid);
+                }
                 default -> fail("unknown type " + type);
             }
             assertTrue(r.atEnd(), "chunk type " + type + " decoded whole");

@@ -68,6 +68,9 @@ public final class SessionFiles {
                 "000005a0  add      r0, r0, #1\n000005a4  bne      #0x5a0\n", new int[] {1, -1}, new long[] {20, 1})))
                 .encode(w.reset());
         c.add(new Object[] {SessionFormat.NATIVE_BLOCKS, w.toByteArray()});
+        ThreadsChunk.begin(w.reset(), 1);
+        ThreadsChunk.row(w, TID, 31_337);
+        c.add(new Object[] {SessionFormat.THREADS, w.toByteArray()});
         new EndChunk(1_764_000_001_000L, 4_000_000, 0).encode(w.reset());
         c.add(new Object[] {SessionFormat.END, w.toByteArray()});
         return c;
@@ -123,7 +126,7 @@ public final class SessionFiles {
         d.put("empty-after-magic", Arrays.copyOf(g, SessionFormat.MAGIC.length));
         int snapshot = offsetOfChunk(3);
         d.put("truncated-chunk-header", Arrays.copyOf(g, snapshot + 3));
-        int end = offsetOfChunk(9);
+        int end = offsetOfChunk(10);
         d.put("torn-last-chunk", Arrays.copyOf(g, end + 7));
         byte[] badCrc = g.clone();
         badCrc[offsetOfChunk(4) + 6] ^= 0x40;
