@@ -116,6 +116,7 @@ public final class ParquetExport {
         Files.createDirectories(dir);
         Path target = dir.resolve(id);
         Path tmp = Files.createTempDirectory(dir, "." + id + "-");
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x")); // a plain directory, as mkdir makes it (a temporary one is private)
         Map<String, Long> rows = new LinkedHashMap<>();
         try {
             List<Context> contexts = new ArrayList<>();
