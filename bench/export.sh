@@ -33,7 +33,7 @@ run() { # format build jar
     local cpu
     cpu=$(echo "$user + $sys" | bc -l)
     printf '%-11s %-7s %7.1f %7.1f %11.2f %11.2f %8d %9d\n' "$1" "$2" "$wall" "$cpu" "$(echo "$EVENTS / $wall / 1000000" | bc -l)" \
-      "$(echo "$EVENTS / $cpu / 1000000" | bc -l)" $((rss / 1024)) "$(du -m "$out" | cut -f1)"
+      "$(echo "$EVENTS / $cpu / 1000000" | bc -l)" $((rss / 1024)) "$(du -sm "$out" | cut -f1)"
   else
     printf '%-11s %-7s %s\n' "$1" "$2" "failed: $(tail -1 "$WORK/err")"
   fi

@@ -25,11 +25,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -147,7 +148,7 @@ public final class ParquetExport {
             for (Context c : contexts) {
                 ProcessInfo p = c.process;
                 Profile.ProcessRow r = c.profile().processes().stream().filter(x -> x.id() == p.id()).findFirst().orElse(null);
-                Group g = t.row(c).append("status", p.status()).append("mode", p.mode()).append("budget_bytes", p.budgetBytes())
+                Row g = t.row(c).append("status", p.status()).append("mode", p.mode()).append("budget_bytes", p.budgetBytes())
                         .append("start_wall_millis", p.startWallMillis()).append("start_nanos", p.startNanos());
                 if (p.endWallMillis() != null) g.append("end_wall_millis", p.endWallMillis());
                 g.append("event_drops", p.eventDrops()).append("source", p.source() == null ? "" : p.source())
@@ -191,7 +192,7 @@ public final class ParquetExport {
             for (Context c : contexts)
                 for (MethodRow r : c.profile().methods()) {
                     if (!r.kind().equals(kind)) continue;
-                    Group g = t.row(c).append(kind, r.method()).append("resolution", r.resolution()).append("calls", r.calls())
+                    Row g = t.row(c).append(kind, r.method()).append("resolution", r.resolution()).append("calls", r.calls())
                             .append("count_only_calls", r.countOnlyCalls()).append("incl_nanos", r.inclNanos()).append("excl_nanos", r.exclNanos())
                             .append("incl_raw_nanos", r.inclRawNanos()).append("excl_raw_nanos", r.exclRawNanos()).append("min_nanos", r.minNanos())
                             .append("max_nanos", r.maxNanos()).append("p50_nanos", r.p50Nanos()).append("p99_nanos", r.p99Nanos());
@@ -239,6 +240,8 @@ public final class ParquetExport {
         }
     }
 
+    private static final Binary LOOP = Binary.fromString("loop"), METHOD = Binary.fromString("method");
+
     /** Every call and loop activation, streamed out of the store thread after thread. */
     private static long events(Store store, List<Context> contexts, Path dir) throws IOException {
         Schema s = new Schema("events").i64("tid").str("thread").i32("probe_id").str("method").str("kind").i64("start_nanos")
@@ -249,10 +252,13 @@ public final class ParquetExport {
                 CallStream stream = CallStream.of(store, c.process, null);
                 stream.replay(new CallStream.Visitor() {
                     CallStream.ThreadRef thread;
+                    Binary threadName;
+                    final Map<Integer, Binary> names = new java.util.HashMap<>();
 
                     @Override
                     public void thread(CallStream.ThreadRef th) {
                         thread = th;
+                        threadName = Binary.fromString(th.name());
                     }
 
                     @Override
@@ -260,9 +266,10 @@ public final class ParquetExport {
 
                     @Override
                     public void close(Timeline.Call call, double selfEnergyMicrojoules, NativeEpoch epoch) {
-                        t.addUnchecked(t.row(c).append("tid", thread.tid()).append("thread", thread.name())
-                                .append("probe_id", call.probeId()).append("method", stream.name(call.probeId()))
-                                .append("kind", call.loop() ? "loop" : "method").append("start_nanos", call.startNanos())
+                        Binary name = names.computeIfAbsent(call.probeId(), id -> Binary.fromString(stream.name(id)));
+                        t.addUnchecked(t.row(c).append("tid", thread.tid()).append("thread", threadName)
+                                .append("probe_id", call.probeId()).append("method", name)
+                                .append("kind", call.loop() ? LOOP : METHOD).append("start_nanos", call.startNanos())
                                 .append("duration_nanos", call.endNanos() - call.startNanos()).append("depth", call.depth())
                                 .append("thrown", call.thrown()).append("open_at_end", call.closedAtEnd())
                                 .append("iterations", call.iterations()).append("self_energy_microjoules", selfEnergyMicrojoules));
@@ -283,6 +290,8 @@ public final class ParquetExport {
         final ProcessInfo process;
         final String sessionId, sessionFile, abi, cpuProfile, powerProfile;
         final Map<String, String> labels;
+        /** The session columns' strings as Parquet writes them, encoded once. */
+        final Binaries b;
         private Profile profile;
         private Map<Integer, String> names;
 
@@ -303,6 +312,7 @@ public final class ParquetExport {
             this.abi = abis.isEmpty() ? null : String.join(",", abis);
             this.cpuProfile = cpus.isEmpty() ? null : String.join(",", cpus);
             this.powerProfile = store.info("power.description");
+            this.b = new Binaries(this);
         }
 
         Profile profile() {
@@ -317,6 +327,28 @@ public final class ParquetExport {
             }
             String n = names.get(probeId);
             return n != null ? n : "probe#" + probeId;
+        }
+    }
+
+    /** A context's strings, UTF-8 encoded once for all its rows. */
+    private static final class Binaries {
+        final Binary sessionId, sessionFile, process, vm, abi, cpuProfile, powerProfile;
+        final Binary[] labels;
+
+        Binaries(Context c) {
+            sessionId = Binary.fromString(c.sessionId);
+            sessionFile = Binary.fromString(c.sessionFile);
+            process = Binary.fromString(c.process.name());
+            vm = Binary.fromString(c.process.vm() == null ? "" : c.process.vm());
+            abi = c.abi == null ? null : Binary.fromString(c.abi);
+            cpuProfile = c.cpuProfile == null ? null : Binary.fromString(c.cpuProfile);
+            powerProfile = c.powerProfile == null ? null : Binary.fromString(c.powerProfile);
+            labels = new Binary[c.labels.size() * 2];
+            int k = 0;
+            for (Map.Entry<String, String> e : c.labels.entrySet()) {
+                labels[k++] = Binary.fromString(e.getKey());
+                labels[k++] = Binary.fromString(e.getValue());
+            }
         }
     }
 
@@ -373,49 +405,211 @@ public final class ParquetExport {
         }
     }
 
+    /**
+     * One row being made: a value slot per column, reused from row to row (no object per row
+     * but the strings' bytes), handed to {@link RowSupport} which writes the slots in schema order.
+     */
+    static final class Row {
+        final MessageType schema;
+        final PrimitiveTypeName[] types; // null: the labels map
+        final long[] longs;
+        final double[] doubles;
+        final Binary[] binaries;
+        final boolean[] present;
+        Binary[] labels = new Binary[0]; // key, value, key, value, …
+
+        Row(MessageType schema) {
+            this.schema = schema;
+            int n = schema.getFieldCount();
+            types = new PrimitiveTypeName[n];
+            for (int i = 0; i < n; i++) {
+                var f = schema.getType(i);
+                types[i] = f.isPrimitive() ? f.asPrimitiveType().getPrimitiveTypeName() : null;
+            }
+            longs = new long[n];
+            doubles = new double[n];
+            binaries = new Binary[n];
+            present = new boolean[n];
+        }
+
+        private int slot(String name) {
+            int i = schema.getFieldIndex(name);
+            present[i] = true;
+            return i;
+        }
+
+        Row append(String name, long v) {
+            longs[slot(name)] = v;
+            return this;
+        }
+
+        Row append(String name, int v) {
+            longs[slot(name)] = v;
+            return this;
+        }
+
+        Row append(String name, double v) {
+            doubles[slot(name)] = v;
+            return this;
+        }
+
+        Row append(String name, boolean v) {
+            longs[slot(name)] = v ? 1 : 0;
+            return this;
+        }
+
+        Row append(String name, String v) {
+            binaries[slot(name)] = Binary.fromString(v);
+            return this;
+        }
+
+        Row append(String name, Binary v) {
+            binaries[slot(name)] = v;
+            return this;
+        }
+
+        void writeTo(RecordConsumer rc) {
+            rc.startMessage();
+            for (int i = 0; i < types.length; i++) {
+                String name = schema.getFieldName(i);
+                if (types[i] == null) { // the labels map
+                    rc.startField(name, i);
+                    rc.startGroup();
+                    if (labels.length > 0) {
+                        rc.startField("key_value", 0);
+                        for (int k = 0; k < labels.length; k += 2) {
+                            rc.startGroup();
+                            rc.startField("key", 0);
+                            rc.addBinary(labels[k]);
+                            rc.endField("key", 0);
+                            rc.startField("value", 1);
+                            rc.addBinary(labels[k + 1]);
+                            rc.endField("value", 1);
+                            rc.endGroup();
+                        }
+                        rc.endField("key_value", 0);
+                    }
+                    rc.endGroup();
+                    rc.endField(name, i);
+                    continue;
+                }
+                if (!present[i]) {
+                    if (schema.getType(i).isRepetition(org.apache.parquet.schema.Type.Repetition.REQUIRED))
+                        throw new IllegalStateException(schema.getName() + "." + name + ": no value");
+                    continue;
+                }
+                rc.startField(name, i);
+                switch (types[i]) {
+                    case INT32 -> rc.addInteger((int) longs[i]);
+                    case INT64 -> rc.addLong(longs[i]);
+                    case DOUBLE -> rc.addDouble(doubles[i]);
+                    case BOOLEAN -> rc.addBoolean(longs[i] != 0);
+                    default -> rc.addBinary(binaries[i]);
+                }
+                rc.endField(name, i);
+            }
+            rc.endMessage();
+        }
+    }
+
+    /** parquet-java's side of {@link Row}: the schema, the footer's metadata, and the writing of one row. */
+    private static final class RowSupport extends WriteSupport<Row> {
+        private final MessageType schema;
+        private final Map<String, String> metadata;
+        private RecordConsumer rc;
+
+        RowSupport(MessageType schema, Map<String, String> metadata) {
+            this.schema = schema;
+            this.metadata = metadata;
+        }
+
+        @Override
+        public WriteContext init(org.apache.hadoop.conf.Configuration conf) {
+            return new WriteContext(schema, metadata);
+        }
+
+        @Override
+        public WriteContext init(ParquetConfiguration conf) {
+            return new WriteContext(schema, metadata);
+        }
+
+        @Override
+        public void prepareForWrite(RecordConsumer recordConsumer) {
+            rc = recordConsumer;
+        }
+
+        @Override
+        public void write(Row row) {
+            row.writeTo(rc);
+        }
+    }
+
+    private static final class RowWriterBuilder extends ParquetWriter.Builder<Row, RowWriterBuilder> {
+        private final RowSupport support;
+
+        RowWriterBuilder(Path file, RowSupport support) {
+            super(new LocalOutputFile(file));
+            this.support = support;
+        }
+
+        @Override
+        protected RowWriterBuilder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<Row> getWriteSupport(org.apache.hadoop.conf.Configuration conf) {
+            return support;
+        }
+
+        @Override
+        protected WriteSupport<Row> getWriteSupport(ParquetConfiguration conf) {
+            return support;
+        }
+    }
+
     /** One table's file being written. */
     private static final class Table implements AutoCloseable {
         final MessageType schema;
-        final SimpleGroupFactory groups;
-        final ParquetWriter<Group> writer;
+        final Row row;
+        final ParquetWriter<Row> writer;
+        private Context rowContext;
         long rows;
 
         Table(Schema s, Path dir) throws IOException {
             schema = s.b.named(s.table);
-            groups = new SimpleGroupFactory(schema);
-            writer = ExampleParquetWriter.builder(new LocalOutputFile(dir.resolve(s.table + ".parquet")))
+            row = new Row(schema);
+            writer = new RowWriterBuilder(dir.resolve(s.table + ".parquet"),
+                    new RowSupport(schema, Map.of("hyprof.schema_version", Integer.toString(SCHEMA_VERSION), "hyprof.table", s.table)))
                     .withConf(new PlainParquetConfiguration())
-                    .withType(schema)
                     .withWriteMode(ParquetFileWriter.Mode.CREATE)
                     .withCompressionCodec(CompressionCodecName.ZSTD)
                     .withRowGroupSize(ROW_GROUP_BYTES)
                     .withPageSize(1 << 20)
                     .withDictionaryEncoding(true)
-                    .withExtraMetaData(Map.of("hyprof.schema_version", Integer.toString(SCHEMA_VERSION), "hyprof.table", s.table))
                     .build();
         }
 
-        /** A new row with the session columns filled in. */
-        Group row(Context c) {
-            Group g = groups.newGroup().append("schema_version", SCHEMA_VERSION).append("session_id", c.sessionId)
-                    .append("session_file", c.sessionFile).append("process_id", c.process.id()).append("pid", c.process.pid())
-                    .append("process", c.process.name()).append("vm", c.process.vm() == null ? "" : c.process.vm());
-            if (c.abi != null) g.append("abi", c.abi);
-            if (c.cpuProfile != null) g.append("cpu_profile", c.cpuProfile);
-            if (c.powerProfile != null) g.append("power_profile", c.powerProfile);
-            Group m = g.addGroup("labels");
-            for (Map.Entry<String, String> e : c.labels.entrySet()) m.addGroup("key_value").append("key", e.getKey()).append("value", e.getValue());
-            return g;
+        /** The (reused) row, emptied, with the session columns filled in. */
+        Row row(Context c) {
+            java.util.Arrays.fill(row.present, false);
+            row.append("schema_version", SCHEMA_VERSION).append("session_id", c.b.sessionId).append("session_file", c.b.sessionFile)
+                    .append("process_id", c.process.id()).append("pid", c.process.pid()).append("process", c.b.process).append("vm", c.b.vm);
+            if (c.b.abi != null) row.append("abi", c.b.abi);
+            if (c.b.cpuProfile != null) row.append("cpu_profile", c.b.cpuProfile);
+            if (c.b.powerProfile != null) row.append("power_profile", c.b.powerProfile);
+            row.labels = c.b.labels;
+            return row;
         }
 
-        void add(Group g) throws IOException {
-            writer.write(g);
+        void add(Row r) throws IOException {
+            writer.write(r);
             rows++;
         }
 
-        void addUnchecked(Group g) {
+        void addUnchecked(Row r) {
             try {
-                add(g);
+                add(r);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

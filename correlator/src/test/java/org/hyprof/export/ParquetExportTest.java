@@ -160,6 +160,7 @@ class ParquetExportTest {
             }
         }
         Golden.check("parquet/schema.txt", b.toString());
+        for (Group g : rows(w.directory().resolve("methods.parquet"))) assertEquals(Map.of(), labels(g), "no --label: an empty map");
     }
 
     @Test
