@@ -253,7 +253,8 @@ public final class ParquetExport {
                 stream.replay(new CallStream.Visitor() {
                     CallStream.ThreadRef thread;
                     Binary threadName;
-                    final Map<Integer, Binary> names = new java.util.HashMap<>();
+                    Binary[] names = new Binary[256]; // by probe id
+                    final Map<Integer, Binary> otherNames = new java.util.HashMap<>(); // ids outside 0..2^24 (never in practice)
 
                     @Override
                     public void thread(CallStream.ThreadRef th) {
@@ -266,7 +267,13 @@ public final class ParquetExport {
 
                     @Override
                     public void close(Timeline.Call call, double selfEnergyMicrojoules, NativeEpoch epoch) {
-                        Binary name = names.computeIfAbsent(call.probeId(), id -> Binary.fromString(stream.name(id)));
+                        int id = call.probeId();
+                        Binary name;
+                        if (id >= 0 && id < (1 << 24)) {
+                            if (id >= names.length) names = java.util.Arrays.copyOf(names, Math.max(id + 1, names.length * 2));
+                            name = names[id];
+                            if (name == null) names[id] = name = Binary.fromString(stream.name(id));
+                        } else name = otherNames.computeIfAbsent(id, k -> Binary.fromString(stream.name(k)));
                         t.addUnchecked(t.row(c).append("tid", thread.tid()).append("thread", threadName)
                                 .append("probe_id", call.probeId()).append("method", name)
                                 .append("kind", call.loop() ? LOOP : METHOD).append("start_nanos", call.startNanos())
@@ -411,6 +418,9 @@ public final class ParquetExport {
      */
     static final class Row {
         final MessageType schema;
+        final String[] names;
+        final boolean[] required;
+        private int next; // the slot after the last one set: appends come in schema order, checked by name
         final PrimitiveTypeName[] types; // null: the labels map
         final long[] longs;
         final double[] doubles;
@@ -422,8 +432,12 @@ public final class ParquetExport {
             this.schema = schema;
             int n = schema.getFieldCount();
             types = new PrimitiveTypeName[n];
+            names = new String[n];
+            required = new boolean[n];
             for (int i = 0; i < n; i++) {
                 var f = schema.getType(i);
+                names[i] = f.getName();
+                required[i] = f.isRepetition(org.apache.parquet.schema.Type.Repetition.REQUIRED);
                 types[i] = f.isPrimitive() ? f.asPrimitiveType().getPrimitiveTypeName() : null;
             }
             longs = new long[n];
@@ -432,9 +446,17 @@ public final class ParquetExport {
             present = new boolean[n];
         }
 
+        /** Empties the row. */
+        void clear() {
+            java.util.Arrays.fill(present, false);
+            next = 0;
+        }
+
         private int slot(String name) {
-            int i = schema.getFieldIndex(name);
+            // the next column in schema order, as the tables append them; otherwise looked up
+            int i = next < names.length && names[next].equals(name) ? next : schema.getFieldIndex(name);
             present[i] = true;
+            next = i + 1;
             return i;
         }
 
@@ -471,7 +493,7 @@ public final class ParquetExport {
         void writeTo(RecordConsumer rc) {
             rc.startMessage();
             for (int i = 0; i < types.length; i++) {
-                String name = schema.getFieldName(i);
+                String name = names[i];
                 if (types[i] == null) { // the labels map
                     rc.startField(name, i);
                     rc.startGroup();
@@ -494,7 +516,7 @@ public final class ParquetExport {
                     continue;
                 }
                 if (!present[i]) {
-                    if (schema.getType(i).isRepetition(org.apache.parquet.schema.Type.Repetition.REQUIRED))
+                    if (required[i])
                         throw new IllegalStateException(schema.getName() + "." + name + ": no value");
                     continue;
                 }
@@ -587,12 +609,16 @@ public final class ParquetExport {
                     .withRowGroupSize(ROW_GROUP_BYTES)
                     .withPageSize(1 << 20)
                     .withDictionaryEncoding(true)
+                    // columns whose values are (nearly) all different: a dictionary is tried on every value, then dropped
+                    .withDictionaryEncoding("start_nanos", false)
+                    .withDictionaryEncoding("duration_nanos", false)
+                    .withDictionaryEncoding("self_energy_microjoules", false)
                     .build();
         }
 
         /** The (reused) row, emptied, with the session columns filled in. */
         Row row(Context c) {
-            java.util.Arrays.fill(row.present, false);
+            row.clear();
             row.append("schema_version", SCHEMA_VERSION).append("session_id", c.b.sessionId).append("session_file", c.b.sessionFile)
                     .append("process_id", c.process.id()).append("pid", c.process.pid()).append("process", c.b.process).append("vm", c.b.vm);
             if (c.b.abi != null) row.append("abi", c.b.abi);
