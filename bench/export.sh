@@ -6,6 +6,7 @@
 #   EVENTS=10000000            events in the session
 #   BEFORE_JAR=path/hyprof.jar the 'before' command; unset: main is cloned and built in a temp dir
 #   BEFORE_REF=main            what to build when BEFORE_JAR is unset ('none': skip 'before')
+#   FORMATS="trace … parquet"  the formats to export (default: all; parquet writes a directory)
 set -euo pipefail
 EVENTS=${EVENTS:-10000000}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -32,15 +33,15 @@ run() { # format build jar
     local cpu
     cpu=$(echo "$user + $sys" | bc -l)
     printf '%-11s %-7s %7.1f %7.1f %11.2f %11.2f %8d %9d\n' "$1" "$2" "$wall" "$cpu" "$(echo "$EVENTS / $wall / 1000000" | bc -l)" \
-      "$(echo "$EVENTS / $cpu / 1000000" | bc -l)" $((rss / 1024)) "$(du -m "$out" | cut -f1)"
+      "$(echo "$EVENTS / $cpu / 1000000" | bc -l)" $((rss / 1024)) "$(du -sm "$out" | cut -f1)"
   else
     printf '%-11s %-7s %s\n' "$1" "$2" "failed: $(tail -1 "$WORK/err")"
   fi
-  rm -f "$out"
+  rm -rf "$out"
 }
-for f in trace chrome folded speedscope perfetto; do
+for f in ${FORMATS:-trace chrome folded speedscope perfetto parquet}; do
   if [ -n "$BEFORE" ]; then
-    if [ "$f" = perfetto ]; then printf '%-11s %-7s %s\n' "$f" before "(no such format)"; else run "$f" before "$BEFORE"; fi
+    if [ "$f" = perfetto ] || [ "$f" = parquet ]; then printf '%-11s %-7s %s\n' "$f" before "(no such format)"; else run "$f" before "$BEFORE"; fi
   fi
   run "$f" after "$AFTER"
 done

@@ -8,12 +8,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import org.hyprof.export.AndroidTrace;
 import org.hyprof.export.ChromeTrace;
 import org.hyprof.export.Folded;
+import org.hyprof.export.ParquetExport;
 import org.hyprof.export.PerfettoTrace;
 import org.hyprof.export.Speedscope;
 import org.hyprof.analysis.CallStream;
@@ -27,9 +31,10 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code hyprof export S.db --format trace|chrome|folded|speedscope|perfetto -o FILE}. Every
- * format is written as the calls stream out of the session ({@link CallStream}): memory does not
- * grow with the session's size.
+ * {@code hyprof export S.db --format trace|chrome|folded|speedscope|perfetto -o FILE}, and
+ * {@code hyprof export S.db… --format parquet -o DIR [--label KEY=VALUE]…} (one directory per
+ * session, see {@link ParquetExport}). Every format is written as the calls stream out of the
+ * session ({@link CallStream}): memory does not grow with the session's size.
  */
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Write a session (recorded with --mode events) in a format other tools open.",
@@ -37,17 +42,27 @@ import picocli.CommandLine.Model.CommandSpec;
             "  chrome      Chrome Trace Event JSON (Perfetto UI, chrome://tracing)",
             "  folded      folded stacks (flamegraph.pl, speedscope, Perfetto)",
             "  speedscope  speedscope's JSON (evented profiles)",
-            "  perfetto    Perfetto's protobuf trace (ui.perfetto.dev; can be merged with a system trace)"})
+            "  perfetto    Perfetto's protobuf trace (ui.perfetto.dev; can be merged with a system trace)",
+            "  parquet     the session's tables (processes, threads, methods, loops, native epochs and blocks, events)",
+            "              as Parquet files in DIR/<session id>/, one table per file over many sessions:",
+            "              hyprof export a.db b.db --format parquet -o fleet --label build=813",
+            "              duckdb -c \"SELECT * FROM read_parquet('fleet/*/methods.parquet')\"",
+            "              (any session, aggregate or events mode; several sessions at once)"})
 public final class ExportCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "S.db", description = "Session database recorded with --mode events.") Path session;
+    @Parameters(arity = "1..*", paramLabel = "S.db",
+            description = "Session database recorded with --mode events (parquet: any sessions, one or more).") List<Path> sessions;
 
-    @Option(names = "--format", required = true, paramLabel = "F", description = "trace, chrome, folded, speedscope or perfetto.")
+    @Option(names = "--format", required = true, paramLabel = "F", description = "trace, chrome, folded, speedscope, perfetto or parquet.")
     String format;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "File to write.")
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "File to write (parquet: a directory, made if missing).")
     Path out;
+
+    @Option(names = "--label", paramLabel = "KEY=VALUE", mapFallbackValue = "",
+            description = "parquet only: a label put in every row's labels map (e.g. build=813, device=pixel-7); repeatable.")
+    Map<String, String> labels = new LinkedHashMap<>();
 
     @Option(names = "--pretty", description = "chrome only: indent the JSON (compact by default).")
     boolean pretty;
@@ -81,11 +96,46 @@ public final class ExportCommand implements Callable<Integer> {
             description = "Export a session with damaged event chunks (checksum mismatch) without them, instead of stopping with exit 1.")
     boolean allowDamaged;
 
+    /** {@code --format parquet}: each session into its own directory under {@code out} (every session is checked to exist first). */
+    private int parquet() {
+        if (pretty) throw new UserError("--pretty: only with --format chrome", 2);
+        if (weight != null) throw new UserError("--weight: only with --format folded", 2);
+        if (thread != null || process != null)
+            throw new UserError("--thread/--process: not with --format parquet (it writes every thread and process; filter in the query)", 2);
+        for (Map.Entry<String, String> e : labels.entrySet()) {
+            if (e.getKey().isEmpty() || e.getValue().isEmpty())
+                throw new UserError("--label: '" + e.getKey() + "=" + e.getValue() + "' needs KEY=VALUE, both non-empty", 2);
+        }
+        for (Path s : sessions) if (!Files.exists(s)) throw new UserError(s + ": no such session");
+        if (Files.exists(out) && !Files.isDirectory(out)) throw new UserError(out + ": not a directory (--format parquet writes a directory)");
+        PrintWriter err = spec.commandLine().getErr();
+        for (Path s : sessions) {
+            try (Store store = Store.openReadOnly(s)) {
+                if (store.processes().isEmpty()) throw new UserError(s + ": empty session (no process recorded)");
+                DamagedChunks.check(store, s, store.processes(), allowDamaged, err);
+                ParquetExport.Written w = ParquetExport.write(store, s, labels, out);
+                err.println("hyprof: wrote " + w.directory() + " (" + s.getFileName() + ": "
+                        + w.rows().entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", ")) + ")");
+                err.flush();
+            } catch (StoreException e) {
+                throw new UserError(e.getMessage());
+            } catch (IOException e) {
+                throw new UserError(out + ": cannot write " + s.getFileName() + "'s tables: " + e.getMessage());
+            }
+        }
+        return 0;
+    }
+
     @Override
     public Integer call() {
         String f = format.toLowerCase(Locale.ROOT);
-        if (!List.of("trace", "chrome", "folded", "speedscope", "perfetto").contains(f))
-            throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope, perfetto", 2);
+        if (!List.of("trace", "chrome", "folded", "speedscope", "perfetto", "parquet").contains(f))
+            throw new UserError("--format: '" + format + "' is not one of trace, chrome, folded, speedscope, perfetto, parquet", 2);
+        if (f.equals("parquet")) return parquet();
+        if (sessions.size() > 1)
+            throw new UserError("export: " + sessions.size() + " sessions given; --format " + f + " writes one session (only parquet takes several)", 2);
+        if (!labels.isEmpty()) throw new UserError("--label: only with --format parquet", 2);
+        Path session = sessions.get(0);
         if (pretty && !f.equals("chrome")) throw new UserError("--pretty: only with --format chrome", 2);
         if (weight != null) {
             if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);

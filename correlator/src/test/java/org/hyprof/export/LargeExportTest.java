@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every format from a session of 10⁷ events in a 256 MiB heap: exports stream, so memory does
+ * Every format (Parquet too, to disk) from a session of 10⁷ events in a 256 MiB heap: exports stream, so memory does
  * not grow with the session. Runs in its own surefire execution ({@code large-exports} in the
  * correlator's pom) with {@code -Xmx256m}; the outputs go to a counting sink, not to disk.
  */
@@ -65,6 +65,16 @@ public class LargeExportTest {
             assertTrue(speedscope.bytes > EVENTS * 20, "speedscope: " + speedscope.bytes);
             assertEquals('}', speedscope.last);
             assertTrue(perfetto.bytes > EVENTS * 10, "perfetto: " + perfetto.bytes);
+        }
+    }
+
+    @Test
+    void parquetStreams() throws Exception {
+        try (Store s = Store.openReadOnly(db)) {
+            ParquetExport.Written w = ParquetExport.write(s, db, java.util.Map.of("build", "large"), dir.resolve("parquet"));
+            // a row per call or loop activation: half the events (an enter and an exit each)
+            assertEquals(EVENTS / 2, w.rows().get("events"), 1_000);
+            assertTrue(java.nio.file.Files.size(w.directory().resolve("events.parquet")) > 0);
         }
     }
 
