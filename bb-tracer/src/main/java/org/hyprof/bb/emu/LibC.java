@@ -138,6 +138,7 @@ final class LibC {
         };
         s.register("__android_log_print", log);
         s.register("__android_log_write", log);
+        s.register("__android_log_vprint", log); // the format, not formatted (the va_list is not read)
         s.register("__stack_chk_fail", c -> { throw new NativeException("native code detected a stack overflow (__stack_chk_fail)"); });
         s.register("abort", c -> { throw new NativeException("native code called abort()"); });
         s.register("raise", c -> { throw new NativeException("native code raised signal " + c.args.nextInt() + " (an integer division by zero?)"); });
