@@ -32,9 +32,15 @@ public enum Userland {
         this.id = id;
     }
 
-    /** {@code stubs} or {@code bionic}; anything else is a one-line error naming the value. */
+    /**
+     * {@code stubs} or {@code bionic}; null or empty: the {@code hyprof.userland} system property,
+     * else the {@code HYPROF_USERLAND} environment variable, else {@link #STUBS}. Anything else is a
+     * one-line error naming the value.
+     */
     public static Userland named(String name) {
-        if (name == null || name.isEmpty()) return STUBS;
+        if (name == null || name.isBlank()) name = System.getProperty("hyprof.userland");
+        if (name == null || name.isBlank()) name = System.getenv("HYPROF_USERLAND");
+        if (name == null || name.isBlank()) return STUBS;
         for (Userland u : values()) if (u.id.equals(name.toLowerCase(Locale.ROOT))) return u;
         throw new NativeException("--userland '" + name + "': not a userland (stubs, bionic)");
     }

@@ -1,0 +1,64 @@
+package org.hyprof.bb.jni;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Random;
+import org.conscrypt.NativeCrypto;
+import org.conscrypt.NativeRef;
+import org.hyprof.bb.emu.Engine;
+import org.hyprof.bb.emu.Userland;
+import org.hyprof.bb.Conscrypt;
+import org.hyprof.bb.Engines;
+import org.junit.jupiter.api.Test;
+
+/**
+ * conscrypt-android 2.5.2's unmodified libconscrypt_jni.so through its JNI methods, on Android
+ * 6.0's bionic (issue 16): its JNI_OnLoad (FindClass, GetMethodID/GetFieldID, RegisterNatives)
+ * runs against the test-only twins in {@code org.conscrypt}, then SHA-256 of 1 MiB through
+ * {@code NativeCrypto.EVP_Digest*} must equal the JDK's.
+ */
+class ConscryptJniTest {
+    static final Map<Integer, String> KEYS = new HashMap<>();
+    static final Map<String, Integer> IDS = new HashMap<>();
+
+    static {
+        int id = 100;
+        for (Method m : NativeCrypto.class.getDeclaredMethods()) {
+            if (!Modifier.isNative(m.getModifiers())) continue;
+            KEYS.put(id, NativeCrypto.class.getName() + "\t" + m.getName() + "\t" + JniEnv.descriptor(m.getParameterTypes(), m.getReturnType()));
+            IDS.put(m.getName(), id++);
+        }
+    }
+
+    static Object call(HybridRuntime h, String method, Object... args) throws Throwable {
+        return h.invoke(IDS.get(method), NativeCrypto.class, args);
+    }
+
+    @Test
+    void sha256OfOneMebibyteThroughNativeCrypto() throws Throwable {
+        byte[] data = new byte[1 << 20];
+        new Random(16).nextBytes(data);
+        String expected = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+        Path lib = Conscrypt.library("arm64-v8a");
+        for (Engine engine : Engines.all()) {
+            HybridRuntime h = new HybridRuntime(lib.getParent(), "arm64-v8a", null, engine, Userland.BIONIC, KEYS::get);
+            h.loadLibrary("conscrypt_jni");
+            long md = (Long) call(h, "EVP_get_digestbyname", "sha256");
+            assertNotEquals(0L, md, engine.id);
+            NativeRef.EVP_MD_CTX ctx = new NativeRef.EVP_MD_CTX((Long) call(h, "EVP_MD_CTX_create"));
+            assertEquals(1, call(h, "EVP_DigestInit_ex", ctx, md), engine.id);
+            call(h, "EVP_DigestUpdate", ctx, data, 0, data.length);
+            byte[] out = new byte[32];
+            assertEquals(32, call(h, "EVP_DigestFinal_ex", ctx, out, 0), engine.id);
+            assertEquals(expected, HexFormat.of().formatHex(out), engine.id);
+        }
+    }
+}
