@@ -17,18 +17,19 @@ import org.junit.jupiter.api.Test;
  * (libc's __libc_preinit included) in the emulator, every block counted.
  */
 class BionicTest {
-    @Test
-    void sha256OfOneMebibyteThroughBoringSslOnBionic() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"arm64-v8a", "armeabi-v7a"})
+    void sha256OfOneMebibyteThroughBoringSslOnBionic(String abi) throws Exception {
         byte[] data = new byte[1 << 20];
         new Random(16).nextBytes(data);
         byte[] expected = MessageDigest.getInstance("SHA-256").digest(data);
         for (Engine engine : Engines.all()) {
-            try (Tracer t = Tracer.open(Conscrypt.library("arm64-v8a"), null, engine, Userland.BIONIC)) {
+            try (Tracer t = Tracer.open(Conscrypt.library(abi), null, engine, Userland.BIONIC)) {
                 Emulator e = t.emulator;
                 assertEquals(List.of("libconscrypt_jni.so", "libm.so", "libc.so"), e.modules.stream().map(Emulator.Module::name).toList());
                 long in = e.heap.malloc(data.length), out = e.heap.malloc(32);
                 e.cpu.write(in, data);
-                NativeRun r = t.call("SHA256", List.of(Emulator.Arg.ofLong(in), Emulator.Arg.ofLong(data.length), Emulator.Arg.ofLong(out)));
+                NativeRun r = t.call("SHA256", List.of(Emulator.Arg.ofInt(in), Emulator.Arg.ofInt(data.length), Emulator.Arg.ofInt(out)));
                 assertEquals(HexFormat.of().formatHex(expected), HexFormat.of().formatHex(e.cpu.read(out, 32)), engine.id);
                 assertEquals(out, r.returnValue(), engine.id);
                 assertTrue(r.blocks() > 1000, engine.id + ": " + r.blocks());

@@ -17,7 +17,6 @@ import org.hyprof.bb.emu.Engine;
 import org.hyprof.bb.emu.Userland;
 import org.hyprof.bb.Conscrypt;
 import org.hyprof.bb.Engines;
-import org.junit.jupiter.api.Test;
 
 /**
  * conscrypt-android 2.5.2's unmodified libconscrypt_jni.so through its JNI methods, on Android
@@ -42,14 +41,15 @@ class ConscryptJniTest {
         return h.invoke(IDS.get(method), NativeCrypto.class, args);
     }
 
-    @Test
-    void sha256OfOneMebibyteThroughNativeCrypto() throws Throwable {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"arm64-v8a", "armeabi-v7a"})
+    void sha256OfOneMebibyteThroughNativeCrypto(String abi) throws Throwable {
         byte[] data = new byte[1 << 20];
         new Random(16).nextBytes(data);
         String expected = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        Path lib = Conscrypt.library("arm64-v8a");
+        Path lib = Conscrypt.library(abi);
         for (Engine engine : Engines.all()) {
-            HybridRuntime h = new HybridRuntime(lib.getParent(), "arm64-v8a", null, engine, Userland.BIONIC, KEYS::get);
+            HybridRuntime h = new HybridRuntime(lib.getParent(), abi, null, engine, Userland.BIONIC, KEYS::get);
             h.loadLibrary("conscrypt_jni");
             long md = (Long) call(h, "EVP_get_digestbyname", "sha256");
             assertNotEquals(0L, md, engine.id);
