@@ -140,6 +140,8 @@ public final class Emulator implements AutoCloseable {
         if (userland == Userland.BIONIC) Linker.startProcess(this);
     }
 
+    private static final List<String> IMPLICIT_NEEDED = List.of("libm.so", "libc.so");
+
     /** Where each library goes: the library at BASE, its system libraries after it (64 KiB aligned). */
     private static List<Module> layOut(ElfImage image, Userland userland, Backend.Arch arch) {
         List<Module> mods = new java.util.ArrayList<>();
@@ -149,7 +151,10 @@ public final class Emulator implements AutoCloseable {
         // breadth first, as the linker's global scope: the library, then what it needs, and so on
         java.util.Set<String> seen = new java.util.HashSet<>(List.of(mods.get(0).name()));
         for (int i = 0; i < mods.size(); i++) {
-            for (String need : mods.get(i).image().needed) {
+            // a library linked without DT_NEEDED (-nostdlib, like hyprof's own samples) gets what the
+            // NDK links into every library: libc and libm
+            List<String> needs = i == 0 && image.needed.isEmpty() ? IMPLICIT_NEEDED : mods.get(i).image().needed;
+            for (String need : needs) {
                 if (!seen.add(need) || Userland.standIn(need)) continue;
                 Path f = image.path.getParent() == null ? null : image.path.getParent().resolve(need);
                 if (f == null || !java.nio.file.Files.isRegularFile(f)) f = Userland.systemLibrary(arch, need);
@@ -280,7 +285,8 @@ public final class Emulator implements AutoCloseable {
 
     private void initOrder(Module m, List<Module> order, java.util.Set<String> seen) {
         if (!seen.add(m.name())) return;
-        for (String need : m.image().needed) {
+        List<String> needs = m.base() == BASE && m.image().needed.isEmpty() && userland == Userland.BIONIC ? IMPLICIT_NEEDED : m.image().needed;
+        for (String need : needs) {
             for (Module d : modules) if (d.name().equals(need)) initOrder(d, order, seen);
         }
         order.add(m);
