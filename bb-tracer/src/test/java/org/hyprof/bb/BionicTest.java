@@ -41,4 +41,44 @@ class BionicTest {
             }
         }
     }
+
+    static final java.nio.file.Path INVALID = java.nio.file.Path.of("../samples/native/invalid");
+
+    /** Calls a function of a loaded system library (not exported by the library itself). */
+    static Emulator.Result callLibc(Emulator e, String fn, List<Emulator.Arg> args) {
+        Emulator.Module libc = e.modules.stream().filter(m -> m.name().equals("libc.so")).findFirst().orElseThrow();
+        return e.callAddress(libc.base() + libc.image().dynamicExports.get(fn), args);
+    }
+
+    @Test
+    void systemCallsGoThroughLibcAndTheUnknownAreCountedByName() {
+        for (Engine engine : Engines.all()) {
+            try (Tracer t = Tracer.open(TracerTest.ARM64, null, engine, Userland.BIONIC)) {
+                // getpid() is libc's: its svc is answered by the system-call layer (uses_getpid returns getpid() + 1)
+                assertEquals(org.hyprof.bb.emu.Syscalls.PID + 1, t.call("uses_getpid", List.of()).returnValue(), engine.id);
+                Emulator e = t.emulator;
+                assertEquals(-1, (int) callLibc(e, "syscall", List.of(Emulator.Arg.ofInt(999))).r0(), engine.id);
+                assertEquals(java.util.Map.of("syscall 999", 1L), e.syscalls.unknown(), engine.id);
+                NativeException abort = assertThrows(NativeException.class, () -> callLibc(e, "abort", List.of()));
+                assertEquals("native code raised signal 6 (SIGABRT: abort)", abort.getMessage(), engine.id);
+                assertEquals(4950, t.call("count_loop", List.of(Emulator.Arg.ofInt(100))).returnValue(), "the emulator is still usable");
+            }
+        }
+    }
+
+    @Test
+    void aSymbolNoSystemLibraryDefinesFailsWhenCalledNamingItAndTheLibrary() {
+        try (Tracer t = Tracer.open(INVALID.resolve("missing-symbol.so"), null, Engine.defaultEngine(), Userland.BIONIC)) {
+            NativeException e = assertThrows(NativeException.class, () -> t.call("call_missing", List.of(Emulator.Arg.ofInt(1))));
+            assertEquals("missing-symbol.so called no_such_function_anywhere, which no system library defines", e.getMessage());
+        }
+    }
+
+    @Test
+    void aNeededEntryThatIsAPathIsRefused() {
+        java.nio.file.Path so = INVALID.resolve("bad-needed.so");
+        NativeException e = assertThrows(NativeException.class, () -> Tracer.open(so, null, Engine.defaultEngine(), Userland.BIONIC));
+        assertEquals(so + ": DT_NEEDED entry '../../../etc/passwd' is not a library file name", e.getMessage());
+        assertThrows(NativeException.class, () -> Userland.named("glibc"));
+    }
 }

@@ -155,6 +155,10 @@ public final class Emulator implements AutoCloseable {
             // NDK links into every library: libc and libm
             List<String> needs = i == 0 && image.needed.isEmpty() ? IMPLICIT_NEEDED : mods.get(i).image().needed;
             for (String need : needs) {
+                // a name, never a path: nothing outside the library's directory is opened
+                if (!need.matches("[A-Za-z0-9_+.-]{1,200}") || need.startsWith("."))
+                    throw new NativeException(mods.get(i).image().path + ": DT_NEEDED entry '" + need.replaceAll("[^\\x20-\\x7e]", "?")
+                            + "' is not a library file name");
                 if (!seen.add(need) || Userland.standIn(need)) continue;
                 Path f = image.path.getParent() == null ? null : image.path.getParent().resolve(need);
                 if (f == null || !java.nio.file.Files.isRegularFile(f)) f = Userland.systemLibrary(arch, need);
