@@ -345,6 +345,16 @@ public final class HybridRuntime implements NativeCall.Handler {
             flushEpochs();
             finished = true;
         }
+        StringBuilder notes = new StringBuilder();
+        for (int i = 0; i < libraries.size(); i++) {
+            // system calls the libraries' code made that the emulator answered ENOSYS (userland bionic)
+            org.hyprof.bb.emu.Syscalls sc = libraries.get(i).tracer.emulator.syscalls;
+            if (sc == null || sc.unknown().isEmpty()) continue;
+            StringBuilder v = new StringBuilder();
+            sc.unknown().forEach((k, n) -> v.append(v.length() == 0 ? "" : ", ").append(k).append(" x").append(n));
+            notes.append("library.").append(i).append(".syscalls.enosys=").append(escape(v.toString())).append('\n');
+        }
+        if (notes.length() > 0) info(notes);
         for (NativeLibrary lib : libraries) {
             try {
                 chunk(SessionFormat.NATIVE_BLOCKS, blocks(lib)::encode);
@@ -378,7 +388,11 @@ public final class HybridRuntime implements NativeCall.Handler {
             Tracer.Block b = t.block(i);
             StringBuilder cats = new StringBuilder();
             b.categories().forEach((name, count) -> cats.append(cats.length() == 0 ? "" : ",").append(name).append('=').append(count));
-            blocks.add(new NativeBlocksChunk.Block(lib.name, i, b.offset(), b.function(), t.emulator.counter.size(i),
+            // a system library's blocks (userland bionic) under its own name, qualified by the app
+            // library whose copy ran them (each app library has its own emulator and libc):
+            // "libconscrypt_jni.so:libc.so", offsets in libc.so
+            String where = b.library().equals(lib.name) ? lib.name : lib.name + ":" + b.library();
+            blocks.add(new NativeBlocksChunk.Block(where, i, b.offset(), b.function(), t.emulator.counter.size(i),
                     b.instructions().size(), cats.toString(), Listing.text(b.instructions()), probeIds, executions));
         }
         return new NativeBlocksChunk(blocks);
