@@ -22,6 +22,13 @@ public final class NativeCrypto {
 
     public static native int EVP_DigestFinal_ex(NativeRef.EVP_MD_CTX ctx, byte[] hash, int offset);
 
+    public static native long EVP_aead_aes_128_gcm();
+
+    /** Seals {@code in} into {@code out} (ciphertext then tag); returns the bytes written. */
+    public static native int EVP_AEAD_CTX_seal(long evpAead, byte[] key, int tagLengthInBytes, byte[] out, int outOffset,
+                                               byte[] nonce, byte[] in, int inOffset, int inLength, byte[] ad)
+            throws javax.crypto.ShortBufferException, javax.crypto.BadPaddingException;
+
     /** What conscrypt's JNI_OnLoad looks up on it (method IDs only; never called here). */
     public interface SSLHandshakeCallbacks {
         void verifyCertificateChain(byte[][] certificateChain, String authMethod) throws java.security.cert.CertificateException;
