@@ -59,6 +59,17 @@ class BionicTest {
                 Emulator e = t.emulator;
                 assertEquals(-1, (int) callLibc(e, "syscall", List.of(Emulator.Arg.ofInt(999))).r0(), engine.id);
                 assertEquals(java.util.Map.of("syscall 999", 1L), e.syscalls.unknown(), engine.id);
+                // guest-sized memory requests: past the mmap area's cap is MAP_FAILED (ENOMEM), never a host allocation
+                for (long len : new long[] {Long.MAX_VALUE, Emulator.MMAP_SIZE + 1}) {
+                    long p = callLibc(e, "mmap", List.of(Emulator.Arg.ofInt(0), Emulator.Arg.ofLong(len), Emulator.Arg.ofInt(3),
+                            Emulator.Arg.ofInt(0x22), Emulator.Arg.ofInt(-1), Emulator.Arg.ofInt(0))).r0();
+                    assertEquals(-1L, p, engine.id + ": mmap of " + len);
+                }
+                long page = callLibc(e, "mmap", List.of(Emulator.Arg.ofInt(0), Emulator.Arg.ofLong(1 << 20), Emulator.Arg.ofInt(3),
+                        Emulator.Arg.ofInt(0x22), Emulator.Arg.ofInt(-1), Emulator.Arg.ofInt(0))).r0();
+                assertTrue(page >= Emulator.MMAP && page < Emulator.MMAP + Emulator.MMAP_SIZE, engine.id + ": 0x" + Long.toHexString(page));
+                assertEquals(0, callLibc(e, "munmap", List.of(Emulator.Arg.ofLong(page), Emulator.Arg.ofLong(1 << 20))).r0(), engine.id);
+                assertEquals(-1L, callLibc(e, "munmap", List.of(Emulator.Arg.ofLong(-4096L), Emulator.Arg.ofLong(Long.MAX_VALUE))).r0(), engine.id);
                 NativeException abort = assertThrows(NativeException.class, () -> callLibc(e, "abort", List.of()));
                 assertEquals("native code raised signal 6 (SIGABRT: abort)", abort.getMessage(), engine.id);
                 assertEquals(4950, t.call("count_loop", List.of(Emulator.Arg.ofInt(100))).returnValue(), "the emulator is still usable");

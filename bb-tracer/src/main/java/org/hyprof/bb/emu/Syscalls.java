@@ -159,10 +159,11 @@ public final class Syscalls {
 
     private long mmap(long addr, long length, long flags) {
         if (length <= 0) return -EINVAL;
+        if (length > mmapSize) return -ENOMEM; // also keeps the rounding below from overflowing
         if ((flags & MAP_ANONYMOUS) == 0) return -ENODEV; // no files behind memory yet
         long len = (length + 0xfff) & ~0xfffL;
         if ((flags & MAP_FIXED) != 0) {
-            if (addr < mmapBase || addr + len > mmapBase + mmapSize || (addr & 0xfff) != 0) return -ENOMEM;
+            if (addr < mmapBase || addr > mmapBase + mmapSize || len > mmapBase + mmapSize - addr || (addr & 0xfff) != 0) return -ENOMEM;
             take(addr, len);
             if (addr + len > mmapTop) mmapTop = addr + len;
             zero(addr, len, "mmap");
@@ -195,9 +196,9 @@ public final class Syscalls {
     }
 
     private long munmap(long addr, long length) {
+        if ((addr & 0xfff) != 0 || length <= 0 || length > mmapSize) return -EINVAL;
         long len = (length + 0xfff) & ~0xfffL;
-        if ((addr & 0xfff) != 0 || len <= 0) return -EINVAL;
-        if (addr < mmapBase || addr + len > mmapTop) return 0; // not ours: nothing to give back
+        if (addr < mmapBase || addr > mmapTop || len > mmapTop - addr) return 0; // not ours: nothing to give back
         take(addr, len);
         free.put(addr, len);
         return 0;
