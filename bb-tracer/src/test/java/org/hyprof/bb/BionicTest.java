@@ -92,4 +92,17 @@ class BionicTest {
         assertEquals(so + ": DT_NEEDED entry '../../../etc/passwd' is not a library file name", e.getMessage());
         assertThrows(NativeException.class, () -> Userland.named("glibc"));
     }
+
+    /** The per-call limits hold with libc loaded: an endless loop stops at the instruction budget, on each engine. */
+    @Test
+    void theInstructionBudgetStillStopsAnEndlessLoop() {
+        for (Engine engine : Engines.all()) {
+            try (Tracer t = Tracer.open(LimitsTest.ARM64, null, engine, Userland.BIONIC)) {
+                t.emulator.limits(new org.hyprof.bb.emu.Limits(1_000_000, 0));
+                NativeException e = assertThrows(NativeException.class, () -> t.call("spin", List.of()));
+                assertEquals("spin did not return within 1,000,000 instructions (the limit per native call; --native-limit changes it);"
+                        + " stopped at liblimits.so+0x" + Long.toHexString(LimitsTest.SPIN_ARM64), e.getMessage(), engine.id);
+            }
+        }
+    }
 }
