@@ -24,3 +24,13 @@ else:
     raise SystemExit('no REL section')
 open('bad-reloc.so', 'wb').write(b)
 PY
+# missing-symbol.so (arm64, -nostdlib: under --userland bionic it gets libc.so and libm.so): calls a
+# function no system library defines
+printf 'extern int no_such_function_anywhere(int);\nint call_missing(int x) { return no_such_function_anywhere(x); }\n' \
+  | aarch64-linux-gnu-gcc -x c -O2 -shared -fPIC -nostdlib -o missing-symbol.so -
+# bad-needed.so (arm64): its DT_NEEDED entry is a path out of its directory, "../../../etc/passwd"
+# (the soname of a throw-away library it is linked against)
+tmp=$(mktemp -d)
+printf 'int g(void) { return 1; }\n' | aarch64-linux-gnu-gcc -x c -shared -fPIC -nostdlib -Wl,-soname,../../../etc/passwd -o "$tmp/libx.so" -
+printf 'int g(void);\nint f(int x) { return x + g(); }\n' | aarch64-linux-gnu-gcc -x c -O2 -shared -fPIC -nostdlib -o bad-needed.so - -x none "$tmp/libx.so"
+rm -r "$tmp"

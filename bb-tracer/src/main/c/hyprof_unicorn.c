@@ -33,6 +33,7 @@
 #define REG_LR 33
 #define REG_PC 34
 #define REG_CPSR 35
+#define REG_TLS 36   /* the thread pointer: TPIDRURO (ARM) / TPIDR_EL0 (AArch64) */
 #define REG_FPR 64   /* + n, n = 0..31 */
 
 typedef struct listener {
@@ -92,6 +93,7 @@ static int reg_id(int arch, int sel) {
             case REG_LR: case REG_GPR + 14: return UC_ARM_REG_LR;
             case REG_PC: case REG_GPR + 15: return UC_ARM_REG_PC;
             case REG_CPSR: return UC_ARM_REG_CPSR;
+            case REG_TLS: return UC_ARM_REG_C13_C0_3;
             default: return sel >= REG_GPR && sel <= REG_GPR + 12 ? UC_ARM_REG_R0 + sel : -1;
         }
     }
@@ -101,6 +103,7 @@ static int reg_id(int arch, int sel) {
         case REG_LR: case REG_GPR + 30: return UC_ARM64_REG_X30;
         case REG_GPR + 29: return UC_ARM64_REG_X29;
         case REG_PC: return UC_ARM64_REG_PC;
+        case REG_TLS: return UC_ARM64_REG_TPIDR_EL0;
         default: return sel >= REG_GPR && sel <= REG_GPR + 28 ? UC_ARM64_REG_X0 + sel : -1;
     }
 }
@@ -287,6 +290,22 @@ static void add_listener(JNIEnv *env, engine *e, int type, void *callback, jobje
 JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_hookCode(JNIEnv *env, jclass cls, jlong h, jlong begin, jlong end, jobject target) {
     (void) cls;
     add_listener(env, ENGINE(h), UC_HOOK_CODE, (void *) on_code, target, "code", "(J)V", begin, end);
+}
+
+/* A CPU exception (svc: a system call) goes to Java's interrupt(int). */
+static void on_interrupt(uc_engine *uc, uint32_t intno, void *user) {
+    (void) uc;
+    listener *l = user;
+    JNIEnv *env = env_of(l->e);
+    if (pending(l->e, env)) return;
+    (*env)->CallVoidMethod(env, l->target, l->method, (jint) intno);
+    pending(l->e, env);
+}
+
+JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_hookInterrupt(JNIEnv *env, jclass cls, jlong h, jobject target) {
+    (void) cls;
+    /* begin 1 > end 0: every address */
+    add_listener(env, ENGINE(h), UC_HOOK_INTR, (void *) on_interrupt, target, "interrupt", "(I)V", 1, 1);
 }
 
 JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_hookBlock(JNIEnv *env, jclass cls, jlong h, jlong begin, jlong end, jobject target) {

@@ -26,11 +26,13 @@ import org.hyprof.bb.emu.Engine;
  * {@code cpu}, {@code engine} (its id), {@code engine_version} (the engine with the Unicorn it runs),
  * {@code functions}, {@code hot_blocks} (each with {@code block}, the
  * name every output gives it, e.g. {@code libkernels.so+0x1a2c}; {@code address}, its offset in
- * the library; and its disassembly, as {@link Listing} prints it).
+ * the library; and its disassembly, as {@link Listing} prints it); with system libraries loaded
+ * ({@code --userland bionic}) {@code libraries}: each loaded library's share (instructions,
+ * cycles, time, energy), the library first, then {@code libc.so}, {@code libm.so}, ….
  */
 public record NativeRun(String library, String symbol, Backend.Arch arch, Engine engine, CpuProfile cpu, Emulator.Result result,
                         long blocks, Estimate estimate, Map<String, Long> categories, List<Tracer.HotBlock> hot,
-                        Map<String, Estimate> functions, long emulatedNanos) {
+                        Map<String, Estimate> functions, Map<String, Estimate> libraries, long emulatedNanos) {
 
     public long returnValue() {
         return result.intValue();
@@ -67,6 +69,11 @@ public record NativeRun(String library, String symbol, Backend.Arch arch, Engine
         ObjectNode f = o.putObject("functions");
         functions.forEach((k, v) -> f.putObject(k).put("instructions", v.instructions()).put("cycles", Math.round(v.cycles()))
                 .put("time_ns", v.timeNanos()).put("energy_uj", v.energyMicrojoules()));
+        if (libraries.size() > 1) {
+            ObjectNode l = o.putObject("libraries");
+            libraries.forEach((k, v) -> l.putObject(k).put("instructions", v.instructions()).put("cycles", Math.round(v.cycles()))
+                    .put("time_ns", v.timeNanos()).put("energy_uj", v.energyMicrojoules()));
+        }
         ArrayNode hb = o.putArray("hot_blocks");
         for (Tracer.HotBlock h : hot.subList(0, Math.min(top, hot.size()))) {
             ObjectNode b = hb.addObject();
@@ -97,6 +104,12 @@ public record NativeRun(String library, String symbol, Backend.Arch arch, Engine
         out.print("categories");
         categories.forEach((k, v) -> { if (v > 0) out.printf(Locale.ROOT, "  %s %,d", k, v); });
         out.println();
+        if (libraries.size() > 1) {
+            out.println("libraries:");
+            long all = Math.max(1, estimate.instructions());
+            libraries.forEach((k, v) -> out.printf(Locale.ROOT, "  %14s cycles %12s instr %5.1f%%  %s%n", String.format(Locale.ROOT, "%,.0f", v.cycles()),
+                    String.format(Locale.ROOT, "%,d", v.instructions()), 100.0 * v.instructions() / all, k));
+        }
         out.println("functions:");
         functions.entrySet().stream().sorted((a, b) -> Double.compare(b.getValue().cycles(), a.getValue().cycles()))
                 .forEach(e -> out.printf(Locale.ROOT, "  %14s cycles %12s instr  %s%n", String.format(Locale.ROOT, "%,.0f", e.getValue().cycles()),

@@ -68,7 +68,12 @@ public final class Tracer implements AutoCloseable {
 
     /** Loads a library on an engine; {@code cpu} null picks the default profile for its instruction set. */
     public static Tracer open(Path so, CpuProfile cpu, Engine engine) {
-        Emulator e = Emulator.load(so, engine, true);
+        return open(so, cpu, engine, org.hyprof.bb.emu.Userland.STUBS);
+    }
+
+    /** The same with a choice of what the library's imports bind to ({@code --userland}). */
+    public static Tracer open(Path so, CpuProfile cpu, Engine engine, org.hyprof.bb.emu.Userland userland) {
+        Emulator e = Emulator.load(so, engine, true, userland);
         boolean arm64 = e.cpu.arch() == Backend.Arch.ARM64;
         CpuProfile p = cpu != null ? cpu : CpuProfile.forArch(arm64);
         if (p.arch.equals("arm64") != arm64) {
@@ -93,12 +98,13 @@ public final class Tracer implements AutoCloseable {
             int size = emulator.counter.size(i);
             byte[] code = emulator.cpu.read(addr, size);
             boolean thumb = emulator.counter.isThumb(i); // the CPU state when the block first ran
-            long offset = addr - Emulator.BASE;
+            Emulator.Module m = emulator.moduleAt(addr);
+            long offset = addr - m.base();
             List<Instruction> insns = disassembler.disassemble(code, offset, thumb); // at the offset: targets as objdump's
             Map<String, Long> cats = new LinkedHashMap<>();
             for (Instruction in : insns) cats.merge(in.category(), 1L, Long::sum);
             String fn = emulator.functionAt(addr);
-            return new Block(i, emulator.image.path.getFileName().toString(), offset, fn, insns, cats);
+            return new Block(i, m.name(), offset, fn, insns, cats);
         });
     }
 
@@ -146,6 +152,8 @@ public final class Tracer implements AutoCloseable {
         Map<String, Long> cats = categories(counts);
         List<HotBlock> hot = new ArrayList<>();
         Map<String, Map<String, Long>> perFunction = new LinkedHashMap<>();
+        Map<String, Map<String, Long>> perLibrary = new LinkedHashMap<>();
+        for (Emulator.Module m : emulator.modules) perLibrary.put(m.name(), new LinkedHashMap<>());
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] == 0) continue;
             Block b = block(i);
@@ -154,12 +162,16 @@ public final class Tracer implements AutoCloseable {
             hot.add(new HotBlock(b, counts[i], Estimate.of(bc, cpu)));
             Map<String, Long> f = perFunction.computeIfAbsent(b.function() == null ? "?" : b.function(), k -> new LinkedHashMap<>());
             bc.forEach((k, v) -> f.merge(k, v, Long::sum));
+            Map<String, Long> l = perLibrary.computeIfAbsent(b.library(), k -> new LinkedHashMap<>());
+            bc.forEach((k, v) -> l.merge(k, v, Long::sum));
         }
         hot.sort((a, b) -> Double.compare(b.estimate().cycles(), a.estimate().cycles()));
         Map<String, Estimate> functions = new LinkedHashMap<>();
         perFunction.forEach((k, v) -> functions.put(k, Estimate.of(v, cpu)));
+        Map<String, Estimate> libraries = new LinkedHashMap<>();
+        perLibrary.forEach((k, v) -> libraries.put(k, Estimate.of(v, cpu)));
         return new NativeRun(emulator.image.path.toString(), symbol, emulator.cpu.arch(), emulator.cpu.engine(), cpu, r, r.counts().executedBlocks(),
-                Estimate.of(cats, cpu), cats, hot, functions, emulatedNanos);
+                Estimate.of(cats, cpu), cats, hot, functions, libraries, emulatedNanos);
     }
 
     @Override

@@ -62,4 +62,36 @@ class EnginesAgreeTest {
             }
         }
     }
+
+    /**
+     * The same with Android's system libraries (issue 16): libc's and libm's blocks (malloc, sin,
+     * cos, memset …) are counted alike by both engines, and so is each library's share.
+     */
+    @Test
+    void systemLibraryCodeToo() {
+        List<Engine> engines = Engines.all();
+        assumeTrue(engines.contains(Engine.LIBUNICORN), "the libunicorn engine is built where libunicorn-dev is installed");
+        for (Path so : new Path[] {TracerTest.ARM, TracerTest.THUMB, TracerTest.ARM64}) {
+            try (Tracer a = Tracer.open(so, null, Engine.UNIDBG, org.hyprof.bb.emu.Userland.BIONIC);
+                 Tracer b = Tracer.open(so, null, Engine.LIBUNICORN, org.hyprof.bb.emu.Userland.BIONIC)) {
+                for (Call c : CALLS) {
+                    NativeRun x = a.call(c.symbol(), c.args()), y = b.call(c.symbol(), c.args());
+                    String what = so.getFileName() + " " + so.getParent().getFileName() + " " + c.symbol() + " (bionic)";
+                    assertEquals(x.result().r0(), y.result().r0(), what + ": r0");
+                    assertEquals(x.result().fp0(), y.result().fp0(), what + ": d0");
+                    assertEquals(blocks(a, x), blocks(b, y), what + ": blocks");
+                    assertEquals(x.libraries(), y.libraries(), what);
+                }
+                NativeRun fft = a.call("kernel_fft", List.of(Emulator.Arg.ofInt(64), Emulator.Arg.ofInt(2)));
+                assertTrue(fft.libraries().get("libm.so").instructions() > 0, so + ": " + fft.libraries());
+                assertTrue(fft.libraries().get("libc.so").instructions() > 0, so + ": " + fft.libraries());
+                // the library's own blocks are the ones it runs on the stubs
+                try (Tracer stubs = Tracer.open(so, null, Engine.UNIDBG)) {
+                    NativeRun z = stubs.call("kernel_fft", List.of(Emulator.Arg.ofInt(64), Emulator.Arg.ofInt(2)));
+                    assertEquals(z.estimate().instructions(), fft.libraries().get(so.getFileName().toString()).instructions(), so.toString());
+                    assertEquals(z.result().fp0(), fft.result().fp0(), so.toString());
+                }
+            }
+        }
+    }
 }

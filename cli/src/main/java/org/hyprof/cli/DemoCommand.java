@@ -46,6 +46,11 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Emulator engine: libunicorn, unidbg or auto (see hyprof profile --help). Default: auto, or $HYPROF_ENGINE.")
     String engine;
 
+    @Option(names = "--userland", paramLabel = "U",
+            description = "What the demo library's libc/libm calls run on: stubs or bionic (Android 6.0's libc.so/libm.so, counted; "
+                    + "see hyprof profile --help). Default: stubs, or $HYPROF_USERLAND.")
+    String userland;
+
     @Option(names = "--native-limit", paramLabel = "LIMIT",
             description = "Limit of each native call: instructions (k/m/g) and/or wall time (s, ms), or off (see hyprof profile --help). "
                     + "Default: 10g,120s.")
@@ -70,6 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
         List<String> argv = new ArrayList<>(List.of("profile", "--force", "-o", out.toString(),
                 "--native-libs", natives.toString(), "--abi", abi, "--cpu", profile));
         if (engine != null) argv.addAll(List.of("--engine", engine));
+        if (userland != null) argv.addAll(List.of("--userland", userland));
         if (limit != null) argv.addAll(List.of("--native-limit", limit));
         argv.addAll(List.of("--", java, "-cp", samples.toString(), "demo.HybridDemo", Integer.toString(rounds)));
         int code = HyprofCommand.newCommandLine()

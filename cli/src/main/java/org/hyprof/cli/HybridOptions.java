@@ -34,6 +34,11 @@ public final class HybridOptions {
                     + "unidbg (a Java hook per block, ~20x slower) or auto (libunicorn when built). Default: auto, or $HYPROF_ENGINE.")
     String engine;
 
+    @Option(names = "--userland", paramLabel = "U",
+            description = "What native code's libc/libm calls run on: stubs (Java versions of ~45 functions, not counted) or bionic "
+                    + "(Android 6.0's own libc.so/libm.so run in the emulator, every instruction counted). Default: stubs, or $HYPROF_USERLAND.")
+    String userland;
+
     @Option(names = "--native-limit", paramLabel = "LIMIT",
             description = "Stop a native call that runs longer than this: instructions (k/m/g suffix) and/or wall time (s or ms), "
                     + "e.g. 500m,30s, or off; the error names the method, the Java side goes on. Default: 10g,120s.")
@@ -43,8 +48,8 @@ public final class HybridOptions {
     List<String> agentArgs() {
         List<String> a = new ArrayList<>();
         if (dir == null) {
-            if (abi != null || cpu != null || engine != null || limit != null)
-                throw new UserError("--abi, --cpu, --engine and --native-limit need --native-libs DIR", 2);
+            if (abi != null || cpu != null || engine != null || userland != null || limit != null)
+                throw new UserError("--abi, --cpu, --engine, --userland and --native-limit need --native-libs DIR", 2);
             return a;
         }
         if (!Files.isDirectory(dir)) throw new UserError(dir + ": no such directory (--native-libs)");
@@ -69,6 +74,7 @@ public final class HybridOptions {
             a.add("cpu=" + (Files.isRegularFile(Path.of(cpu)) ? Path.of(cpu).toAbsolutePath().toString() : cpu));
         }
         if (engine != null) a.add("engine=" + NativeCommand.engine(engine).id);
+        if (userland != null) a.add("userland=" + NativeCommand.userland(userland).id);
         if (limit != null) a.add("nativeLimit=" + NativeCommand.limits(limit).setting());
         a.add(0, "nativeLibs=" + dir.toAbsolutePath());
         if (chosen != null) a.add(1, "abi=" + chosen);

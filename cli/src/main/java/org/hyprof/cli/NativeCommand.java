@@ -53,6 +53,12 @@ public final class NativeCommand implements Callable<Integer> {
                     + "unidbg (a Java hook per block, ~20x slower) or auto (libunicorn when built). Default: auto, or $HYPROF_ENGINE.")
     String engine;
 
+    @Option(names = "--userland", paramLabel = "U",
+            description = "What the library's libc/libm calls run on: stubs (Java versions of ~45 functions, not counted) or bionic "
+                    + "(Android 6.0's own libc.so/libm.so loaded beside it and run in the emulator, every instruction counted; "
+                    + "the output splits the cost by library). Default: stubs, or $HYPROF_USERLAND.")
+    String userland;
+
     @Option(names = "--native-limit", paramLabel = "LIMIT", defaultValue = "10g,120s",
             description = "Stop the call when it runs longer than this: instructions (k/m/g suffix) and/or wall time (s or ms), "
                     + "e.g. 500m,30s, or off. Exceeding it is an error naming the function (exit 1). Default: ${DEFAULT-VALUE}.")
@@ -78,7 +84,7 @@ public final class NativeCommand implements Callable<Integer> {
             CpuProfile p = cpu == null ? null : CpuProfile.load(cpu);
             Limits lim = limits(limit);
             if (store != null) checkWritable(store);
-            try (Tracer t = Tracer.open(library, p, engine(engine))) {
+            try (Tracer t = Tracer.open(library, p, engine(engine), userland(userland))) {
                 t.emulator.limits(lim);
                 NativeRun run = t.call(symbol, parsed);
                 PrintWriter out = spec.commandLine().getOut();
@@ -128,6 +134,15 @@ public final class NativeCommand implements Callable<Integer> {
     static Limits limits(String spec) {
         try {
             return Limits.parse(spec);
+        } catch (NativeException e) {
+            throw new UserError(e.getMessage(), 2);
+        }
+    }
+
+    /** The userland a {@code --userland} option names (null: the default); a bad name is a usage error. */
+    static org.hyprof.bb.emu.Userland userland(String name) {
+        try {
+            return org.hyprof.bb.emu.Userland.named(name);
         } catch (NativeException e) {
             throw new UserError(e.getMessage(), 2);
         }

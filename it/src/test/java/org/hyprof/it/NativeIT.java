@@ -38,6 +38,37 @@ class NativeIT {
         assertTrue(j.get("hot_blocks").get(0).get("disassembly").size() > 0);
     }
 
+    /**
+     * --userland bionic (issue 16): Android 6.0's libm and libc run beside the kernel; same result
+     * as on the stubs, the library's own instructions unchanged, libm's and libc's counted on top
+     * and listed per library.
+     */
+    @Test
+    void bionicUserlandSplitsCostPerLibrary() throws Exception {
+        for (String abi : new String[] {"arm64-v8a", "armeabi-v7a"}) {
+            JsonNode[] j = new JsonNode[2];
+            String[] userlands = {"stubs", "bionic"};
+            for (int i = 0; i < 2; i++) {
+                Cli c = Cli.run("native", LIBS + abi + "/libkernels.so", "--call", "kernel_fft", "--arg", "256", "--arg", "4",
+                        "--userland", userlands[i], "--format", "json");
+                assertEquals(0, c.exit, c.err);
+                j[i] = new ObjectMapper().readTree(c.out);
+            }
+            assertEquals(j[0].get("return_double").asDouble(), j[1].get("return_double").asDouble(), abi);
+            assertFalse(j[0].has("libraries"), "one library on the stubs");
+            JsonNode libs = j[1].get("libraries");
+            assertEquals(j[0].get("instructions").asLong(), libs.get("libkernels.so").get("instructions").asLong(), abi);
+            assertTrue(libs.get("libm.so").get("instructions").asLong() > 0, abi + ": " + libs);
+            assertTrue(libs.get("libc.so").get("instructions").asLong() > 0, abi + ": " + libs);
+            long sum = 0;
+            for (JsonNode l : libs) sum += l.get("instructions").asLong();
+            assertEquals(j[1].get("instructions").asLong(), sum, abi);
+        }
+        Cli bad = Cli.run("native", LIBS + "arm64-v8a/libkernels.so", "--call", "count_loop", "--arg", "1", "--userland", "glibc");
+        assertEquals(2, bad.exit);
+        assertEquals("hyprof: --userland 'glibc': not a userland (stubs, bionic)", bad.err.strip());
+    }
+
     @Test
     void floatingPointResultsAndTable() {
         Cli c = Cli.run("native", LIBS + "arm64-v8a/libkernels.so", "--call", "mix_args", "--arg", "3", "--arg", "1.5f",

@@ -52,9 +52,19 @@ public final class ElfImage {
     public final TreeMap<Long, String> functionsByAddress;
     public final long initFunction;
     public final long initArray, initArraySize;
+    /** {@code DT_NEEDED}: the libraries it links against, in order ({@code libc.so}, …). */
+    public final List<String> needed;
+    /**
+     * What it offers other libraries: global and weak functions and objects of {@code .dynsym}
+     * (name → value; symbol versions are not told apart: bionic has one version per name).
+     */
+    public final Map<String, Long> dynamicExports;
+    /** Imports that may stay unresolved (weak undefined symbols bind to 0). */
+    public final java.util.Set<String> weakImports;
 
     private ElfImage(Path path, Machine m, byte[] bytes, List<Segment> segs, List<Reloc> rel, Map<String, Long> exports,
-                     TreeMap<Long, String> fns, long init, long initArray, long initArraySize) {
+                     TreeMap<Long, String> fns, long init, long initArray, long initArraySize, List<String> needed,
+                     Map<String, Long> dynamicExports, java.util.Set<String> weakImports) {
         this.path = path;
         this.machine = m;
         this.bytes = bytes;
@@ -65,6 +75,9 @@ public final class ElfImage {
         this.initFunction = init;
         this.initArray = initArray;
         this.initArraySize = initArraySize;
+        this.needed = List.copyOf(needed);
+        this.dynamicExports = Collections.unmodifiableMap(dynamicExports);
+        this.weakImports = Collections.unmodifiableSet(weakImports);
     }
 
     public boolean is64() {
@@ -120,6 +133,23 @@ public final class ElfImage {
                     if (type == ElfSymbol.STT_FUNC) fns.putIfAbsent(s.st_value & ~1L, n);
                 }
             }
+            Map<String, Long> dynamicExports = new LinkedHashMap<>();
+            java.util.Set<String> weakImports = new java.util.HashSet<>();
+            ElfSymbolTableSection dynsym = elf.getDynamicSymbolTableSection();
+            if (dynsym != null) {
+                for (ElfSymbol s : dynsym.symbols) {
+                    String n = s.getName();
+                    if (n == null || n.isEmpty()) continue;
+                    int bind = s.getBinding(), type = s.getType();
+                    if (s.st_shndx == 0) {
+                        if (bind == ElfSymbol.BINDING_WEAK) weakImports.add(n);
+                        continue;
+                    }
+                    if ((bind == ElfSymbol.BINDING_GLOBAL || bind == ElfSymbol.BINDING_WEAK)
+                            && (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_OBJECT || type == ElfSymbol.STT_NOTYPE))
+                        dynamicExports.putIfAbsent(n, s.st_value);
+                }
+            }
             // symbols of a relocation section come from the table its sh_link names (.dynsym), not
             // from .symtab (which jelf's ElfRelocation.getSymbol() would use)
             List<Reloc> rel = new ArrayList<>();
@@ -134,15 +164,17 @@ public final class ElfImage {
                     rel.add(reloc(r.r_offset, (int) r.getType(), sym(path, syms, r.getSymbolIndex()), r.r_addend, true));
             }
             long init = 0, initArray = 0, initArraySize = 0;
+            List<String> needed = new ArrayList<>();
             ElfDynamicSection dyn = elf.getDynamicSection();
             if (dyn != null) {
+                needed.addAll(dyn.getNeededLibraries());
                 for (ElfDynamicSection.ElfDynamicStructure d : dyn.entries) {
                     if (d.d_tag == ElfDynamicSection.DT_INIT) init = d.d_val_or_ptr;
                     if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAY) initArray = d.d_val_or_ptr;
                     if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAYSZ) initArraySize = d.d_val_or_ptr;
                 }
             }
-            return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize);
+            return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize, needed, dynamicExports, weakImports);
         } catch (RuntimeException e) {
             if (e instanceof NativeException ne) throw ne;
             throw new NativeException(path + ": damaged ELF file (" + e.getMessage() + ")");

@@ -17,6 +17,11 @@ public interface Backend extends AutoCloseable {
         void block(long address, int size);
     }
 
+    /** Called on a CPU exception: {@code svc} (a Linux system call) raises interrupt 2 on both targets. */
+    interface InterruptListener {
+        void interrupt(int number);
+    }
+
     /** Called before an instruction of a hooked range runs. */
     interface CodeListener {
         void code(long address);
@@ -81,6 +86,14 @@ public interface Backend extends AutoCloseable {
     default void countBlocks(long begin, long end, BlockSink sink) {
         onBlock(begin, end, sink);
     }
+
+    /** Hooks CPU exceptions (system calls); the PC is already past the {@code svc}. */
+    void onInterrupt(InterruptListener l);
+
+    /** The thread pointer bionic reads its TLS slots from: TPIDRURO (ARM) / TPIDR_EL0 (AArch64). */
+    void threadPointer(long address);
+
+    long threadPointer();
 
     /** Which engine this is. */
     Engine engine();

@@ -21,10 +21,17 @@ import org.hyprof.bb.elf.ElfImage;
  * {@link NativeException} naming the function), and library functions touch only mapped memory
  * ({@link GuestMemory}).
  *
+ * <p>With {@link Userland#BIONIC} the library's {@code DT_NEEDED} system libraries (Android's
+ * {@code libc.so}, {@code libm.so}, …) are loaded after it in the same counted range, their
+ * imports and the library's bound to each other, bionic's start-up data and TLS set up, their
+ * init functions run, and system calls answered by {@link Syscalls}; {@link #modules} lists what
+ * is loaded where.
+ *
  * <pre>
  * 0x0E00_0000  return trap (a call ends when the PC gets here)
- * 0x0F00_0000  stub page (imports)           0x1000_0000  the library
- * 0x3000_0000  heap (256 MiB)                0x7000_0000  stack (8 MiB, grows down)
+ * 0x0F00_0000  stub page (imports)           0x1000_0000  the library, then its system libraries
+ * 0x3000_0000  heap (256 MiB)                0x4000_0000  mmap area (bionic: 512 MiB)
+ * 0x6F00_0000  thread area (bionic: TLS)     0x7000_0000  stack (8 MiB, grows down)
  * </pre>
  */
 public final class Emulator implements AutoCloseable {
@@ -32,6 +39,17 @@ public final class Emulator implements AutoCloseable {
     public static final long BASE = 0x1000_0000L;
     public static final long HEAP = 0x3000_0000L, HEAP_SIZE = 256L << 20;
     public static final long STACK = 0x7000_0000L, STACK_SIZE = 8L << 20;
+    public static final long MMAP = 0x4000_0000L, MMAP_SIZE = 512L << 20;
+    public static final long THREAD = 0x6F00_0000L, THREAD_SIZE = 64L << 10;
+    /** The code area's end: libraries never reach the heap. */
+    private static final long CODE_END = HEAP;
+
+    /** A library loaded at {@code base}; its code and data run to {@code end}. */
+    public record Module(String name, ElfImage image, long base, long end) {
+        public boolean contains(long address) {
+            return address >= base && address < end;
+        }
+    }
 
     /** An argument of a call into native code. */
     public record Arg(Kind kind, long bits) {
@@ -62,6 +80,11 @@ public final class Emulator implements AutoCloseable {
     }
 
     public final ElfImage image;
+    /** The library ({@code [0]}, at {@link #BASE}) and the system libraries loaded with it. */
+    public final List<Module> modules;
+    public final Userland userland;
+    /** The system-call layer ({@link Userland#BIONIC}), else null. */
+    public final Syscalls syscalls;
     public final Backend cpu;
     public final BlockCounter counter = new BlockCounter();
     public final Heap heap = new Heap(HEAP, HEAP_SIZE);
@@ -79,32 +102,111 @@ public final class Emulator implements AutoCloseable {
     /** Calls in progress: above 0 while a stub (JNI calling back into Java) runs. */
     private int depth;
 
-    private Emulator(ElfImage image, Backend cpu, boolean countBlocks) {
+    private Emulator(ElfImage image, Backend cpu, boolean countBlocks, Userland userland) {
         this.image = image;
         this.cpu = cpu;
-        long end = 0;
-        for (ElfImage.Segment s : image.segments) end = Math.max(end, s.vaddr() + s.memSize());
-        this.span = (end + 0xffff) & ~0xffffL;
+        this.userland = userland;
+        this.modules = layOut(image, userland, cpu.arch());
+        this.span = modules.get(modules.size() - 1).end() - BASE;
         this.memory = new GuestMemory(cpu);
         memory.map("return trap", TRAP, 0x1000, true, false, true);
         memory.map("heap", HEAP, HEAP_SIZE, true, true, false);
         memory.map("stack", STACK, STACK_SIZE, true, true, false);
-        memory.map(image.path.getFileName().toString(), BASE, span, true, true, true);
-        for (ElfImage.Segment s : image.segments) {
-            if (s.fileSize() > 0) {
-                byte[] b = new byte[(int) s.fileSize()];
-                System.arraycopy(image.bytes, (int) s.fileOffset(), b, 0, b.length);
-                cpu.write(BASE + s.vaddr(), b);
+        for (Module m : modules) {
+            memory.map(m.name(), m.base(), m.end() - m.base(), true, true, true);
+            for (ElfImage.Segment s : m.image().segments) {
+                if (s.fileSize() > 0) {
+                    byte[] b = new byte[(int) s.fileSize()];
+                    System.arraycopy(m.image().bytes, (int) s.fileOffset(), b, 0, b.length);
+                    cpu.write(m.base() + s.vaddr(), b);
+                }
             }
         }
         this.stubs = new Stubs(cpu, heap, memory, () -> counter.executed() * 4); // ~4 ns per block: deterministic
-        relocate();
+        if (userland == Userland.BIONIC) {
+            this.syscalls = new Syscalls(cpu, stubs, memory, () -> counter.executed() * 4, MMAP, MMAP_SIZE);
+            memory.map("thread area", THREAD, THREAD_SIZE, true, true, false);
+            Linker.registerStandIns(this);
+        } else {
+            this.syscalls = null;
+        }
+        for (Module m : modules) relocate(m);
         if (countBlocks) {
             if (cpu.arch() == Backend.Arch.ARM) counter.thumbStateFrom(cpu::thumb);
             counter.onBudgetExhausted(cpu::stop);
             counter.mergePageSplits(new PageSplits(cpu));
             cpu.countBlocks(BASE, BASE + span, counter);
         }
+        if (userland == Userland.BIONIC) Linker.startProcess(this);
+    }
+
+    private static final List<String> IMPLICIT_NEEDED = List.of("libm.so", "libc.so");
+
+    /** Where each library goes: the library at BASE, its system libraries after it (64 KiB aligned). */
+    private static List<Module> layOut(ElfImage image, Userland userland, Backend.Arch arch) {
+        List<Module> mods = new java.util.ArrayList<>();
+        long end = BASE + extent(image);
+        mods.add(new Module(image.path.getFileName().toString(), image, BASE, end));
+        if (userland != Userland.BIONIC) return mods;
+        // breadth first, as the linker's global scope: the library, then what it needs, and so on
+        java.util.Set<String> seen = new java.util.HashSet<>(List.of(mods.get(0).name()));
+        for (int i = 0; i < mods.size(); i++) {
+            // a library linked without DT_NEEDED (-nostdlib, like hyprof's own samples) gets what the
+            // NDK links into every library: libc and libm
+            List<String> needs = i == 0 && image.needed.isEmpty() ? IMPLICIT_NEEDED : mods.get(i).image().needed;
+            for (String need : needs) {
+                // a name, never a path: nothing outside the library's directory is opened
+                if (!need.matches("[A-Za-z0-9_+.-]{1,200}") || need.startsWith("."))
+                    throw new NativeException(mods.get(i).image().path + ": DT_NEEDED entry '" + need.replaceAll("[^\\x20-\\x7e]", "?")
+                            + "' is not a library file name");
+                if (!seen.add(need) || Userland.standIn(need)) continue;
+                Path f = image.path.getParent() == null ? null : image.path.getParent().resolve(need);
+                if (f == null || !java.nio.file.Files.isRegularFile(f)) f = Userland.systemLibrary(arch, need);
+                if (f == null) continue; // its symbols stay unresolved: a call to one fails, naming it
+                ElfImage lib = ElfImage.read(f);
+                if (lib.machine != image.machine)
+                    throw new NativeException(f + ": " + lib.machine + " code, needed by " + mods.get(i).name() + " (" + image.machine + ")");
+                long base = (end + 0xffff) & ~0xffffL;
+                end = base + extent(lib);
+                if (end > CODE_END) throw new NativeException(need + ": the libraries do not fit the emulated code area (512 MiB)");
+                mods.add(new Module(need, lib, base, end));
+            }
+        }
+        return List.copyOf(mods);
+    }
+
+    /** The bytes a library's segments span, rounded to 64 KiB. */
+    private static long extent(ElfImage img) {
+        long end = 0;
+        for (ElfImage.Segment s : img.segments) end = Math.max(end, s.vaddr() + s.memSize());
+        if (end <= 0 || end > CODE_END - BASE) throw new NativeException(img.path + ": segments span " + end + " bytes (at most 512 MiB)");
+        return (end + 0xffff) & ~0xffffL;
+    }
+
+    /** The loaded library containing an address, or null. */
+    public Module moduleAt(long address) {
+        for (Module m : modules) if (m.contains(address)) return m;
+        return null;
+    }
+
+    /**
+     * Where an import binds: the first library in load order (the global scope) that exports it,
+     * else a Java stub (the libdl/liblog stand-ins, or LibC's with {@link Userland#STUBS}), else 0
+     * for a weak import; anything else binds to a stub that fails when called, naming the symbol
+     * and the library that needs it.
+     */
+    long bind(Module from, String name) {
+        if (userland == Userland.BIONIC) {
+            for (Module m : modules) {
+                Long v = m.image().dynamicExports.get(name);
+                if (v != null) return m.base() + v;
+            }
+            if (Linker.STAND_INS.contains(name) || name.equals("__stack_chk_guard")) return stubs.resolve(name);
+            if (from.image().weakImports.contains(name)) return 0;
+            // LibC's Java versions are not used here: their work would go uncounted
+            stubs.register(name, c -> { throw new NativeException(from.name() + " called " + name + ", which no system library defines"); });
+        }
+        return stubs.resolve(name);
     }
 
     /**
@@ -117,25 +219,35 @@ public final class Emulator implements AutoCloseable {
 
     /** {@code countBlocks} false: no block hook at all (the baseline of benchmarks). */
     public static Emulator load(Path so, Engine engine, boolean countBlocks) {
+        return load(so, engine, countBlocks, Userland.STUBS);
+    }
+
+    /** The same with a choice of what imports bind to ({@link Userland}). */
+    public static Emulator load(Path so, Engine engine, boolean countBlocks, Userland userland) {
         ElfImage img = ElfImage.read(so);
         Backend cpu = engine.open(img.machine == ElfImage.Machine.ARM ? Backend.Arch.ARM : Backend.Arch.ARM64);
         Emulator e;
         try {
-            e = new Emulator(img, cpu, countBlocks);
+            e = new Emulator(img, cpu, countBlocks, userland);
+            e.runInit();
         } catch (RuntimeException ex) {
             cpu.close();
             throw ex;
         }
-        e.runInit();
         return e;
     }
 
-    private void relocate() {
-        boolean w64 = image.is64();
-        for (ElfImage.Reloc r : image.relocations) {
-            long where = BASE + r.offset();
-            long s = r.symbol() == null || r.symbol().isEmpty() ? 0
-                    : r.symbolDefined() ? BASE + r.symbolValue() : stubs.resolve(r.symbol());
+    private void relocate(Module m) {
+        ElfImage img = m.image();
+        boolean w64 = img.is64();
+        long base = m.base();
+        String lib = base == BASE ? img.path.toString() : m.name() + " (Android 6.0's, needed by " + modules.get(0).name() + ")";
+        for (ElfImage.Reloc r : img.relocations) {
+            long where = base + r.offset();
+            if (r.offset() < 0 || where + (w64 ? 8 : 4) > m.end())
+                throw new NativeException(lib + ": relocation at 0x" + Long.toHexString(r.offset()) + " lies outside the library");
+            boolean hasSym = r.symbol() != null && !r.symbol().isEmpty();
+            long s = !hasSym ? 0 : r.symbolDefined() ? base + r.symbolValue() : bind(m, r.symbol());
             long a = r.hasAddend() ? r.addend() : readWord(where);
             long value;
             if (!w64) {
@@ -143,30 +255,45 @@ public final class Emulator implements AutoCloseable {
                     case 0 -> { continue; }                    // R_ARM_NONE
                     case 2 -> value = s + a;                   // R_ARM_ABS32
                     case 21, 22 -> value = s;                  // R_ARM_GLOB_DAT, R_ARM_JUMP_SLOT
-                    case 23 -> value = BASE + a;               // R_ARM_RELATIVE
-                    default -> throw new NativeException(image.path + ": unsupported ARM relocation type " + r.type()
-                            + (r.symbol() != null ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
+                    case 23 -> value = base + a;               // R_ARM_RELATIVE
+                    default -> throw new NativeException(lib + ": unsupported ARM relocation type " + r.type()
+                            + (hasSym ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
                 }
             } else {
                 switch (r.type()) {
                     case 0 -> { continue; }
                     case 257, 1025, 1026 -> value = s + a;     // ABS64, GLOB_DAT, JUMP_SLOT
-                    case 1027 -> value = BASE + a;             // RELATIVE
-                    default -> throw new NativeException(image.path + ": unsupported AArch64 relocation type " + r.type()
-                            + (r.symbol() != null ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
+                    case 1027 -> value = base + a;             // RELATIVE
+                    default -> throw new NativeException(lib + ": unsupported AArch64 relocation type " + r.type()
+                            + (hasSym ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
                 }
             }
             writeWord(where, value);
         }
     }
 
+    /** Init functions, dependencies first (a library's after those of every library it needs). */
     private void runInit() {
-        if (image.initFunction != 0) callAddress(BASE + image.initFunction, List.of());
-        int word = image.is64() ? 8 : 4;
-        for (long i = 0; i < image.initArraySize / word; i++) {
-            long f = readWord(BASE + image.initArray + i * word);
-            if (f != 0 && f != (image.is64() ? -1L : 0xffffffffL)) callAddress(f, List.of());
+        List<Module> order = new java.util.ArrayList<>();
+        initOrder(modules.get(0), order, new java.util.HashSet<>());
+        for (Module m : order) {
+            ElfImage img = m.image();
+            if (img.initFunction != 0) callAddress(m.base() + img.initFunction, List.of());
+            int word = img.is64() ? 8 : 4;
+            for (long i = 0; i < img.initArraySize / word; i++) {
+                long f = readWord(m.base() + img.initArray + i * word);
+                if (f != 0 && f != (img.is64() ? -1L : 0xffffffffL)) callAddress(f, List.of());
+            }
         }
+    }
+
+    private void initOrder(Module m, List<Module> order, java.util.Set<String> seen) {
+        if (!seen.add(m.name())) return;
+        List<String> needs = m.base() == BASE && m.image().needed.isEmpty() && userland == Userland.BIONIC ? IMPLICIT_NEEDED : m.image().needed;
+        for (String need : needs) {
+            for (Module d : modules) if (d.name().equals(need)) initOrder(d, order, seen);
+        }
+        order.add(m);
     }
 
     /** The limits of each call from now on (init functions ran under {@link Limits#DEFAULT}). */
@@ -282,7 +409,8 @@ public final class Emulator implements AutoCloseable {
         Limits l = limits;
         String fn = functionAt(address);
         long pc = cpu.pc();
-        String where = pc >= BASE && pc < BASE + span ? image.path.getFileName() + "+0x" + Long.toHexString(pc - BASE) : "0x" + Long.toHexString(pc);
+        Module at = moduleAt(pc);
+        String where = at != null ? at.name() + "+0x" + Long.toHexString(pc - at.base()) : "0x" + Long.toHexString(pc);
         String what = time ? "did not return within " + Limits.seconds(l.wallMillis())
                 : String.format(Locale.ROOT, "did not return within %,d instructions", l.instructions());
         return (fn != null ? fn : "native code at 0x" + Long.toHexString(address - BASE)) + " " + what
@@ -321,10 +449,16 @@ public final class Emulator implements AutoCloseable {
         return new Result(cpu.gpr(0), cpu.gpr(1), cpu.fpr(0), counts);
     }
 
-    /** The function containing an address (nearest symbol at or below it), or null. */
+    /**
+     * The function containing an address (nearest symbol at or below it), or null; in a system
+     * library prefixed with its name ({@code libc.so!memcpy}).
+     */
     public String functionAt(long address) {
-        Map.Entry<Long, String> e = image.functionsByAddress.floorEntry(address - BASE);
-        return e == null ? null : e.getValue();
+        Module m = moduleAt(address);
+        if (m == null) return null;
+        Map.Entry<Long, String> e = m.image().functionsByAddress.floorEntry(address - m.base());
+        if (e == null) return null;
+        return m.base() == BASE ? e.getValue() : m.name() + "!" + e.getValue();
     }
 
     public long readWord(long address) {

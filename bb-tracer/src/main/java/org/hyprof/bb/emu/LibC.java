@@ -129,15 +129,23 @@ final class LibC {
             c.returnInt(sec);
         });
         // logging, process, C++ runtime bits
-        // the format is printed as it is (not formatted); at most LOG_BYTES per message, control characters escaped
+        // __android_log_print formats its arguments (printf's common conversions, at most 16);
+        // _write and _vprint print the text/format as it is (a va_list is not read). At most
+        // LOG_BYTES per message, control characters escaped
         Stubs.Handler log = c -> {
             long prio = c.args.nextInt();
             String tag = logText(c, c.args.nextInt(), 128), msg = logText(c, c.args.nextInt(), LOG_BYTES);
             System.err.println("native log [" + prio + "] " + tag + ": " + msg);
             c.returnInt(0);
         };
-        s.register("__android_log_print", log);
+        s.register("__android_log_print", c -> {
+            long prio = c.args.nextInt();
+            String tag = logText(c, c.args.nextInt(), 128), msg = format(c, logText(c, c.args.nextInt(), LOG_BYTES));
+            System.err.println("native log [" + prio + "] " + tag + ": " + msg);
+            c.returnInt(0);
+        });
         s.register("__android_log_write", log);
+        s.register("__android_log_vprint", log);
         s.register("__stack_chk_fail", c -> { throw new NativeException("native code detected a stack overflow (__stack_chk_fail)"); });
         s.register("abort", c -> { throw new NativeException("native code called abort()"); });
         s.register("raise", c -> { throw new NativeException("native code raised signal " + c.args.nextInt() + " (an integer division by zero?)"); });
@@ -201,6 +209,58 @@ final class LibC {
         }
         if (cut) b.append(" ... (cut at ").append(max).append(" bytes)");
         return b.toString();
+    }
+
+    /**
+     * printf's common conversions ({@code %s %d %i %u %x %X %o %p %c %f %g %e %%} with flags, width,
+     * precision and the {@code h l ll z j t} length modifiers), reading the variadic arguments;
+     * at most 16 arguments, strings cut at 256 bytes. Anything else is printed as it is.
+     */
+    static String format(Stubs.Context c, String fmt) {
+        StringBuilder b = new StringBuilder();
+        boolean w64 = c.cpu.arch() == Backend.Arch.ARM64;
+        int used = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("%([-+ #0]*)(\\d*)(?:\\.(\\d+))?(hh|h|ll|l|z|j|t)?([sdiuxXopcfgeE%])").matcher(fmt);
+        int last = 0;
+        while (m.find()) {
+            b.append(fmt, last, m.start());
+            last = m.end();
+            char conv = m.group(5).charAt(0);
+            if (conv == '%') { b.append('%'); continue; }
+            if (++used > 16) { b.append(m.group()); continue; }
+            String len = m.group(4) == null ? "" : m.group(4);
+            boolean wide = len.equals("ll") || len.equals("j") || w64 && (len.equals("l") || len.equals("z") || len.equals("t"));
+            String flags = m.group(1);
+            int width = m.group(2).isEmpty() ? 0 : Math.min(256, Integer.parseInt(m.group(2)));
+            switch (conv) {
+                case 's' -> b.append(pad(logText(c, c.args.nextInt(), 256), width, flags.contains("-"), ' '));
+                case 'c' -> b.append((char) (c.args.nextInt() & 0xff));
+                case 'p' -> b.append("0x").append(Long.toHexString(c.args.nextInt()));
+                case 'f', 'g', 'e', 'E' -> b.append(pad(String.format(java.util.Locale.ROOT, "%" + (m.group(3) != null ? "." + Math.min(64, Integer.parseInt(m.group(3))) : "") + conv,
+                        c.args.nextDouble()), width, flags.contains("-"), ' '));
+                default -> {
+                    long v = wide ? c.args.nextLong() : c.args.nextInt();
+                    if (!wide) v = conv == 'd' || conv == 'i' ? (int) v : v & 0xffffffffL;
+                    String digits = switch (conv) {
+                        case 'x' -> Long.toHexString(v);
+                        case 'X' -> Long.toHexString(v).toUpperCase(java.util.Locale.ROOT);
+                        case 'o' -> Long.toOctalString(v);
+                        case 'u' -> Long.toUnsignedString(v);
+                        default -> Long.toString(v);
+                    };
+                    b.append(pad(digits, width, flags.contains("-"), flags.contains("0") && !flags.contains("-") ? '0' : ' '));
+                }
+            }
+        }
+        return b.append(fmt.substring(last)).toString();
+    }
+
+    private static String pad(String s, int width, boolean left, char with) {
+        if (s.length() >= width) return s;
+        String p = String.valueOf(with).repeat(width - s.length());
+        if (left) return s + p;
+        if (with == '0' && s.startsWith("-")) return "-" + p + s.substring(1);
+        return p + s;
     }
 
     private static boolean div0(int b) {

@@ -18,7 +18,7 @@ import org.hyprof.bb.NativeException;
 public final class LibUnicornBackend implements Backend {
     private static final String RESOURCE = "native/linux-x86_64/libhyprof-unicorn.so";
     // register selectors shared with hyprof_unicorn.c
-    private static final int REG_SP = 32, REG_LR = 33, REG_PC = 34, REG_CPSR = 35, REG_FPR = 64;
+    private static final int REG_SP = 32, REG_LR = 33, REG_PC = 34, REG_CPSR = 35, REG_TLS = 36, REG_FPR = 64;
     private static final int PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4;
 
     private static String loadFailure;
@@ -141,6 +141,12 @@ public final class LibUnicornBackend implements Backend {
 
     @Override public void onCode(long begin, long end, CodeListener l) { hookCode(h(), begin, end, l); }
 
+    @Override public void onInterrupt(InterruptListener l) { hookInterrupt(h(), l); }
+
+    @Override public void threadPointer(long address) { setReg(h(), REG_TLS, address); }
+
+    @Override public long threadPointer() { return reg(h(), REG_TLS); }
+
     @Override
     public void countBlocks(long begin, long end, BlockSink sink) {
         countBlocks(h(), begin, end, sink, sink.totals());
@@ -167,6 +173,7 @@ public final class LibUnicornBackend implements Backend {
     private static native long save(long h);
     private static native void restore(long h, long context);
     private static native void hookCode(long h, long begin, long end, CodeListener l);
+    private static native void hookInterrupt(long h, InterruptListener l);
     private static native void hookBlock(long h, long begin, long end, BlockListener l);
     private static native void countBlocks(long h, long begin, long end, BlockSink sink, java.nio.ByteBuffer totals);
     private static native void countInto(long h, java.nio.Buffer counts);

@@ -2,6 +2,7 @@ package org.hyprof.bb.emu;
 
 import com.github.unidbg.arm.backend.unicorn.BlockHook;
 import com.github.unidbg.arm.backend.unicorn.CodeHook;
+import com.github.unidbg.arm.backend.unicorn.InterruptHook;
 import com.github.unidbg.arm.backend.unicorn.Unicorn;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -152,6 +153,22 @@ public final class UnicornBackend implements Backend {
     @Override
     public void onCode(long begin, long end, CodeListener l) {
         uc.hook_add_new((CodeHook) (u, address, size, user) -> l.code(address), begin, end - 1, null);
+    }
+
+    @Override
+    public void onInterrupt(InterruptListener l) {
+        uc.hook_add_new((InterruptHook) (u, intno, user) -> l.interrupt(intno), null);
+    }
+
+    @Override
+    public void threadPointer(long address) {
+        uc.reg_write(arch == Arch.ARM ? ArmConst.UC_ARM_REG_C13_C0_3 : Arm64Const.UC_ARM64_REG_TPIDR_EL0, address);
+    }
+
+    @Override
+    public long threadPointer() {
+        long v = uc.reg_read(arch == Arch.ARM ? ArmConst.UC_ARM_REG_C13_C0_3 : Arm64Const.UC_ARM64_REG_TPIDR_EL0);
+        return arch == Arch.ARM ? v & 0xffffffffL : v;
     }
 
     @Override

@@ -52,6 +52,7 @@ public final class HybridRuntime implements NativeCall.Handler {
     private final String abi;
     private final CpuProfile cpu;
     private final Engine engine;
+    private final org.hyprof.bb.emu.Userland userland;
     private final IntFunction<String> methodKeys;
     private volatile Limits limits = Limits.DEFAULT;
     private final List<NativeLibrary> libraries = new CopyOnWriteArrayList<>();
@@ -77,6 +78,11 @@ public final class HybridRuntime implements NativeCall.Handler {
 
     /** The same on a chosen emulator engine. */
     public HybridRuntime(Path dir, String abi, CpuProfile cpu, Engine engine, IntFunction<String> methodKeys) {
+        this(dir, abi, cpu, engine, org.hyprof.bb.emu.Userland.named(null), methodKeys);
+    }
+
+    /** The same with a choice of what the libraries' imports bind to ({@link org.hyprof.bb.emu.Userland}). */
+    public HybridRuntime(Path dir, String abi, CpuProfile cpu, Engine engine, org.hyprof.bb.emu.Userland userland, IntFunction<String> methodKeys) {
         if (abi != null && !ABIS.contains(abi))
             throw new NativeException("unknown ABI '" + abi + "' (known: " + String.join(", ", ABIS) + ")");
         if (!Files.isDirectory(dir)) throw new NativeException(dir + ": no such directory (native libraries)");
@@ -84,13 +90,15 @@ public final class HybridRuntime implements NativeCall.Handler {
         this.abi = abi;
         this.cpu = cpu;
         this.engine = engine;
+        this.userland = userland;
         this.methodKeys = methodKeys;
     }
 
     /**
      * Starts a hybrid run in this JVM (called by the agent, through its own class loader):
      * settings {@code nativeLibs}, {@code abi}, {@code cpu} (a built-in profile name or a file),
-     * {@code engine} ({@link Engine#named}: libunicorn, unidbg or auto), {@code nativeLimit}
+     * {@code engine} ({@link Engine#named}: libunicorn, unidbg or auto), {@code userland}
+     * ({@link org.hyprof.bb.emu.Userland#named}: stubs or bionic), {@code nativeLimit}
      * ({@link Limits#parse}: instructions and wall time per native call).
      * Installs the handler the instrumented code calls and writes the run's settings into the
      * session. Throws {@link NativeException} with a one-line message for bad settings.
@@ -100,11 +108,13 @@ public final class HybridRuntime implements NativeCall.Handler {
         if (libs == null) throw new NativeException("nativeLibs is not set");
         String cpuName = settings.get("cpu");
         HybridRuntime h = new HybridRuntime(Path.of(libs), settings.get("abi"),
-                cpuName == null || cpuName.isEmpty() ? null : CpuProfile.load(cpuName), Engine.named(settings.get("engine")), methodKeys);
+                cpuName == null || cpuName.isEmpty() ? null : CpuProfile.load(cpuName), Engine.named(settings.get("engine")),
+                org.hyprof.bb.emu.Userland.named(settings.get("userland")), methodKeys);
         h.limits(Limits.parse(settings.get("nativeLimit")));
         StringBuilder info = new StringBuilder();
         info.append("libraries.dir=").append(escape(h.dir.toAbsolutePath().toString())).append('\n');
         info.append("engine=").append(h.engine.id).append('\n');
+        if (h.userland != org.hyprof.bb.emu.Userland.STUBS) info.append("userland=").append(h.userland.id).append('\n');
         info.append("limits=").append(escape(h.limits.describe())).append('\n');
         if (h.abi != null) info.append("abi=").append(h.abi).append('\n');
         if (h.cpu != null) h.describeCpu(info, h.cpu);
@@ -170,7 +180,7 @@ public final class HybridRuntime implements NativeCall.Handler {
             for (NativeLibrary l : libraries) if (l.file.equals(real)) return; // loaded once, like the JVM
             NativeLibrary lib;
             try {
-                lib = new NativeLibrary(real, cpu, engine, loader);
+                lib = new NativeLibrary(real, cpu, engine, userland, loader);
                 lib.tracer.emulator.limits(limits);
             } catch (NativeException e) {
                 throw linkError(e.getMessage());
@@ -335,6 +345,16 @@ public final class HybridRuntime implements NativeCall.Handler {
             flushEpochs();
             finished = true;
         }
+        StringBuilder notes = new StringBuilder();
+        for (int i = 0; i < libraries.size(); i++) {
+            // system calls the libraries' code made that the emulator answered ENOSYS (userland bionic)
+            org.hyprof.bb.emu.Syscalls sc = libraries.get(i).tracer.emulator.syscalls;
+            if (sc == null || sc.unknown().isEmpty()) continue;
+            StringBuilder v = new StringBuilder();
+            sc.unknown().forEach((k, n) -> v.append(v.length() == 0 ? "" : ", ").append(k).append(" x").append(n));
+            notes.append("library.").append(i).append(".syscalls.enosys=").append(escape(v.toString())).append('\n');
+        }
+        if (notes.length() > 0) info(notes);
         for (NativeLibrary lib : libraries) {
             try {
                 chunk(SessionFormat.NATIVE_BLOCKS, blocks(lib)::encode);
@@ -368,7 +388,11 @@ public final class HybridRuntime implements NativeCall.Handler {
             Tracer.Block b = t.block(i);
             StringBuilder cats = new StringBuilder();
             b.categories().forEach((name, count) -> cats.append(cats.length() == 0 ? "" : ",").append(name).append('=').append(count));
-            blocks.add(new NativeBlocksChunk.Block(lib.name, i, b.offset(), b.function(), t.emulator.counter.size(i),
+            // a system library's blocks (userland bionic) under its own name, qualified by the app
+            // library whose copy ran them (each app library has its own emulator and libc):
+            // "libconscrypt_jni.so:libc.so", offsets in libc.so
+            String where = b.library().equals(lib.name) ? lib.name : lib.name + ":" + b.library();
+            blocks.add(new NativeBlocksChunk.Block(where, i, b.offset(), b.function(), t.emulator.counter.size(i),
                     b.instructions().size(), cats.toString(), Listing.text(b.instructions()), probeIds, executions));
         }
         return new NativeBlocksChunk(blocks);

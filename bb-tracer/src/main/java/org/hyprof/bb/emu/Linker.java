@@ -1,0 +1,167 @@
+package org.hyprof.bb.emu;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+
+/**
+ * What Android's dynamic linker does for a process that {@link Userland#BIONIC} runs, and the Java
+ * stand-ins for the libraries that are not loaded from files:
+ *
+ * <ul>
+ * <li>{@code libdl.so}: on Android its functions are the linker's own. {@code dlopen} of a loaded
+ * library gives a handle (anything else: null, as for a library that is not there),
+ * {@code dlsym} looks a symbol up in it (or in the global scope), {@code dlerror} is null,
+ * {@code dladdr} and {@code dl_iterate_phdr} find nothing (C++ exceptions cannot unwind
+ * through the emulator yet).
+ * <li>{@code liblog.so}: {@code __android_log_print/_write/_vprint} print to stderr ({@link LibC}).
+ * <li>Process start: bionic's TLS (the thread pointer at an array of slots: self, the thread's
+ * {@code pthread_internal_t}, the kernel argument block for {@code __libc_preinit}, the stack
+ * guard) and the {@code KernelArgumentBlock} (argv {@code app_process}, an environment, the
+ * auxiliary vector: page size, HWCAP, AT_RANDOM), which libc's first init function consumes.
+ * </ul>
+ * Their work is not counted (they run in Java, as the linker's work is not the app's).
+ */
+final class Linker {
+    private Linker() {}
+
+    /** Imports answered in Java under {@link Userland#BIONIC}. */
+    static final Set<String> STAND_INS = Set.of("dlopen", "dlsym", "dlclose", "dlerror", "dladdr", "dl_iterate_phdr",
+            "dl_unwind_find_exidx", "android_dlopen_ext", "android_get_LD_LIBRARY_PATH", "android_update_LD_LIBRARY_PATH",
+            "android_set_application_target_sdk_version", "android_get_application_target_sdk_version",
+            "__android_log_print", "__android_log_write", "__android_log_vprint");
+
+    /** bionic's TLS slots (Android 6.0, bionic/libc/private/bionic_tls.h). */
+    private static final int SLOT_SELF = 0, SLOT_THREAD_ID = 1, SLOT_BIONIC_PREINIT = 3, SLOT_STACK_GUARD = 5, SLOTS = 9;
+    /** Android 6.0 SDK level (what android_get_application_target_sdk_version answers). */
+    private static final int SDK = 23;
+    private static final long HANDLE = 0x1000; // dlopen handles: HANDLE + module index
+
+    static void registerStandIns(Emulator e) {
+        Stubs s = e.stubs;
+        s.register("dlopen", c -> {
+            long name = c.args.nextInt();
+            if (name == 0) { c.returnInt(HANDLE); return; }
+            String n = c.cString(name, 4096);
+            String file = n.substring(n.lastIndexOf('/') + 1);
+            for (int i = 0; i < e.modules.size(); i++) {
+                if (e.modules.get(i).name().equals(file)) { c.returnInt(HANDLE + i); return; }
+            }
+            c.returnInt(0);
+        });
+        s.register("android_dlopen_ext", c -> c.returnInt(0));
+        s.register("dlsym", c -> {
+            long handle = c.args.nextInt();
+            String name = c.cString(c.args.nextInt(), 4096);
+            int i = (int) (handle - HANDLE);
+            if (i >= 0 && i < e.modules.size() && handle != HANDLE) {
+                Emulator.Module m = e.modules.get(i);
+                Long v = m.image().dynamicExports.get(name);
+                c.returnInt(v == null ? 0 : m.base() + v);
+                return;
+            }
+            for (Emulator.Module m : e.modules) { // RTLD_DEFAULT, RTLD_NEXT, the main handle: the global scope
+                Long v = m.image().dynamicExports.get(name);
+                if (v != null) { c.returnInt(m.base() + v); return; }
+            }
+            c.returnInt(0);
+        });
+        s.register("dlclose", c -> c.returnInt(0));
+        s.register("dlerror", c -> c.returnInt(0));
+        s.register("dladdr", c -> c.returnInt(0));
+        s.register("dl_iterate_phdr", c -> c.returnInt(0));
+        s.register("dl_unwind_find_exidx", c -> c.returnInt(0));
+        s.register("android_get_LD_LIBRARY_PATH", c -> { });
+        s.register("android_update_LD_LIBRARY_PATH", c -> { });
+        s.register("android_set_application_target_sdk_version", c -> { });
+        s.register("android_get_application_target_sdk_version", c -> c.returnInt(SDK));
+    }
+
+    /**
+     * Sets up the main thread's TLS and the kernel argument block in the thread area, before the
+     * init functions run. Layout: slots at +0, {@code pthread_internal_t} (zeroed, its tid set) at
+     * +0x1000, the argument block and what it points to from +0xC000.
+     */
+    static void startProcess(Emulator e) {
+        boolean w64 = e.cpu.arch() == Backend.Arch.ARM64;
+        int w = w64 ? 8 : 4;
+        long tls = Emulator.THREAD, thread = tls + 0x1000, block = tls + 0xC000, data = block + 0x100;
+        Words slots = new Words(w);
+        for (int i = 0; i < SLOTS; i++) {
+            slots.put(switch (i) {
+                case SLOT_SELF -> tls;
+                case SLOT_THREAD_ID -> thread;
+                case SLOT_BIONIC_PREINIT -> block;
+                case SLOT_STACK_GUARD -> 0x5e0a1d4bL;
+                default -> 0;
+            });
+        }
+        e.cpu.write(tls, slots.bytes());
+        // pthread_internal_t: next, prev, then pid_t tid
+        e.cpu.write(thread + 2L * w, le32(Syscalls.PID));
+
+        // strings and AT_RANDOM's 16 bytes
+        long argv0 = data;
+        byte[] name = "app_process\0".getBytes(StandardCharsets.US_ASCII);
+        e.cpu.write(argv0, name);
+        long env0 = argv0 + 0x20;
+        byte[] env = "ANDROID_ROOT=/system\0ANDROID_DATA=/data\0".getBytes(StandardCharsets.US_ASCII);
+        e.cpu.write(env0, env);
+        long env1 = env0 + 21;
+        long random = env0 + 0x40;
+        e.cpu.write(random, new byte[] {0x68, 0x79, 0x70, 0x72, 0x6f, 0x66, 0x2d, 0x72, 0x61, 0x6e, 0x64, 0x6f, 0x6d, 0x2d, 0x31, 0x36});
+        long platform = random + 0x10;
+        e.cpu.write(platform, (w64 ? "aarch64\0" : "v7l\0").getBytes(StandardCharsets.US_ASCII));
+
+        long argv = data + 0x100;
+        Words v = new Words(w);
+        v.put(argv0).put(0);                                  // argv
+        long envp = argv + v.size();
+        v.put(env0).put(env1).put(0);                         // envp
+        long auxv = argv + v.size();
+        long hwcap = w64 ? 0x3 /* FP, ASIMD */ : (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 12) | (1 << 13) | (1 << 15) | (1 << 16) | (1 << 17);
+        v.put(6).put(4096)                                    // AT_PAGESZ
+         .put(16).put(hwcap)                                  // AT_HWCAP (ARM: HALF THUMB FAST_MULT VFP NEON VFPv3 TLS VFPv4 IDIVA)
+         .put(26).put(0)                                      // AT_HWCAP2
+         .put(25).put(random)                                 // AT_RANDOM
+         .put(23).put(0)                                      // AT_SECURE
+         .put(11).put(10042).put(12).put(10042).put(13).put(10042).put(14).put(10042) // AT_UID, EUID, GID, EGID
+         .put(15).put(platform)                               // AT_PLATFORM
+         .put(0).put(0);                                      // AT_NULL
+        e.cpu.write(argv, v.bytes());
+
+        // KernelArgumentBlock: int argc; char** argv; char** envp; auxv_t* auxv; abort_msg_t** abort_message_ptr
+        Words k = new Words(w);
+        k.put(1).put(argv).put(envp).put(auxv).put(0);
+        e.cpu.write(block, k.bytes());
+        e.cpu.threadPointer(tls);
+    }
+
+    private static byte[] le32(int v) {
+        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
+    }
+
+    /** Little-endian machine words. */
+    private static final class Words {
+        private final int w;
+        private final ByteBuffer b = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+
+        Words(int w) {
+            this.w = w;
+        }
+
+        Words put(long v) {
+            if (w == 8) b.putLong(v); else b.putInt((int) v);
+            return this;
+        }
+
+        int size() {
+            return b.position();
+        }
+
+        byte[] bytes() {
+            return java.util.Arrays.copyOf(b.array(), b.position());
+        }
+    }
+}
