@@ -51,9 +51,15 @@ import org.hyprof.runtime.chunk.EventRecords;
 public final class SessionFormat {
     private SessionFormat() {}
 
-    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 2};
-    /** 2: snapshots carry a field count and per-thread totals; hybrid-run chunks. */
-    public static final int VERSION = 2;
+    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 3};
+    /**
+     * 3: snapshot fields {@code Stats.CPU_INCL}, {@code CPU_EXCL}, {@code CPU_CLOCK} (thread CPU
+     * time) and the header's {@code cpuClock}; 2: snapshots carry a field count and per-thread
+     * totals; hybrid-run chunks. Readers take 2 and 3 (a version-2 file has no CPU time).
+     */
+    public static final int VERSION = 3;
+    /** The oldest version readers still take. */
+    public static final int OLDEST_READABLE = 2;
 
     public static final int HEADER = 1;
     public static final int MANIFEST = 2;
