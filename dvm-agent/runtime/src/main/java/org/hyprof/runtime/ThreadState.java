@@ -115,6 +115,8 @@ final class ThreadState {
     long topInclNanos;
     /** Native work under top-level activations (hybrid runs): estimated device ns and energy (pJ). */
     long topNativeEstNanos, topNativeEnergyPicojoules;
+    /** Σ deducted CPU time of top-level method activations: the thread's CPU total (see {@link #cpuAt}). */
+    long topCpuNanos;
 
     /**
      * Hybrid runs: how far this thread's clock is behind System.nanoTime(). Time the emulator
@@ -385,7 +387,10 @@ final class ThreadState {
         boolean topLevel = --methodDepth == 0;
         if ((f[t + F_ID] & ROOT) != 0) rootDepth--;
         if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
-        if (topLevel) topInclNanos += dIncl;
+        if (topLevel) {
+            topInclNanos += dIncl;
+            topCpuNanos += dCpuIncl;
+        }
         long[] p = page(id);
         if (p == null) { // past the stats budget: dropped, counted
             statsDrops++;

@@ -50,7 +50,7 @@ public final class SessionFiles {
         loop[Stats.ITERATIONS] = 3;
         loop[Stats.MIN] = Long.MAX_VALUE; // as the runtime keeps it until something is recorded
         SnapshotChunk.begin(w.reset(), 3_000_000, Stats.HIST, 1);
-        SnapshotChunk.thread(w, TID, "main", 0, 0, 8_500, 0, 0, 2);
+        SnapshotChunk.thread(w, TID, "main", 0, 0, 8_500, 0, 0, 6_000, 2);
         SnapshotChunk.probe(w, 1, main, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
         SnapshotChunk.probe(w, 2, loop, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
         c.add(new Object[] {SessionFormat.SNAPSHOT, w.toByteArray()});
