@@ -349,6 +349,9 @@ public final class Hyprof {
             }
         }
         Recorder.reporter = null;
+        Thread sampler = cpuSampler;
+        cpuSampler = null;
+        if (sampler != null) sampler.interrupt();
         if (r != null) {
             r.interrupt();
             try {
@@ -407,7 +410,9 @@ public final class Hyprof {
             @Override
             public void run() {
                 try {
-                    while (!stopping) {
+                    // its own generation: a sampler of an earlier start that is still parked when
+                    // recording restarts (tests) ends instead of sampling alongside the new one
+                    while (cpuSampler == Thread.currentThread() && !stopping) {
                         java.util.concurrent.locks.LockSupport.parkNanos(periodMicros * 1000L);
                         Recorder.sampleCpu();
                     }
@@ -417,8 +422,12 @@ public final class Hyprof {
             }
         }, "hyprof-cpu");
         t.setDaemon(true);
+        cpuSampler = t;
         t.start();
     }
+
+    /** The running CPU sampler, or null; {@link #stop} clears it. */
+    private static volatile Thread cpuSampler;
 
     private static void startReporter(final Options o) {
         reporter = new Thread(new Runnable() {
