@@ -23,12 +23,13 @@ import org.hyprof.runtime.chunk.EventRecords;
  * Payloads by type:
  * <ul>
  * <li>{@link #HEADER}: string of {@code key=value} lines (format, pid, process, startWallMillis,
- *     startNanos, mode, budgetBytes, vm).</li>
+ *     startNanos, mode, cpuClock (format 3), budgetBytes, vm).</li>
  * <li>{@link #MANIFEST}: string, TSV lines of the probe manifest (appended as classes load).</li>
  * <li>{@link #CALIBRATION}: measuredAtNanos, innerPicos, perEventPicos, perIterPicos, clockPicos.</li>
  * <li>{@link #SNAPSHOT}: nanoTime, field count F, thread count, then per thread: tid, name,
  *     depthDrops, eventDrops, top-level deducted inclusive ns (the thread's total), native
- *     estimated ns and energy pJ under top-level activations, probe count, then per probe: id,
+ *     estimated ns and energy pJ under top-level activations, (format 3, F above
+ *     {@code Stats.CPU_CLOCK}) top-level thread CPU ns, probe count, then per probe: id,
  *     F fields in {@link Stats} index order ({@link Stats#MIN} written as 0 when nothing was
  *     recorded; a reader ignores fields it does not know), non-empty bucket count, then
  *     (bucket, count) pairs. Values are cumulative: a later snapshot of the same

@@ -2,7 +2,7 @@ package org.hyprof.runtime;
 
 /**
  * Fields of one probe's aggregate record, in the order a snapshot writes them ({@link #CALLS} …
- * {@link #COUNT_ONLY_MEDIAN_NS}, then {@link #HIST_BUCKETS} histogram counts: {@link #STRIDE} in
+ * {@link #CPU_CLOCK}, then {@link #HIST_BUCKETS} histogram counts: {@link #STRIDE} in
  * all). These indices are part of the session format.
  *
  * <p>In memory a thread keeps its records more compactly, in pages of {@link #PAGE_PROBES}
