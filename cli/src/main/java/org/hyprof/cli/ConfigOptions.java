@@ -17,7 +17,7 @@ public final class ConfigOptions {
     List<String> exclude = new ArrayList<>();
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "Settings file (Java properties: include, exclude, mode, budget, resolutions, roots, minDuration, minCalls, maxDepth). Options given here win.")
+            description = "Settings file (Java properties: include, exclude, mode, budget, resolutions, roots, minDuration, minCalls, maxDepth, timeAll, cpuClock, cpuSampleMicros). Options given here win.")
     Path config;
 
     @Option(names = "--resolution", paramLabel = "R", split = ",",
@@ -45,10 +45,10 @@ public final class ConfigOptions {
     boolean timeAll;
 
     @Option(names = "--clock", paramLabel = "MODE",
-            description = {"Thread CPU time beside wall time: 'sampled' (default: a sampler thread reads each thread's CPU",
-                "clock every 2 ms, probes read no extra clock), 'dual' (every probe reads its thread's CPU clock too, as",
-                "Android's dual-clock tracing does: exact per call, costs a system call per probe, calibrated and",
-                "deducted) or 'off'. Runtime option cpuClock; the sampling period is cpuSampleMicros."})
+            description = "Thread CPU time beside wall time: 'sampled' (default: a sampler thread reads each thread's CPU"
+                    + " clock every 2 ms, probes read no extra clock), 'dual' (every probe reads its thread's CPU clock too, as"
+                    + " Android's dual-clock tracing does: exact per call, costs a system call per probe, calibrated and"
+                    + " deducted) or 'off'. Runtime option cpuClock; the sampling period is cpuSampleMicros.")
     String clock;
 
     @Option(names = "--probe-sites", paramLabel = "FORM",
