@@ -64,7 +64,7 @@ CREATE TABLE probe_stats (
   outer_calls INTEGER NOT NULL, events_inside INTEGER NOT NULL, iters_inside INTEGER NOT NULL,
   child_calls INTEGER NOT NULL, direct_loop_events INTEGER NOT NULL, direct_iters INTEGER NOT NULL,
   iterations INTEGER NOT NULL, throws INTEGER NOT NULL, seen INTEGER NOT NULL,
-  hist BLOB NOT NULL, native_instr INTEGER NOT NULL DEFAULT 0, native_cycles INTEGER NOT NULL DEFAULT 0, native_est_ns INTEGER NOT NULL DEFAULT 0, native_energy_pj INTEGER NOT NULL DEFAULT 0, native_instr_incl INTEGER NOT NULL DEFAULT 0, native_cycles_incl INTEGER NOT NULL DEFAULT 0, native_est_ns_incl INTEGER NOT NULL DEFAULT 0, native_energy_pj_incl INTEGER NOT NULL DEFAULT 0, count_only_calls INTEGER NOT NULL DEFAULT 0, clamped INTEGER NOT NULL DEFAULT 0, tiny_calls INTEGER NOT NULL DEFAULT 0, count_only_median_ns INTEGER NOT NULL DEFAULT 0,n  PRIMARY KEY (process_id, tid, probe_id)
+  hist BLOB NOT NULL, native_instr INTEGER NOT NULL DEFAULT 0, native_cycles INTEGER NOT NULL DEFAULT 0, native_est_ns INTEGER NOT NULL DEFAULT 0, native_energy_pj INTEGER NOT NULL DEFAULT 0, native_instr_incl INTEGER NOT NULL DEFAULT 0, native_cycles_incl INTEGER NOT NULL DEFAULT 0, native_est_ns_incl INTEGER NOT NULL DEFAULT 0, native_energy_pj_incl INTEGER NOT NULL DEFAULT 0, count_only_calls INTEGER NOT NULL DEFAULT 0, clamped INTEGER NOT NULL DEFAULT 0, tiny_calls INTEGER NOT NULL DEFAULT 0, count_only_median_ns INTEGER NOT NULL DEFAULT 0, cpu_incl_ns INTEGER, cpu_excl_ns INTEGER, cpu_clock INTEGER,n  PRIMARY KEY (process_id, tid, probe_id)
 );
 CREATE TABLE process (
   id INTEGER PRIMARY KEY,
@@ -82,7 +82,13 @@ CREATE TABLE sqlite_sequence(name,seq);
 CREATE TABLE thread (
   process_id INTEGER NOT NULL REFERENCES process(id),
   tid INTEGER NOT NULL, name TEXT NOT NULL,
-  event_drops INTEGER NOT NULL DEFAULT 0, depth_drops INTEGER NOT NULL DEFAULT 0, top_incl_ns INTEGER NOT NULL DEFAULT 0, top_native_est_ns INTEGER NOT NULL DEFAULT 0, top_native_energy_pj INTEGER NOT NULL DEFAULT 0,
+  event_drops INTEGER NOT NULL DEFAULT 0, depth_drops INTEGER NOT NULL DEFAULT 0, top_incl_ns INTEGER NOT NULL DEFAULT 0, top_native_est_ns INTEGER NOT NULL DEFAULT 0, top_native_energy_pj INTEGER NOT NULL DEFAULT 0, top_cpu_ns INTEGER,
+  PRIMARY KEY (process_id, tid)
+);
+CREATE TABLE thread_os_id (
+  process_id INTEGER NOT NULL REFERENCES process(id),
+  tid INTEGER NOT NULL,
+  os_tid INTEGER NOT NULL,
   PRIMARY KEY (process_id, tid)
 );
 CREATE INDEX native_block_count_probe ON native_block_count(process_id, probe_id);

@@ -54,6 +54,15 @@ public class ProbeBench {
     @Param({"true"})
     public boolean timeAll;
 
+    /**
+     * How thread CPU time is measured (runtime option {@code cpuClock}): {@code sampled} (the
+     * default: probes read the sampler's last reading, a volatile read), {@code dual} (each probe
+     * event reads its thread's CPU clock) or {@code off}. {@code -p cpuClock=off,sampled,dual}
+     * compares them.
+     */
+    @Param({"sampled"})
+    public String cpuClock;
+
     @Setup(Level.Trial)
     public void start() {
         Hyprof.reset();
@@ -62,6 +71,7 @@ public class ProbeBench {
         o.events = mode.equals("events");
         o.budgetBytes = 8L << 30;
         o.timeAll = timeAll;
+        o.set("cpuClock", cpuClock);
         Hyprof.start(o);
         Hyprof.defineProbes(ON, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, false}, null);
         Hyprof.defineProbes(LOOP, new byte[] {Hyprof.LOOP}, new boolean[] {true}, null);

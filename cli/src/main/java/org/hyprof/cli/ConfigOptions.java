@@ -17,7 +17,7 @@ public final class ConfigOptions {
     List<String> exclude = new ArrayList<>();
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "Settings file (Java properties: include, exclude, mode, budget, resolutions, roots, minDuration, minCalls, maxDepth). Options given here win.")
+            description = "Settings file (Java properties: include, exclude, mode, budget, resolutions, roots, minDuration, minCalls, maxDepth, timeAll, cpuClock, cpuSampleMicros). Options given here win.")
     Path config;
 
     @Option(names = "--resolution", paramLabel = "R", split = ",",
@@ -44,6 +44,13 @@ public final class ConfigOptions {
                 "than the call and distort its callers. Reports mark such rows 'c'."})
     boolean timeAll;
 
+    @Option(names = "--clock", paramLabel = "MODE",
+            description = "Thread CPU time beside wall time: 'sampled' (default: a sampler thread reads each thread's CPU"
+                    + " clock every 2 ms, probes read no extra clock), 'dual' (every probe reads its thread's CPU clock too, as"
+                    + " Android's dual-clock tracing does: exact per call, costs a system call per probe, calibrated and"
+                    + " deducted) or 'off'. Runtime option cpuClock; the sampling period is cpuSampleMicros.")
+    String clock;
+
     @Option(names = "--probe-sites", paramLabel = "FORM",
             description = "JVM class files: probe entries as 'indy' (default; invokedynamic sites that cost nothing while their probe is off) or 'static' (calls that test a flag; always used for class files older than Java 7). For measuring one against the other.")
     String probeSites;
@@ -62,6 +69,7 @@ public final class ConfigOptions {
             if (maxDepth != null) c.set("maxDepth", maxDepth.toString(), "--max-depth");
             if (timeAll) c.set("timeAll", "true", "--time-all");
             if (probeSites != null) c.set("sites", probeSites, "--probe-sites");
+            if (clock != null) c.set("cpuClock", clock, "--clock");
             return c;
         } catch (ConfigException e) {
             // a bad option value is bad usage (2), like the values picocli itself refuses; a bad file is bad input (1)
@@ -82,6 +90,7 @@ public final class ConfigOptions {
         if (maxDepth != null) a.add("maxDepth=" + maxDepth);
         if (timeAll) a.add("timeAll=true");
         if (probeSites != null) a.add("sites=" + probeSites);
+        if (clock != null) a.add("cpuClock=" + clock);
         return a;
     }
 }

@@ -212,7 +212,7 @@ class CollectorSecurityTest {
     static byte[] snapshot(long atNanos, long calls) {
         PayloadWriter w = new PayloadWriter();
         SnapshotChunk.begin(w, atNanos, Stats.HIST, 1);
-        SnapshotChunk.thread(w, 1, "main", 0, 0, 0, 0, 0, 1);
+        SnapshotChunk.thread(w, 1, "main", 0, 0, 0, 0, 0, 0, 1);
         long[] v = new long[Stats.STRIDE];
         v[Stats.CALLS] = calls;
         SnapshotChunk.probe(w, 5, v, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.STRIDE - Stats.HIST);

@@ -1,5 +1,6 @@
 package org.hyprof.correlate;
 
+import org.hyprof.store.CpuTime;
 import org.hyprof.store.NativeCost;
 
 /**
@@ -17,8 +18,9 @@ import org.hyprof.store.NativeCost;
  * @param throwsCount activations ended by an exception
  * @param nativeCost  native code it ran in a hybrid run: exclusive (called directly) and inclusive
  *                    (also under its callees); estimated device time, which is part of its times
- * @param energyMicrojoules     exclusive energy: Java part (exclusive time without native time ×
- *                              the power profile's CPU power) + native part (CPU profile)
+ * @param energyMicrojoules     exclusive energy: Java part (exclusive thread CPU time, or wall
+ *                              time in sessions without CPU time, without native time × the
+ *                              power profile's CPU power) + native part (CPU profile)
  * @param energyInclMicrojoules the same, inclusive of callees
  * @param countOnlyCalls  of {@code calls}, those counted without timing once the probe went
  *                        count-only (too short to time honestly); the times and percentiles are of
@@ -31,12 +33,35 @@ import org.hyprof.store.NativeCost;
  *                        in [0, 1]; 0 when there is no raw time
  * @param probeWarning    why the row's times are dominated by probe cost (see {@link #PROBE_SHARE_LIMIT},
  *                        {@link #CLAMPED_LIMIT}); empty when they are not
+ * @param cpu             thread CPU time, inclusive and exclusive, deducted like the wall times;
+ *                        null when the session recorded none (shown empty)
  */
 public record MethodRow(String method, String kind, String resolution, long calls, long inclNanos, long exclNanos,
                         long inclRawNanos, long exclRawNanos, long minNanos, long maxNanos, long p50Nanos,
                         long p99Nanos, long iterations, long throwsCount, long[] hist, NativeCost nativeCost,
                         double energyMicrojoules, double energyInclMicrojoules, long countOnlyCalls,
-                        String countOnlyReason, long clamped, double probeShare, String probeWarning) {
+                        String countOnlyReason, long clamped, double probeShare, String probeWarning, CpuTime cpu) {
+    /** Without CPU time (a session that recorded none). */
+    public MethodRow(String method, String kind, String resolution, long calls, long inclNanos, long exclNanos,
+                     long inclRawNanos, long exclRawNanos, long minNanos, long maxNanos, long p50Nanos,
+                     long p99Nanos, long iterations, long throwsCount, long[] hist, NativeCost nativeCost,
+                     double energyMicrojoules, double energyInclMicrojoules, long countOnlyCalls,
+                     String countOnlyReason, long clamped, double probeShare, String probeWarning) {
+        this(method, kind, resolution, calls, inclNanos, exclNanos, inclRawNanos, exclRawNanos, minNanos, maxNanos,
+                p50Nanos, p99Nanos, iterations, throwsCount, hist, nativeCost, energyMicrojoules, energyInclMicrojoules,
+                countOnlyCalls, countOnlyReason, clamped, probeShare, probeWarning, null);
+    }
+
+    /** Inclusive wall time not spent on a CPU (waiting, sleeping, blocked, descheduled); null without CPU time. */
+    public Long waitInclNanos() {
+        return cpu == null ? null : Math.max(0, inclNanos - cpu.inclNanos());
+    }
+
+    /** Exclusive wall time not spent on a CPU; null without CPU time. */
+    public Long waitExclNanos() {
+        return cpu == null ? null : Math.max(0, exclNanos - cpu.exclNanos());
+    }
+
     /** A row whose probe share is above this is flagged: most of its raw time was the probes' own. */
     public static final double PROBE_SHARE_LIMIT = 0.5;
     /** A row whose clamped activations are above this share of its timed calls is flagged. */

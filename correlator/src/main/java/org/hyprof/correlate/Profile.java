@@ -9,6 +9,7 @@ import java.util.Map;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.runtime.Stats;
 import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.CpuTime;
 import org.hyprof.store.NativeCost;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
@@ -23,17 +24,29 @@ import org.hyprof.store.TimingCounts;
  */
 public final class Profile {
     /**
-     * Per-thread totals: time covered by probes is Σ exclusive time of its methods; energy splits
-     * into Java (that time without native time, × CPU power) and native (CPU profile).
+     * Per-thread totals: time covered by probes is Σ exclusive time of its methods, {@code cpuNanos}
+     * Σ their exclusive thread CPU time (null when the session recorded none); energy splits into
+     * Java (CPU time, or wall time without it, less native time, × CPU power) and native (CPU profile).
      */
     public record ThreadRow(String process, long pid, long tid, String name, long methods, long calls,
                             long timeNanos, long timeRawNanos, long eventDrops, long depthDrops,
-                            long nativeEstNanos, double javaEnergyMicrojoules, double nativeEnergyMicrojoules) {}
+                            long nativeEstNanos, double javaEnergyMicrojoules, double nativeEnergyMicrojoules,
+                            Long cpuNanos) {
+        /** Wall time not on a CPU; null without CPU time. */
+        public Long waitNanos() {
+            return cpuNanos == null ? null : Math.max(0, timeNanos - cpuNanos);
+        }
+    }
 
-    /** Per-process totals. */
+    /** Per-process totals ({@code cpuNanos} as for threads). */
     public record ProcessRow(long id, String name, long pid, String status, long threads, long calls,
                              long timeNanos, long timeRawNanos, long eventDrops, long nativeEstNanos,
-                             double javaEnergyMicrojoules, double nativeEnergyMicrojoules) {}
+                             double javaEnergyMicrojoules, double nativeEnergyMicrojoules, Long cpuNanos) {
+        /** Wall time not on a CPU; null without CPU time. */
+        public Long waitNanos() {
+            return cpuNanos == null ? null : Math.max(0, timeNanos - cpuNanos);
+        }
+    }
 
     /**
      * The check that per-method figures add up: Σ exclusive over methods against the totals the
@@ -65,10 +78,12 @@ public final class Profile {
     private final EnergyModel energy;
     private final Totals totals;
     private final boolean hybrid;
+    private final int cpuClock;
 
     private Profile(List<MethodRow> methods, List<ThreadRow> threads, List<ProcessRow> processes,
                     List<CalibrationRecord> calibrations, long eventDrops, List<String> notes, EnergyModel energy,
-                    Totals totals, boolean hybrid) {
+                    Totals totals, boolean hybrid, int cpuClock) {
+        this.cpuClock = cpuClock;
         this.energy = energy;
         this.totals = totals;
         this.hybrid = hybrid;
@@ -104,6 +119,11 @@ public final class Profile {
         Map<String, long[]> hists = new HashMap<>();
         Map<String, ProbeInfo> infos = new HashMap<>();
         Map<String, TimingCounts> timing = new HashMap<>();
+        Map<String, CpuTime> cpus = new HashMap<>();
+        // time Java energy is charged on: CPU time where the row has it, else wall time (exclusive, inclusive)
+        Map<String, long[]> energyTime = new HashMap<>();
+        int cpuClock = 0; // 0: no row has CPU time; else the coarsest mode seen
+        long sumEnergyExcl = 0, sumEnergyTop = 0;
         Map<String, CalibrationRecord> countOnlyCal = new HashMap<>(); // calibration where the median was recorded
         int[] negativeSums = new int[1];
         List<ThreadRow> threadRows = new ArrayList<>();
@@ -121,8 +141,19 @@ public final class Profile {
             // the calibration in force when a probe went count-only is not recorded: the latest is
             // the best guess (the runtime decides with the calibration of the moment)
             CalibrationRecord procCal = procCals.isEmpty() ? null : procCals.get(procCals.size() - 1);
-            long pCalls = 0, pTime = 0, pRaw = 0, pNatNs = 0, pNatPj = 0;
+            long pCalls = 0, pTime = 0, pRaw = 0, pNatNs = 0, pNatPj = 0, pEnergyTime = 0, pCpu = 0;
+            boolean procCpu = false;
             for (ProbeStats s : store.stats(proc.id())) {
+                CpuTime cpu = s.cpu();
+                if (cpu != null) {
+                    procCpu = true;
+                    cpuClock = cpuClock == 0 ? cpu.clock() : Math.min(cpuClock, cpu.clock());
+                    cpus.merge(name(byId, s), cpu, CpuTime::plus);
+                }
+                long eExcl = cpu != null ? cpu.exclNanos() : s.exclNanos(), eIncl = cpu != null ? cpu.inclNanos() : s.inclNanos();
+                long[] et = energyTime.computeIfAbsent(name(byId, s), k -> new long[2]);
+                et[0] += eExcl;
+                et[1] += eIncl;
                 ProbeInfo info = byId.get(s.probeId());
                 String name = info != null ? info.displayName() : "probe#" + s.probeId();
                 if (info != null) infos.putIfAbsent(name, info);
@@ -147,7 +178,11 @@ public final class Profile {
                 if (c.any()) hybrid = true;
                 boolean isLoop = info != null && info.loop();
                 if (!isLoop) {
-                    long[] t = perThread.computeIfAbsent(s.tid(), k -> new long[6]);
+                    long[] t = perThread.computeIfAbsent(s.tid(), k -> new long[9]);
+                    t[6] += eExcl;
+                    if (cpu != null) { t[7] += cpu.exclNanos(); t[8] = 1; }
+                    pEnergyTime += eExcl;
+                    if (cpu != null) pCpu += cpu.exclNanos();
                     if (s.allCalls() > 0) t[0]++;
                     t[1] += s.allCalls();
                     t[2] += s.exclNanos();
@@ -168,22 +203,25 @@ public final class Profile {
                 long[] t = e.getValue();
                 threadRows.add(new ThreadRow(proc.name(), proc.pid(), e.getKey(), ti != null ? ti.name() : "?", t[0], t[1],
                         clamp(t[2], negativeSums), t[3], ti != null ? ti.eventDrops() : 0, ti != null ? ti.depthDrops() : 0,
-                        t[4], Math.max(0, energy.microjoules(t[2], t[4], 0)), t[5] / 1e6));
+                        t[4], Math.max(0, energy.microjoules(t[6], t[4], 0)), t[5] / 1e6, t[8] != 0 ? (Long) t[7] : null));
             }
             for (ThreadInfo ti : tinfo.values()) {
                 // threads without method rows (hyprof's calibration thread, seen by a live
                 // snapshot while it ran) are not part of the program's total
                 if (!perThread.containsKey(ti.tid())) continue;
                 sumTopIncl += ti.topInclNanos();
+                // the energy total is measured apart too: the thread's CPU total where it has one
+                sumEnergyTop += procCpu && ti.topCpuNanos() != null ? ti.topCpuNanos() : ti.topInclNanos();
                 sumTopNativeEst += ti.topNativeEstNanos();
                 sumNativeTopPj += ti.topNativeEnergyPicojoules();
             }
             sumExcl += pTime;
+            sumEnergyExcl += pEnergyTime;
             sumNativeExclPj += pNatPj;
             sumNativeExclEst += pNatNs;
             processRows.add(new ProcessRow(proc.id(), proc.name(), proc.pid(), proc.status(), perThread.size(), pCalls,
-                    clamp(pTime, negativeSums), pRaw, proc.eventDrops(), pNatNs, Math.max(0, energy.microjoules(pTime, pNatNs, 0)),
-                    pNatPj / 1e6));
+                    clamp(pTime, negativeSums), pRaw, proc.eventDrops(), pNatNs, Math.max(0, energy.microjoules(pEnergyTime, pNatNs, 0)),
+                    pNatPj / 1e6, procCpu ? (Long) pCpu : null));
             cals.addAll(procCals);
             drops += proc.eventDrops();
         }
@@ -208,25 +246,32 @@ public final class Profile {
                 warn.add("probe cost " + Units.percent(share) + " % of raw time");
             if (timedCalls > 0 && q.clamped() > MethodRow.CLAMPED_LIMIT * timedCalls)
                 warn.add("clamped " + q.clamped() + " of " + timedCalls + " timed calls");
-            double eExcl = energy.microjoules(a[2], c.estNanos(), c.energyPicojoules());
-            double eIncl = energy.microjoules(a[1], c.estNanosIncl(), c.energyPicojoulesIncl());
+            long[] et = energyTime.get(e.getKey());
+            double eExcl = energy.microjoules(et[0], c.estNanos(), c.energyPicojoules());
+            double eIncl = energy.microjoules(et[1], c.estNanosIncl(), c.energyPicojoulesIncl());
             rows.add(new MethodRow(e.getKey(), info != null ? info.kindLabel() : "method",
                     info != null ? info.resolution().label() : "method", a[0], Math.max(0, a[1]), Math.max(0, a[2]),
                     a[3], a[4], min, a[6],
                     Histogram.percentile(h, 0.50, min, a[6]), Histogram.percentile(h, 0.99, min, a[6]), a[7], a[8], h, c,
                     Math.max(0, eExcl), Math.max(0, eIncl), q.countOnlyCalls(),
-                    countOnlyReason(q, timedCalls, countOnlyCal.get(e.getKey())), q.clamped(), share, String.join("; ", warn)));
+                    countOnlyReason(q, timedCalls, countOnlyCal.get(e.getKey())), q.clamped(), share, String.join("; ", warn),
+                    cpus.get(e.getKey())));
         }
         Totals totals = new Totals(sumExcl, sumTopIncl, sumNativeExclPj, sumNativeTopPj,
-                energy.microjoules(sumExcl, sumNativeExclEst, sumNativeExclPj),
-                energy.microjoules(sumTopIncl, sumTopNativeEst, sumNativeTopPj));
+                energy.microjoules(sumEnergyExcl, sumNativeExclEst, sumNativeExclPj),
+                energy.microjoules(sumEnergyTop, sumTopNativeEst, sumNativeTopPj));
         List<String> notes = onlyProcessId == null ? store.notes() : store.notes(onlyProcessId);
         if (negativeSums[0] > 0) {
             notes = new ArrayList<>(notes);
             notes.add("warning: " + negativeSums[0] + " deducted time sum(s) below 0, recorded before the runtime clamped"
                     + " each call, shown as 0; method rows among them are marked !");
         }
-        return new Profile(rows, threadRows, processRows, cals, drops, notes, energy, totals, hybrid);
+        return new Profile(rows, threadRows, processRows, cals, drops, notes, energy, totals, hybrid, cpuClock);
+    }
+
+    private static String name(Map<Integer, ProbeInfo> byId, ProbeStats s) {
+        ProbeInfo info = byId.get(s.probeId());
+        return info != null ? info.displayName() : "probe#" + s.probeId();
     }
 
     /** A deducted sum as shown: never below 0, and counted when it was. */
@@ -264,6 +309,14 @@ public final class Profile {
     /** Σ exclusive against the session's totals (see {@link Totals}). */
     public Totals totals() {
         return totals;
+    }
+
+    /**
+     * How the session's thread CPU time was measured: 0 none recorded (Java energy is then wall
+     * time × power), {@link CpuTime#SAMPLED} or {@link CpuTime#DUAL} (sampled if processes differ).
+     */
+    public int cpuClock() {
+        return cpuClock;
     }
 
     /** Whether native code ran in the emulator (a hybrid run). */

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.CpuTime;
 import org.hyprof.store.ProcessInfo;
 
 /**
@@ -28,22 +29,30 @@ import org.hyprof.store.ProcessInfo;
  * {@code count_only_reason} (empty unless count-only), {@code probe_share} (share of the raw
  * inclusive time that was probe cost, 0..1), {@code clamped} (timed calls whose deducted time was
  * clamped at 0) and {@code probe_warning} (why the times are dominated by probe cost; empty if
- * they are not). Columns may be added at the end; existing ones keep their place.
+ * they are not). Then thread CPU time ({@value #CPU_COLUMNS}): CPU time inclusive and exclusive
+ * (deducted like the wall times), the wall time not on a CPU (waiting, sleeping, blocked) inclusive
+ * and exclusive, and how the CPU time was measured ({@code sampled} or {@code dual}); all empty
+ * when the session recorded no CPU time. Thread and process rows end with {@code cpu_ns,wait_ns}
+ * (over their methods' exclusive times). Columns may be added at the end; existing ones keep their place.
  */
 public final class ReportWriter {
     /** The last method columns: how far the row's times can be trusted. */
     public static final String CONFIDENCE_COLUMNS = "count_only_calls,count_only_reason,probe_share,clamped,probe_warning";
+    /** The method columns after {@link #CONFIDENCE_COLUMNS}: thread CPU time (empty when not recorded). */
+    public static final String CPU_COLUMNS = "cpu_incl_ns,cpu_excl_ns,wait_incl_ns,wait_excl_ns,cpu_clock";
     public static final String METHOD_COLUMNS =
             "method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns,iterations,throws,"
-            + "native_instr,native_cycles,native_est_ns,energy_uj," + CONFIDENCE_COLUMNS;
+            + "native_instr,native_cycles,native_est_ns,energy_uj," + CONFIDENCE_COLUMNS + "," + CPU_COLUMNS;
     /** {@link #METHOD_COLUMNS} with the native and energy columns inclusive ({@code --inclusive}). */
     public static final String METHOD_COLUMNS_INCLUSIVE =
             "method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns,iterations,throws,"
-            + "native_instr_incl,native_cycles_incl,native_est_ns_incl,energy_uj_incl," + CONFIDENCE_COLUMNS;
+            + "native_instr_incl,native_cycles_incl,native_est_ns_incl,energy_uj_incl," + CONFIDENCE_COLUMNS + "," + CPU_COLUMNS;
     public static final String THREAD_COLUMNS =
-            "process,pid,tid,thread,methods,calls,time_ns,time_raw_ns,event_drops,depth_drops,native_est_ns,java_energy_uj,native_energy_uj";
+            "process,pid,tid,thread,methods,calls,time_ns,time_raw_ns,event_drops,depth_drops,native_est_ns,java_energy_uj,native_energy_uj,"
+            + "cpu_ns,wait_ns";
     public static final String PROCESS_COLUMNS =
-            "process,pid,status,threads,calls,time_ns,time_raw_ns,event_drops,native_est_ns,java_energy_uj,native_energy_uj";
+            "process,pid,status,threads,calls,time_ns,time_raw_ns,event_drops,native_est_ns,java_energy_uj,native_energy_uj,"
+            + "cpu_ns,wait_ns";
 
     /** What rows to show. */
     public enum By { METHOD, THREAD, PROCESS, LOOP }
@@ -126,7 +135,9 @@ public final class ReportWriter {
                             n(r.minNanos()), n(r.maxNanos()), n(r.p50Nanos()), n(r.p99Nanos()), n(r.iterations()),
                             n(r.throwsCount()), n(nInstr(r)), n(nCycles(r)), n(nNanos(r)), Units.microjoulesFine(energy(r)),
                             n(r.countOnlyCalls()), csvField(r.countOnlyReason()), Units.share(r.probeShare()),
-                            n(r.clamped()), csvField(r.probeWarning())));
+                            n(r.clamped()), csvField(r.probeWarning()), n(r.cpu() == null ? null : r.cpu().inclNanos()),
+                            n(r.cpu() == null ? null : r.cpu().exclNanos()), n(r.waitInclNanos()), n(r.waitExclNanos()),
+                            r.cpu() == null ? "" : CpuTime.clockName(r.cpu().clock())));
                 }
             }
             case THREAD -> {
@@ -135,7 +146,7 @@ public final class ReportWriter {
                     out.println(String.join(",", csvField(t.process()), n(t.pid()), n(t.tid()), csvField(t.name()),
                             n(t.methods()), n(t.calls()), n(t.timeNanos()), n(t.timeRawNanos()), n(t.eventDrops()),
                             n(t.depthDrops()), n(t.nativeEstNanos()), Units.microjoulesFine(t.javaEnergyMicrojoules()),
-                            Units.microjoulesFine(t.nativeEnergyMicrojoules())));
+                            Units.microjoulesFine(t.nativeEnergyMicrojoules()), n(t.cpuNanos()), n(t.waitNanos())));
                 }
             }
             case PROCESS -> {
@@ -144,7 +155,7 @@ public final class ReportWriter {
                     out.println(String.join(",", csvField(p.name()), n(p.pid()), p.status(), n(p.threads()),
                             n(p.calls()), n(p.timeNanos()), n(p.timeRawNanos()), n(p.eventDrops()),
                             n(p.nativeEstNanos()), Units.microjoulesFine(p.javaEnergyMicrojoules()),
-                            Units.microjoulesFine(p.nativeEnergyMicrojoules())));
+                            Units.microjoulesFine(p.nativeEnergyMicrojoules()), n(p.cpuNanos()), n(p.waitNanos())));
                 }
             }
         }
@@ -173,7 +184,10 @@ public final class ReportWriter {
         ArrayNode notes = root.putArray("notes");
         profile.notes().forEach(notes::add);
         ObjectNode en = root.putObject("energy");
-        en.put("java_power_mw", profile.energy().javaPowerMilliwatts()).put("java_power", profile.energy().description());
+        en.put("java_power_mw", profile.energy().javaPowerMilliwatts()).put("java_power", profile.energy().description())
+                .put("java_time", profile.cpuClock() != 0 ? "cpu" : "wall");
+        root.put("cpu_clock", profile.cpuClock() != 0 ? CpuTime.clockName(profile.cpuClock()) : null);
+        root.put("clocks", clocks());
         Profile.Totals tot = profile.totals();
         en.put("total_uj", tot.totalEnergyMicrojoules()).put("sum_excl_uj", tot.exclEnergyMicrojoules())
                 .put("relative_difference", tot.energyRelativeDifference())
@@ -198,6 +212,10 @@ public final class ReportWriter {
                             .put("count_only_calls", r.countOnlyCalls()).put("count_only_reason", r.countOnlyReason())
                             .put("probe_share", r.probeShare()).put("clamped", r.clamped())
                             .put("probe_warning", r.probeWarning());
+                    o.put("cpu_incl_ns", r.cpu() == null ? null : r.cpu().inclNanos())
+                            .put("cpu_excl_ns", r.cpu() == null ? null : r.cpu().exclNanos())
+                            .put("wait_incl_ns", r.waitInclNanos()).put("wait_excl_ns", r.waitExclNanos())
+                            .put("cpu_clock", r.cpu() == null ? null : CpuTime.clockName(r.cpu().clock()));
                 }
             }
             case THREAD -> {
@@ -207,7 +225,8 @@ public final class ReportWriter {
                             .put("time_ns", t.timeNanos()).put("time_raw_ns", t.timeRawNanos())
                             .put("event_drops", t.eventDrops()).put("depth_drops", t.depthDrops())
                             .put("native_est_ns", t.nativeEstNanos()).put("java_energy_uj", t.javaEnergyMicrojoules())
-                            .put("native_energy_uj", t.nativeEnergyMicrojoules());
+                            .put("native_energy_uj", t.nativeEnergyMicrojoules())
+                            .put("cpu_ns", t.cpuNanos()).put("wait_ns", t.waitNanos());
                 }
             }
             case PROCESS -> {
@@ -216,7 +235,8 @@ public final class ReportWriter {
                             .put("threads", p.threads()).put("calls", p.calls()).put("time_ns", p.timeNanos())
                             .put("time_raw_ns", p.timeRawNanos()).put("event_drops", p.eventDrops())
                             .put("native_est_ns", p.nativeEstNanos()).put("java_energy_uj", p.javaEnergyMicrojoules())
-                            .put("native_energy_uj", p.nativeEnergyMicrojoules());
+                            .put("native_energy_uj", p.nativeEnergyMicrojoules())
+                            .put("cpu_ns", p.cpuNanos()).put("wait_ns", p.waitNanos());
                 }
             }
         }
@@ -243,22 +263,31 @@ public final class ReportWriter {
         out.println("dropped events: " + profile.eventDrops());
         if (damagedEventChunks > 0)
             out.println("damaged event chunks: " + damagedEventChunks + " (checksum mismatch: left out of call trees and exports)");
-        out.println("energy: Java code at " + profile.energy().description()
+        out.println("clocks: " + clocks());
+        out.println("energy: Java code: " + (profile.cpuClock() != 0 ? "exclusive thread CPU time" : "exclusive wall time"
+                + " (no CPU time recorded)") + " at " + profile.energy().description()
+                + (profile.cpuClock() != 0 ? "; waiting costs nothing" : "")
                 + (profile.hybrid() ? "; native code per call from the CPU profile" : ""));
         for (String n : profile.notes()) out.println(n);
         out.println();
-        boolean nat = profile.hybrid();
+        boolean nat = profile.hybrid(), cpu = profile.cpuClock() != 0;
         String e = inclusive ? "energy uJ incl" : "energy uJ";
         switch (by) {
             case METHOD, LOOP -> {
                 List<String[]> cells = new ArrayList<>();
-                cells.add(nat ? new String[] {"calls", "incl ms", "excl ms", inclusive ? "native ms incl" : "native ms", e, "p50 us", "p99 us", "iter", "probe%", "", "method"}
-                        : new String[] {"calls", "incl ms", "excl ms", e, "p50 us", "p99 us", "iter", "probe%", "", "method"});
+                List<String> head = new ArrayList<>(List.of("calls", "incl ms", "excl ms"));
+                if (cpu) head.addAll(List.of("cpu ms", "wait ms"));
+                if (nat) head.add(inclusive ? "native ms incl" : "native ms");
+                head.addAll(List.of(e, "p50 us", "p99 us", "iter", "probe%", "", "method"));
+                cells.add(head.toArray(new String[0]));
                 List<MethodRow> marked = new ArrayList<>();
                 for (MethodRow r : methodRows()) {
                     if (!r.mark().isEmpty()) marked.add(r);
                     List<String> c = new ArrayList<>(List.of(n(r.calls()), Units.millis(raw ? r.inclRawNanos() : r.inclNanos()),
                             Units.millis(raw ? r.exclRawNanos() : r.exclNanos())));
+                    // exclusive, as the energy is: a method's own CPU time and its own waiting
+                    if (cpu) c.addAll(List.of(r.cpu() == null ? "" : Units.millis(r.cpu().exclNanos()),
+                            r.cpu() == null ? "" : Units.millis(r.waitExclNanos())));
                     if (nat) c.add(Units.millis(nNanos(r)));
                     c.addAll(List.of(Units.microjoules(energy(r)), Units.micros(r.p50Nanos()), Units.micros(r.p99Nanos()),
                             r.kind().equals("loop") ? n(r.iterations()) : "", Units.percent(r.probeShare()), r.mark(), r.method()));
@@ -269,19 +298,21 @@ public final class ReportWriter {
             }
             case THREAD -> {
                 List<String[]> cells = new ArrayList<>();
-                cells.add(new String[] {"tid", "methods", "calls", "time ms", "java uJ", "native uJ", "drops", "thread"});
+                cells.add(new String[] {"tid", "methods", "calls", "time ms", "cpu ms", "wait ms", "java uJ", "native uJ", "drops", "thread"});
                 for (Profile.ThreadRow t : threadRows())
                     cells.add(new String[] {n(t.tid()), n(t.methods()), n(t.calls()),
-                        Units.millis(raw ? t.timeRawNanos() : t.timeNanos()), Units.microjoules(t.javaEnergyMicrojoules()),
+                        Units.millis(raw ? t.timeRawNanos() : t.timeNanos()), t.cpuNanos() == null ? "" : Units.millis(t.cpuNanos()),
+                        t.waitNanos() == null ? "" : Units.millis(t.waitNanos()), Units.microjoules(t.javaEnergyMicrojoules()),
                         Units.microjoules(t.nativeEnergyMicrojoules()), n(t.eventDrops()), Printable.of(t.name())});
                 aligned(out, cells);
             }
             case PROCESS -> {
                 List<String[]> cells = new ArrayList<>();
-                cells.add(new String[] {"pid", "threads", "calls", "time ms", "java uJ", "native uJ", "drops", "status", "process"});
+                cells.add(new String[] {"pid", "threads", "calls", "time ms", "cpu ms", "wait ms", "java uJ", "native uJ", "drops", "status", "process"});
                 for (Profile.ProcessRow p : profile.processes())
                     cells.add(new String[] {n(p.pid()), n(p.threads()), n(p.calls()),
-                        Units.millis(raw ? p.timeRawNanos() : p.timeNanos()), Units.microjoules(p.javaEnergyMicrojoules()),
+                        Units.millis(raw ? p.timeRawNanos() : p.timeNanos()), p.cpuNanos() == null ? "" : Units.millis(p.cpuNanos()),
+                        p.waitNanos() == null ? "" : Units.millis(p.waitNanos()), Units.microjoules(p.javaEnergyMicrojoules()),
                         Units.microjoules(p.nativeEnergyMicrojoules()), n(p.eventDrops()), p.status(), Printable.of(p.name())});
                 aligned(out, cells);
             }
@@ -358,6 +389,22 @@ public final class ReportWriter {
 
     private static String n(long v) {
         return Long.toString(v);
+    }
+
+    /** An optional figure: empty when absent (never 0: "not recorded" is not "none spent"). */
+    private static String n(Long v) {
+        return v == null ? "" : Long.toString(v);
+    }
+
+    /** Which clock is behind which figures (the header's {@code clocks:} line). */
+    String clocks() {
+        String java = switch (profile.cpuClock()) {
+            case CpuTime.SAMPLED -> "Java rows measured on this host: wall clock per probe, thread CPU clock sampled"
+                    + " (cpu ms within about one sample period per call end; cpuClock=sampled)";
+            case CpuTime.DUAL -> "Java rows measured on this host: wall clock and thread CPU clock read at every probe (cpuClock=dual)";
+            default -> "Java rows measured on this host's wall clock (no thread CPU time recorded)";
+        };
+        return java + (profile.hybrid() ? "; native rows estimated for the device from the CPU profile" : "");
     }
 
     /** Quotes a CSV field when it holds a comma, quote or newline (RFC 4180). */

@@ -21,16 +21,19 @@ final class Aggregates {
                 + " min_ns, max_ns, outer_calls, events_inside, iters_inside, child_calls, direct_loop_events, direct_iters,"
                 + " iterations, throws, seen, hist, native_instr, native_cycles, native_est_ns, native_energy_pj,"
                 + " native_instr_incl, native_cycles_incl, native_est_ns_incl, native_energy_pj_incl,"
-                + " count_only_calls, clamped, tiny_calls, count_only_median_ns)"
-                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
+                + " count_only_calls, clamped, tiny_calls, count_only_median_ns,"
+                + " cpu_incl_ns, cpu_excl_ns, cpu_clock)"
+                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", stats, (ps, s) -> {
             NativeCost n = s.nativeCost();
             TimingCounts q = s.timing();
+            CpuTime c = s.cpu();
             Sql.set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
                     s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
                     s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
                     HistogramCodec.encode(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
                     n.instructionsIncl(), n.cyclesIncl(), n.estNanosIncl(), n.energyPicojoulesIncl(), q.countOnlyCalls(),
-                    q.clamped(), q.tinyCalls(), q.countOnlyMedianNanos());
+                    q.clamped(), q.tinyCalls(), q.countOnlyMedianNanos(), c == null ? null : c.inclNanos(),
+                    c == null ? null : c.exclNanos(), c == null ? null : c.clock());
         });
     }
 
@@ -56,6 +59,10 @@ final class Aggregates {
         need(r, "count_only_calls", r.timing().countOnlyCalls());
         need(r, "clamped", r.timing().clamped());
         need(r, "incl_raw_ns", r.inclRawNanos());
+        if (r.cpu() != null) {
+            need(r, "cpu_incl_ns", r.cpu().inclNanos());
+            need(r, "cpu_excl_ns", r.cpu().exclNanos());
+        }
         for (long h : r.hist()) need(r, "a histogram count", h);
     }
 
@@ -69,13 +76,20 @@ final class Aggregates {
         return sql.query("SELECT tid, probe_id, calls, incl_raw_ns, excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, outer_calls,"
                 + " events_inside, iters_inside, child_calls, direct_loop_events, direct_iters, iterations, throws, seen, hist,"
                 + " native_instr, native_cycles, native_est_ns, native_energy_pj, native_instr_incl, native_cycles_incl,"
-                + " native_est_ns_incl, native_energy_pj_incl, count_only_calls, clamped, tiny_calls, count_only_median_ns"
-                + " FROM probe_stats WHERE process_id = ? ORDER BY tid, probe_id", rs -> new ProbeStats(rs.getLong(1),
+                + " native_est_ns_incl, native_energy_pj_incl, count_only_calls, clamped, tiny_calls, count_only_median_ns,"
+                + " cpu_incl_ns, cpu_excl_ns, cpu_clock FROM probe_stats WHERE process_id = ? ORDER BY tid, probe_id", rs -> new ProbeStats(rs.getLong(1),
                 rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
                 rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
                 rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), HistogramCodec.decode(rs.getBytes(19)),
                 new NativeCost(rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24), rs.getLong(25),
                         rs.getLong(26), rs.getLong(27)), new TimingCounts(rs.getLong(28), rs.getLong(29), rs.getLong(30),
-                rs.getLong(31))), processId);
+                rs.getLong(31)), cpu(rs)), processId);
+    }
+
+    /** Columns 32 … 34, or null: NULL when the session recorded no CPU time. */
+    private static CpuTime cpu(java.sql.ResultSet rs) throws java.sql.SQLException {
+        long incl = rs.getLong(32);
+        if (rs.wasNull()) return null;
+        return new CpuTime(incl, rs.getLong(33), rs.getInt(34));
     }
 }

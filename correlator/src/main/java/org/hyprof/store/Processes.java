@@ -47,8 +47,8 @@ final class Processes {
 
     void putThread(long processId, ThreadInfo t) {
         sql.update("INSERT OR REPLACE INTO thread(process_id, tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns,"
-                + " top_native_energy_pj) VALUES (?,?,?,?,?,?,?,?)", processId, t.tid(), t.name(), t.eventDrops(), t.depthDrops(),
-                t.topInclNanos(), t.topNativeEstNanos(), t.topNativeEnergyPicojoules());
+                + " top_native_energy_pj, top_cpu_ns) VALUES (?,?,?,?,?,?,?,?,?)", processId, t.tid(), t.name(), t.eventDrops(),
+                t.depthDrops(), t.topInclNanos(), t.topNativeEstNanos(), t.topNativeEnergyPicojoules(), t.topCpuNanos());
     }
 
     void putOsTid(long processId, long tid, long osTid) {
@@ -63,8 +63,9 @@ final class Processes {
     }
 
     List<ThreadInfo> threads(long processId) {
-        return sql.query("SELECT tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns, top_native_energy_pj"
-                + " FROM thread WHERE process_id = ? ORDER BY tid", rs -> new ThreadInfo(rs.getLong(1), rs.getString(2),
-                rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7)), processId);
+        return sql.query("SELECT tid, name, event_drops, depth_drops, top_incl_ns, top_native_est_ns, top_native_energy_pj,"
+                + " top_cpu_ns FROM thread WHERE process_id = ? ORDER BY tid", rs -> new ThreadInfo(rs.getLong(1), rs.getString(2),
+                rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7),
+                rs.getObject(8) == null ? null : rs.getLong(8)), processId);
     }
 }

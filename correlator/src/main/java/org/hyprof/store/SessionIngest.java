@@ -242,7 +242,7 @@ public final class SessionIngest {
             if (last != null && snap.atNanos < last) continue;
             lastSnapshotNanos.put(t.tid, snap.atNanos);
             ts.add(new ThreadInfo(t.tid, t.name, t.eventDrops, t.depthDrops, t.topInclNanos, t.topNativeEstNanos,
-                    t.topNativeEnergyPicojoules));
+                    t.topNativeEnergyPicojoules, t.topCpuNanos >= 0 ? t.topCpuNanos : null));
             for (SnapshotChunk.ProbeRow p : t.probes) {
                 if (p.id == 0) continue; // the runtime's calibration probe
                 long[] f = p.fields; // at least Stats.HIST long: fields this reader does not know are kept aside
@@ -253,7 +253,7 @@ public final class SessionIngest {
                         f[Stats.NATIVE_CYCLES], f[Stats.NATIVE_EST_NS], f[Stats.NATIVE_ENERGY_PJ], f[Stats.NATIVE_INSTR_INCL],
                         f[Stats.NATIVE_CYCLES_INCL], f[Stats.NATIVE_EST_NS_INCL], f[Stats.NATIVE_ENERGY_PJ_INCL]),
                         new TimingCounts(f[Stats.COUNT_ONLY_CALLS], f[Stats.CLAMPED], f[Stats.TINY_CALLS],
-                                f[Stats.COUNT_ONLY_MEDIAN_NS])));
+                                f[Stats.COUNT_ONLY_MEDIAN_NS]), cpu(snap.fields, f)));
             }
         }
         store.inTransaction(() -> {
@@ -265,6 +265,16 @@ public final class SessionIngest {
             store.updateProcessDrops(processId, drops());
         });
         for (ProbeStats r : rows) if (isMethod(r.probeId())) methodThreads.add(r.tid());
+    }
+
+    /**
+     * A probe's CPU time, or null when the writer sent none: a format-2 writer (fewer fields than
+     * {@link Stats#CPU_CLOCK}) or a run whose CPU clock was off (mode 0).
+     */
+    private static CpuTime cpu(int fieldsSent, long[] f) {
+        if (fieldsSent <= Stats.CPU_CLOCK) return null;
+        int clock = (int) f[Stats.CPU_CLOCK];
+        return clock == CpuTime.SAMPLED || clock == CpuTime.DUAL ? new CpuTime(f[Stats.CPU_INCL], f[Stats.CPU_EXCL], clock) : null;
     }
 
     /** Events dropped over all threads, as last reported. */

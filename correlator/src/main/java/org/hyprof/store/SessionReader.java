@@ -31,7 +31,8 @@ public final class SessionReader implements AutoCloseable {
             in.close();
             throw new IOException(file + ": not a hyprof session file (bad magic)");
         }
-        if (magic.length < SessionFormat.MAGIC.length || magic[7] != SessionFormat.VERSION) {
+        if (magic.length < SessionFormat.MAGIC.length || magic[7] < SessionFormat.OLDEST_READABLE
+                || magic[7] > SessionFormat.VERSION) {
             in.close();
             throw new IOException(file + ": unsupported session file version " + (magic.length > 7 ? magic[7] : -1));
         }

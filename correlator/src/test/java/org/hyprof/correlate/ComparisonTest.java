@@ -76,6 +76,21 @@ class ComparisonTest {
         Golden.check("compare-method.csv", csv.toString());
     }
 
+    /** Issue 18: exclusive CPU and wait time side by side; empty on the side that recorded none. */
+    @Test
+    void cpuAndWaitSideBySide() {
+        ProbeStats slow = stats(2, 10, 500_000_000, 400_000_000, 0, 0);
+        ProbeStats withCpu = ReportWriterTest.withCpu(slow, 120_000_000, 100_000_000);
+        Comparison c = new Comparison(session("a.db", List.of(slow)), session("b.db", List.of(withCpu)));
+        StringWriter csv = new StringWriter(), table = new StringWriter();
+        c.csv(new PrintWriter(csv), 0);
+        c.table(new PrintWriter(table), 0);
+        String row = csv.toString().lines().filter(l -> l.startsWith("app.Main.fib")).findFirst().orElseThrow();
+        assertTrue(row.endsWith(",,100000000,,,300000000,"), row);
+        assertTrue(table.toString().contains("excl cpu"), table.toString());
+        assertTrue(table.toString().contains("100ms"), table.toString());
+    }
+
     @Test
     void theTableHasWhatTheCsvHasWithinItsWidth() {
         StringWriter w = new StringWriter();

@@ -10,6 +10,7 @@ import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.runtime.Stats;
 import org.hyprof.store.CalibrationRecord;
+import org.hyprof.store.CpuTime;
 import org.hyprof.testing.Golden;
 import org.hyprof.store.ProbeStats;
 import org.hyprof.store.ProcessInfo;
@@ -35,7 +36,17 @@ class ReportWriterTest {
 
     /** The deterministic session, its Java energy from {@code model} when not null (stored as {@code hyprof profile} does). */
     Profile deterministic(EnergyModel model) {
-        Path db = dir.resolve("d.db");
+        return deterministic(model, false);
+    }
+
+    /**
+     * The deterministic session; with {@code cpu}, thread CPU time (sampled) beside the wall times
+     * (issue 18): main spends 90 of its 190 µs own time waiting, the worker's run() 200 of its
+     * 240 µs; thread CPU totals as the runtime keeps them (Σ CPU of top-level activations: main
+     * 600 µs, worker 90 µs).
+     */
+    Profile deterministic(EnergyModel model, boolean cpu) {
+        Path db = dir.resolve(cpu ? "cpu.db" : "d.db");
         try (Store s = Store.create(db)) {
             long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L,
                     1000, 1_700_000_001_000L, "ended", 0, "golden"));
@@ -45,15 +56,22 @@ class ReportWriterTest {
                     new ProbeInfo(3, true, Resolution.LOOP, "app.Main", "main", "([Ljava/lang/String;)V", 1, 0, 5, "Main.java"),
                     new ProbeInfo(4, false, Resolution.THREAD, "app.Worker", "run", "()V", -1, -1, 20, "Worker.java")));
             // thread totals as the runtime keeps them: Σ deducted inclusive of top-level activations
-            s.putThread(p, new ThreadInfo(1, "main", 0, 0, 990_000, 0, 0));
-            s.putThread(p, new ThreadInfo(12, "worker", 0, 0, 290_000, 0, 0));
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0, 990_000, 0, 0, cpu ? 600_000L : null));
+            s.putThread(p, new ThreadInfo(12, "worker", 0, 0, 290_000, 0, 0, cpu ? 90_000L : null));
             s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
-            s.putStats(p, List.of(
+            List<ProbeStats> stats = List.of(
                     new ProbeStats(1, 1, 1, 1_500_000, 200_000, 1_400_000, 190_000, 1_400_000, 1_400_000, 1, 400, 30, 3, 2, 30, 0, 0, 1, hist(21, 1)),
                     new ProbeStats(1, 2, 177, 900_000, 900_000, 800_000, 800_000, 200, 90_000, 1, 352, 0, 176, 0, 0, 0, 0, 177, hist(8, 100, 9, 60, 17, 17)),
                     new ProbeStats(1, 3, 1, 1_000_000, 100_000, 950_000, 95_000, 950_000, 950_000, 1, 354, 30, 1, 0, 30, 30, 0, 1, hist(20, 1)),
                     new ProbeStats(12, 4, 1, 300_000, 250_000, 290_000, 240_000, 290_000, 290_000, 1, 2, 0, 1, 0, 0, 0, 0, 1, hist(19, 1)),
-                    new ProbeStats(12, 2, 1, 60_000, 60_000, 50_000, 50_000, 50_000, 50_000, 1, 0, 0, 0, 0, 0, 0, 1, 1, hist(16, 1))));
+                    new ProbeStats(12, 2, 1, 60_000, 60_000, 50_000, 50_000, 50_000, 50_000, 1, 0, 0, 0, 0, 0, 0, 1, 1, hist(16, 1)));
+            if (cpu) {
+                long[][] cpuInclExcl = {{600_000, 100_000}, {500_000, 500_000}, {450_000, 45_000}, {90_000, 40_000}, {50_000, 50_000}};
+                List<ProbeStats> with = new java.util.ArrayList<>();
+                for (int i = 0; i < stats.size(); i++) with.add(withCpu(stats.get(i), cpuInclExcl[i][0], cpuInclExcl[i][1]));
+                stats = with;
+            }
+            s.putStats(p, stats);
             if (model != null) model.save(s);
             return Profile.load(s);
         }
@@ -83,6 +101,47 @@ class ReportWriterTest {
         Golden.check("report-method-pixel-4a.txt", render(p, ReportWriter.By.METHOD, ReportWriter.Format.TABLE));
         Golden.check("report-method-pixel-4a.csv", render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV));
         Golden.check("report-thread-pixel-4a.csv", render(p, ReportWriter.By.THREAD, ReportWriter.Format.CSV));
+    }
+
+    /** {@link #deterministic}'s stats with thread CPU time (sampled) beside the wall times. */
+    static ProbeStats withCpu(ProbeStats s, long cpuIncl, long cpuExcl) {
+        return new ProbeStats(s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(), s.exclNanos(),
+                s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(), s.childCalls(),
+                s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(), s.hist(), s.nativeCost(),
+                s.timing(), new CpuTime(cpuIncl, cpuExcl, CpuTime.SAMPLED));
+    }
+
+    @Test
+    void cpuTimeBesideWallTimeAndJavaEnergyFromIt() throws Exception {
+        Profile p = deterministic(null, true);
+        Golden.check("report-cpu.txt", render(p, ReportWriter.By.METHOD, ReportWriter.Format.TABLE));
+        Golden.check("report-cpu.csv", render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV));
+        Golden.check("report-thread-cpu.txt", render(p, ReportWriter.By.THREAD, ReportWriter.Format.TABLE));
+        Golden.check("report-thread-cpu.csv", render(p, ReportWriter.By.THREAD, ReportWriter.Format.CSV));
+        Golden.check("report-process-cpu.csv", render(p, ReportWriter.By.PROCESS, ReportWriter.Format.CSV));
+        assertEquals(CpuTime.SAMPLED, p.cpuClock());
+        MethodRow run = p.methods().stream().filter(r -> r.method().equals("app.Worker.run()V")).findFirst().orElseThrow();
+        assertEquals(90_000, run.cpu().inclNanos());
+        assertEquals(200_000, run.waitExclNanos(), "240 µs own wall time, 40 µs of it on a CPU");
+        double mw = p.energy().javaPowerMilliwatts();
+        assertEquals(40_000 * mw / 1e6, run.energyMicrojoules(), 1e-9, "Java energy: exclusive CPU time × power");
+        MethodRow fib = p.methods().stream().filter(r -> r.method().equals("app.Main.fib(I)I")).findFirst().orElseThrow();
+        assertEquals(550_000, fib.cpu().exclNanos(), "merged over both threads");
+        Profile.ThreadRow worker = p.threads().stream().filter(t -> t.tid() == 12).findFirst().orElseThrow();
+        assertEquals(90_000, worker.cpuNanos());
+        assertEquals(200_000, worker.waitNanos());
+        assertEquals(0, p.totals().energyRelativeDifference(), 1e-12, "Σ exclusive energy = the threads' CPU totals' energy");
+        assertEquals(690_000 * mw / 1e6, p.totals().totalEnergyMicrojoules(), 1e-9);
+    }
+
+    @Test
+    void aSessionWithoutCpuTimeShowsItEmptyNotZero() {
+        Profile p = deterministic();
+        assertEquals(0, p.cpuClock());
+        String csv = render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV);
+        assertTrue(csv.lines().skip(1).allMatch(l -> l.endsWith(",,,,,")), csv);
+        assertTrue(render(p, ReportWriter.By.METHOD, ReportWriter.Format.TABLE).contains("exclusive wall time (no CPU time recorded)"));
+        for (MethodRow r : p.methods()) assertNull(r.cpu());
     }
 
     @Test

@@ -44,6 +44,29 @@ class SessionCorpusTest {
             ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
             assertEquals(1, main.calls());
             assertEquals(8_500, main.inclNanos());
+            assertEquals(new CpuTime(6_000, 6_000, CpuTime.SAMPLED), main.cpu());
+            assertEquals(6_000L, s.threads(p).get(0).topCpuNanos());
+        }
+    }
+
+    /**
+     * A session file of format 2 (before thread CPU time: the golden file as hyprof wrote it then,
+     * kept in {@code src/test/resources/sessions/format2.hyprof.hex}) still imports, and its rows
+     * have no CPU time: absent (null), never 0.
+     */
+    @Test
+    void aFormat2SessionImportsWithoutCpuTime() throws IOException {
+        String hex = Files.readString(Path.of("src/test/resources/sessions/format2.hyprof.hex")).replaceAll("\\s", "");
+        byte[] bytes = java.util.HexFormat.of().parseHex(hex);
+        assertEquals(2, bytes[7], "a format-2 file");
+        try (Store s = Store.create(dir.resolve("v2.db"))) {
+            SessionImporter.Result r = importBytes("format2", bytes, s);
+            assertTrue(r.cleanEnd(), r.notes().toString());
+            long p = r.processId();
+            ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
+            assertEquals(8_500, main.inclNanos());
+            assertNull(main.cpu());
+            assertNull(s.threads(p).get(0).topCpuNanos());
         }
     }
 

@@ -73,7 +73,7 @@ class SessionIngestTest {
     }
 
     private static void thread(PayloadWriter e, long tid, String name, int[] probes, long calls) {
-        SnapshotChunk.thread(e, tid, name, 0, 0, 0, 0, 0, probes.length);
+        SnapshotChunk.thread(e, tid, name, 0, 0, 0, 0, 0, 0, probes.length);
         for (int id : probes) {
             long[] page = new long[Stats.STRIDE];
             page[Stats.CALLS] = page[Stats.SEEN] = calls;

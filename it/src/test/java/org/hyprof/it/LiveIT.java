@@ -349,7 +349,13 @@ class LiveIT {
         assertEquals("ended", s.store().processes().get(0).status());
         long calls = 0;
         // timeAll: every call timed and logged (a count-only call has no events)
-        for (ProbeStats st : s.store().stats(pid)) calls += st.calls();
+        for (ProbeStats st : s.store().stats(pid)) {
+            calls += st.calls();
+            // the live path carries thread CPU time too (issue 18): sampled by default, within wall time
+            assertNotNull(st.cpu(), "CPU time of probe " + st.probeId());
+            assertEquals(org.hyprof.store.CpuTime.SAMPLED, st.cpu().clock());
+            assertTrue(st.cpu().inclNanos() >= 0 && st.cpu().inclNanos() <= Math.max(0, st.inclNanos()), st.toString());
+        }
         long[] records = new long[1];
         s.store().eventChunks(pid, ch -> records[0] += org.hyprof.analysis.EventReplay.records(ch.data()));
         assertTrue(calls > 1_000_000, "calls " + calls);

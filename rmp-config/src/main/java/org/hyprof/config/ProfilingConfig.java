@@ -42,6 +42,9 @@ import org.hyprof.runtime.Options;
  *     working directory; an Android app's files directory)</td></tr>
  * <tr><td>timeAll</td><td>{@code true}: keep timing every probe; by default a probe whose calls are
  *     mostly shorter than 3 × the probe cost goes count-only (calls counted, not timed)</td></tr>
+ * <tr><td>cpuClock, cpuSampleMicros</td><td>how thread CPU time is measured: {@code sampled} (default; a
+ *     sampler thread reads each thread's CPU clock every {@code cpuSampleMicros}, default 2000),
+ *     {@code dual} (every probe event reads its thread's CPU clock) or {@code off}</td></tr>
  * <tr><td>nativeLibs, abi, cpu, engine, userland, nativeLimit</td><td>hybrid run: the app's native libraries (a directory), the ABI
  *     ({@code arm64-v8a}|{@code armeabi-v7a}), the CPU profile native code is costed with, the
  *     emulator engine ({@code libunicorn}|{@code unidbg}|{@code auto}), what libc/libm calls run on
@@ -57,7 +60,7 @@ import org.hyprof.runtime.Options;
 public final class ProfilingConfig {
     private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "keep", "maxAge", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
-            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "timeAll", "nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit", "sites");
+            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "timeAll", "cpuClock", "cpuSampleMicros", "nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit", "sites");
     /** Settings of a hybrid run (passed to bb-tracer inside the agent, not to the runtime). */
     private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit");
 

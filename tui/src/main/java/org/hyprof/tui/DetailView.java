@@ -37,6 +37,10 @@ final class DetailView {
                 a.calls(), Units.millis(a.inclNanos()), Units.millis(a.exclNanos()), Units.micros(a.minNanos()),
                 Units.micros(a.p50()), Units.micros(a.p99()), Units.micros(a.maxNanos()),
                 i.loop() ? "   iterations " + a.iterations() : "   exceptions " + a.throwsCount()));
+        out.add(a.cpuExclNanos() == null ? "cpu: not recorded in this session (wall time only)"
+                : String.format(Locale.ROOT, "cpu %s ms incl   %s ms excl   wait (not on a CPU) %s ms incl   %s ms excl",
+                Units.millis(a.cpuInclNanos()), Units.millis(a.cpuExclNanos()), Units.millis(Math.max(0, a.inclNanos() - a.cpuInclNanos())),
+                Units.millis(Math.max(0, a.exclNanos() - a.cpuExclNanos()))));
         out.add(String.format(Locale.ROOT, "probe cost %s %% of raw inclusive time, %d calls clamped%s%s",
                 Units.percent(a.probeShare()), a.clamped(), a.mark().contains("!") ? " (! dominated by probe cost)" : "",
                 a.countOnlyCalls() > 0 ? String.format(Locale.ROOT, "; count-only: %,d of %,d calls counted without timing"

@@ -39,7 +39,8 @@ final class EnergyView {
             }
         }
         out.add("");
-        out.add("Java: exclusive time without native time x the CPU power of");
+        out.add(data.cpuTime() ? "Java: exclusive thread CPU time without native time x the CPU power of (waiting costs nothing)"
+                : "Java: exclusive wall time without native time x the CPU power of (no CPU time recorded)");
         out.add("  " + data.energy.description());
         out.add(data.hybrid() ? "Native: the emulator's estimate per call (CPU profile: cycles, time, energy)."
                 : "Native: none ran in the emulator (a hybrid run: hyprof profile --native-libs DIR).");

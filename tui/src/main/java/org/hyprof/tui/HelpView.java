@@ -27,6 +27,8 @@ final class HelpView {
                 "  incl ms, excl ms   time with and without the methods it called (the probes' own cost deducted)",
                 "  a loop's excl      its time less the methods called inside it; its inner loops are part of it",
                 "                     (they are its method's own code), as in hyprof report --by loop",
+                "  cpu ms             exclusive thread CPU time (empty: not recorded); excl - cpu is waiting",
+                "                     (sleep, locks, I/O, no core free); Java energy is charged on CPU time",
                 "  p50/p99 us         per call;  uJ: exclusive energy;  iter: loop iterations",
                 "",
                 "Up/Down scroll, any other key closes this help");

@@ -29,11 +29,12 @@ final class SessionView {
      * hybrid run ({@link NativeCost#NONE} otherwise) and energy in µJ, exclusive and inclusive.
      * {@code calls} counts every call, {@code countOnlyCalls} those of them counted without timing
      * (the probe went count-only); {@code clamped}: timed calls whose deducted time was clamped at 0.
+     * {@code cpuInclNanos}, {@code cpuExclNanos}: thread CPU time, null when the session recorded none.
      */
     record Agg(long calls, long inclNanos, long exclNanos, long minNanos, long maxNanos, long iterations,
                long throwsCount, long[] hist, Map<Long, Long> callsByThread, NativeCost nativeCost,
                double energyMicrojoules, double energyInclMicrojoules, long inclRawNanos, long countOnlyCalls,
-               long clamped) {
+               long clamped, Long cpuInclNanos, Long cpuExclNanos) {
         /** Share of the raw inclusive time that was probe cost, 0..1 (as reports compute it). */
         double probeShare() {
             return inclRawNanos > 0 ? Math.min(1, Math.max(0, (inclRawNanos - inclNanos) / (double) inclRawNanos)) : 0;
@@ -58,11 +59,15 @@ final class SessionView {
         }
     }
 
-    static final Agg NONE = new Agg(0, 0, 0, 0, 0, 0, 0, new long[Stats.HIST_BUCKETS], Map.of(), NativeCost.NONE, 0, 0, 0, 0, 0);
+    static final Agg NONE = new Agg(0, 0, 0, 0, 0, 0, 0, new long[Stats.HIST_BUCKETS], Map.of(), NativeCost.NONE, 0, 0, 0, 0, 0,
+            null, null);
 
-    /** A thread's totals over its methods: exclusive time, native time (estimated) and energy. */
+    /**
+     * A thread's totals over its methods: exclusive time, native time (estimated), energy, and
+     * exclusive thread CPU time (null when the session recorded none).
+     */
     record ThreadSum(long exclNanos, long nativeEstNanos, long nativeCycles, double javaEnergyMicrojoules,
-                     double nativeEnergyMicrojoules) {}
+                     double nativeEnergyMicrojoules, Long cpuNanos) {}
 
     /**
      * One process: its probes, their figures and (live) control state and zoom scope; per-thread
@@ -100,6 +105,13 @@ final class SessionView {
         this.energy = energy;
     }
 
+    /** Whether any probe has thread CPU time (Java energy is then CPU time × power). */
+    boolean cpuTime() {
+        for (Proc p : processes)
+            for (Agg a : p.agg().values()) if (a.cpuExclNanos() != null) return true;
+        return false;
+    }
+
     /** Whether native code ran in the emulator in any process (a hybrid run). */
     boolean hybrid() {
         for (Proc p : processes)
@@ -133,14 +145,22 @@ final class SessionView {
                 NativeCost c = s.nativeCost();
                 nat.merge(s.probeId(), c, NativeCost::plus);
                 ProbeInfo info = byId.get(s.probeId());
+                org.hyprof.store.CpuTime cpu = s.cpu();
+                // Java energy is charged on CPU time where the session has it (waiting costs nothing)
+                long eExcl = cpu != null ? cpu.exclNanos() : s.exclNanos(), eIncl = cpu != null ? cpu.inclNanos() : s.inclNanos();
                 if (info == null || !info.loop()) {
-                    long[] t = threadSums.computeIfAbsent(s.tid(), k -> new long[4]);
+                    long[] t = threadSums.computeIfAbsent(s.tid(), k -> new long[7]);
+                    t[4] += eExcl;
+                    if (cpu != null) { t[5] += cpu.exclNanos(); t[6] = 1; }
                     t[0] += s.exclNanos();
                     t[1] += c.estNanos();
                     t[2] += c.cycles();
                     t[3] += c.energyPicojoules();
                 }
-                long[] a = sums.computeIfAbsent(s.probeId(), k -> new long[] {0, 0, 0, Long.MAX_VALUE, 0, 0, 0, 0, 0, 0});
+                long[] a = sums.computeIfAbsent(s.probeId(), k -> new long[] {0, 0, 0, Long.MAX_VALUE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+                a[10] += eExcl;
+                a[11] += eIncl;
+                if (cpu != null) { a[12] += cpu.inclNanos(); a[13] += cpu.exclNanos(); a[14] = 1; }
                 a[0] += s.allCalls();
                 a[1] += s.inclNanos();
                 a[2] += s.exclNanos();
@@ -160,12 +180,13 @@ final class SessionView {
                 NativeCost c = nat.get(e.getKey());
                 agg.put(e.getKey(), new Agg(a[0], Math.max(0, a[1]), Math.max(0, a[2]), a[3] == Long.MAX_VALUE ? 0 : a[3], a[4],
                         a[5], a[6], hists.get(e.getKey()), byThread.get(e.getKey()), c,
-                        Math.max(0, energy.microjoules(a[2], c.estNanos(), c.energyPicojoules())),
-                        Math.max(0, energy.microjoules(a[1], c.estNanosIncl(), c.energyPicojoulesIncl())), a[7], a[8], a[9]));
+                        Math.max(0, energy.microjoules(a[10], c.estNanos(), c.energyPicojoules())),
+                        Math.max(0, energy.microjoules(a[11], c.estNanosIncl(), c.energyPicojoulesIncl())), a[7], a[8], a[9],
+                        a[14] != 0 ? (Long) a[12] : null, a[14] != 0 ? (Long) a[13] : null));
             }
             Map<Long, ThreadSum> ts = new HashMap<>();
             threadSums.forEach((tid, t) -> ts.put(tid, new ThreadSum(t[0], t[1], t[2],
-                    Math.max(0, energy.microjoules(t[0], t[1], 0)), t[3] / 1e6)));
+                    Math.max(0, energy.microjoules(t[4], t[1], 0)), t[3] / 1e6, t[6] != 0 ? (Long) t[5] : null)));
             List<CalibrationRecord> cals = store.calibrations(pi.id());
             if (!cals.isEmpty()) cal = cals.get(cals.size() - 1);
             ps.add(new Proc(pi, live != null && live.connected(pi.id()), probes, agg,

@@ -41,11 +41,13 @@ final class TableView {
             for (ProbeInfo i : p.probes())
                 if (!i.loop() && s.matches(i) && p.agg(i.id()).calls() > 0) all.add(new Object[] {p, i});
         all.sort((a, b) -> Long.compare(key(s, (SessionView.Proc) b[0], (ProbeInfo) b[1]), key(s, (SessionView.Proc) a[0], (ProbeInfo) a[1])));
-        for (Object[] o : all) out.add(probeRow((SessionView.Proc) o[0], (ProbeInfo) o[1]));
+        for (Object[] o : all) out.add(probeRow((SessionView.Proc) o[0], (ProbeInfo) o[1], s.data.cpuTime()));
         return new Table(probeHeader(s, "method (sorted by " + s.sortLabel() + ")"), out);
     }
 
     private static String[] probeHeader(UiState s, String last) {
+        // exclusive thread CPU time, only for sessions that recorded it (the method column keeps its width otherwise)
+        if (s.data.cpuTime()) return new String[] {"state", "calls", "incl ms", "excl ms", "cpu ms", "uJ", "p50 us", "p99 us", "iter", "probe%", last};
         return new String[] {"state", "calls", "incl ms", "excl ms", "uJ", "p50 us", "p99 us", "iter", "probe%", last};
     }
 
@@ -82,7 +84,8 @@ final class TableView {
         Comparator<ProbeInfo> order = z.level() == Resolution.LOOP ? Comparator.comparingInt(ProbeInfo::id)
                 : (a, b) -> Long.compare(key(s, p, b), key(s, p, a));
         shown.sort(order);
-        for (ProbeInfo i : shown) out.add(probeRow(p, i));
+        boolean cpu = s.data.cpuTime();
+        for (ProbeInfo i : shown) out.add(probeRow(p, i, cpu));
         return out;
     }
 
@@ -98,13 +101,15 @@ final class TableView {
     }
 
     /** A probe's row; its state is on/off (live), with * for the caller-filter root. */
-    private static Row probeRow(SessionView.Proc p, ProbeInfo i) {
+    private static Row probeRow(SessionView.Proc p, ProbeInfo i, boolean cpu) {
         SessionView.Agg a = p.agg(i.id());
         String state = p.state() == null ? "" : p.state().isOn(i.id()) ? "on" : "off";
         if (p.state() != null && containsRoot(p.state(), i.id())) state += "*";
-        return new Row(new String[] {state, Long.toString(a.calls()), Units.millis(a.inclNanos()), Units.millis(a.exclNanos()),
-            Units.microjoules(a.energyMicrojoules()), Units.micros(a.p50()), Units.micros(a.p99()),
-            i.loop() ? Long.toString(a.iterations()) : "", probeCell(a), i.displayName()}, p.info().id(), i.id());
+        List<String> c = new ArrayList<>(List.of(state, Long.toString(a.calls()), Units.millis(a.inclNanos()), Units.millis(a.exclNanos())));
+        if (cpu) c.add(a.cpuExclNanos() == null ? "" : Units.millis(a.cpuExclNanos()));
+        c.addAll(List.of(Units.microjoules(a.energyMicrojoules()), Units.micros(a.p50()), Units.micros(a.p99()),
+            i.loop() ? Long.toString(a.iterations()) : "", probeCell(a), i.displayName()));
+        return new Row(c.toArray(new String[0]), p.info().id(), i.id());
     }
 
     /** Probe share as a percentage, with the report's marks (c count-only, ! dominated by probe cost). */

@@ -219,6 +219,37 @@ class TuiScreenTest {
         assertTrue(main.contains(" 4.8  app.Main.main"), main);
     }
 
+    /** Issue 18: a session with thread CPU time shows it (cpu ms) in the table and CPU and wait in the detail. */
+    @Test
+    void cpuTimeInTheTableAndTheDetail() throws Exception {
+        Path db = dir.resolve("cpu.db");
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0,
+                    1_700_000_000_000L, 1000, 1_700_000_001_000L, "ended", 0, "golden"));
+            s.addProbes(p, List.of(
+                    new ProbeInfo(1, false, Resolution.PROCESS, "app.Main", "main", "([Ljava/lang/String;)V", -1, -1, 3, "Main.java"),
+                    new ProbeInfo(2, false, Resolution.METHOD, "app.Main", "sleepy", "()V", -1, -1, 9, "Main.java")));
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0, 300_000_000, 0, 0, 90_000_000L));
+            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
+            s.putStats(p, List.of(
+                    new ProbeStats(1, 1, 1, 300_000_000, 100_000_000, 300_000_000, 100_000_000, 300_000_000, 300_000_000, 1, 2, 0, 1,
+                            0, 0, 0, 0, 1, hist(29, 1), NativeCost.NONE, TimingCounts.NONE,
+                            new org.hyprof.store.CpuTime(90_000_000, 89_000_000, org.hyprof.store.CpuTime.SAMPLED)),
+                    new ProbeStats(1, 2, 1, 200_000_000, 200_000_000, 200_000_000, 200_000_000, 200_000_000, 200_000_000, 1, 0, 0, 0,
+                            0, 0, 0, 0, 1, hist(28, 1), NativeCost.NONE, TimingCounts.NONE,
+                            new org.hyprof.store.CpuTime(1_000_000, 1_000_000, org.hyprof.store.CpuTime.SAMPLED))));
+        }
+        reopen(new Source.Stored(db));
+        keys('h');
+        assertTrue(text().contains("cpu ms"), text());
+        String sleepy = text().lines().filter(l -> l.endsWith("app.Main.sleepy()V")).findFirst().orElseThrow();
+        assertTrue(sleepy.contains(" 200.000 ") && sleepy.contains(" 1.000 "), sleepy);
+        keys('/');
+        type("sleepy");
+        keys(KeyType.Enter, KeyType.Enter);
+        assertTrue(text().contains("cpu 1.000 ms incl   1.000 ms excl   wait (not on a CPU) 199.000 ms incl   199.000 ms excl"), text());
+    }
+
     @Test
     void hotspotsSortSearchDetailHelp() throws Exception {
         keys('h');

@@ -211,7 +211,7 @@ abstract class ChunkSink implements Sink {
     /** Adds a thread's header and the {@code probes} rows in {@link #part} to the chunk being built. */
     private void threadPart(ThreadState t, int probes) {
         SnapshotChunk.thread(parts, t.tid, t.name, t.depthDrops, t.log.dropped, t.topInclNanos, t.topNativeEstNanos,
-                t.topNativeEnergyPicojoules, probes);
+                t.topNativeEnergyPicojoules, t.topCpuNanos, probes);
         parts.append(part);
         part.reset();
     }

@@ -49,6 +49,11 @@ public final class Hyprof {
             Recorder.maxAgeNanos = o.keepLast ? o.maxAgeNanos : 0;
             Recorder.setStatsBudget(o.statsBudgetBytes);
             Recorder.countOnlyAllowed = !o.timeAll;
+            CpuClock cpu = o.cpuClock == CpuClock.OFF ? null : CpuClock.forThisVm();
+            if (cpu == null && o.cpuClock != CpuClock.OFF)
+                Recorder.report("this VM has no thread CPU clock hyprof can read: CPU time is not recorded");
+            Recorder.cpuClock = cpu;
+            Recorder.cpuMode = cpu == null ? CpuClock.OFF : o.cpuClock;
             // one reading of the start times: the session file's (and a spill file's) header and the
             // collector's HELLO must name the same run, so that an import finds its process row
             long startWallMillis = System.currentTimeMillis(), startNanos = System.nanoTime();
@@ -89,6 +94,7 @@ public final class Hyprof {
             if (o.calibrate) calibrate(false);
             started = true;
             startReporter(o);
+            if (Recorder.cpuMode == CpuClock.SAMPLED) startCpuSampler(o.cpuSampleMicros);
             shutdownHook = new Thread(new Runnable() {
                 @Override
                 public void run() {
@@ -345,6 +351,9 @@ public final class Hyprof {
             }
         }
         Recorder.reporter = null;
+        Thread sampler = cpuSampler;
+        cpuSampler = null;
+        if (sampler != null) sampler.interrupt();
         if (r != null) {
             r.interrupt();
             try {
@@ -397,6 +406,35 @@ public final class Hyprof {
             PIECES.clear();
         }
     }
+
+    /**
+     * The {@code hyprof-cpu} daemon thread: {@link Recorder#sampleCpu} every {@code periodMicros}.
+     * Its own cost is a clock read per live recorded thread per period (about 1 µs each on a JVM,
+     * a /proc read on Android), on a core the app may not be using; the probes pay a volatile read.
+     */
+    private static void startCpuSampler(final long periodMicros) {
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    // its own generation: a sampler of an earlier start that is still parked when
+                    // recording restarts (tests) ends instead of sampling alongside the new one
+                    while (cpuSampler == Thread.currentThread() && !stopping) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(periodMicros * 1000L);
+                        Recorder.sampleCpu();
+                    }
+                } catch (Throwable e) {
+                    Recorder.internalFailure(e);
+                }
+            }
+        }, "hyprof-cpu");
+        t.setDaemon(true);
+        cpuSampler = t;
+        t.start();
+    }
+
+    /** The running CPU sampler, or null; {@link #stop} clears it. */
+    private static volatile Thread cpuSampler;
 
     private static void startReporter(final Options o) {
         reporter = new Thread(new Runnable() {
@@ -465,6 +503,7 @@ public final class Hyprof {
         b.append("startWallMillis=").append(startWallMillis).append('\n');
         b.append("startNanos=").append(startNanos).append('\n');
         b.append("mode=").append(o.events ? "events" : "aggregate").append('\n');
+        b.append("cpuClock=").append(CpuClock.name(Recorder.cpuMode)).append('\n');
         b.append("budgetBytes=").append(o.events ? o.budgetBytes : 0).append('\n');
         if (o.events) b.append("keep=").append(o.keepLast ? "last" : "first").append('\n');
         b.append("vm=").append(System.getProperty("java.vm.name")).append(' ')
@@ -481,7 +520,7 @@ public final class Hyprof {
         }
     }
 
-    private static boolean isAndroid() {
+    static boolean isAndroid() {
         return System.getProperty("java.vm.name", "").toLowerCase().contains("dalvik");
     }
 

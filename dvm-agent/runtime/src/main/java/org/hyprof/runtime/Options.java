@@ -70,6 +70,15 @@ public final class Options {
      * the CLI's {@code --time-all}).
      */
     public boolean timeAll;
+    /**
+     * How thread CPU time is measured ({@code cpuClock}): {@code sampled} (default: a sampler
+     * thread reads each thread's CPU clock every {@link #cpuSampleMicros}, probes read no clock
+     * of their own), {@code dual} (every probe event reads its thread's CPU clock beside the wall
+     * clock) or {@code off}.
+     */
+    public int cpuClock = CpuClock.SAMPLED;
+    /** Period of the CPU sampler, µs ({@code cpuSampleMicros}, 100 … 1,000,000; default 2000). */
+    public long cpuSampleMicros = 2000;
 
     /** Parses one {@code key=value} setting into these options. */
     public void set(String key, String value) {
@@ -106,6 +115,15 @@ public final class Options {
         else if (k.equals("exitGraceMillis")) exitGraceMillis = parseLong(k, v, 0);
         else if (k.equals("spillDir")) spillDir = v;
         else if (k.equals("timeAll")) timeAll = parseBoolean(k, v);
+        else if (k.equals("cpuClock")) {
+            if (v.equals("sampled")) cpuClock = CpuClock.SAMPLED;
+            else if (v.equals("dual")) cpuClock = CpuClock.DUAL;
+            else if (v.equals("off")) cpuClock = CpuClock.OFF;
+            else throw new IllegalArgumentException("cpuClock must be sampled, dual or off, not '" + v + "'");
+        } else if (k.equals("cpuSampleMicros")) {
+            cpuSampleMicros = parseLong(k, v, 100);
+            if (cpuSampleMicros > 1000000) throw new IllegalArgumentException("cpuSampleMicros must be at most 1000000, not '" + v + "'");
+        }
         else throw new IllegalArgumentException("unknown runtime option '" + k + "'");
     }
 

@@ -179,6 +179,29 @@ final class Recorder {
     /** False under {@code timeAll=true}: every probe keeps timing, however short its calls. */
     static volatile boolean countOnlyAllowed = true;
 
+    /**
+     * How thread CPU time is measured ({@link CpuClock#OFF}, {@code SAMPLED}, {@code DUAL}); set
+     * at start, before calibration (which then measures the probe path with its CPU clock reads).
+     */
+    static int cpuMode = CpuClock.OFF;
+    /** The VM's CPU clock, or null (then {@link #cpuMode} is OFF). */
+    static volatile CpuClock cpuClock;
+
+    /**
+     * One pass of the CPU sampler: reads the CPU clock of every registered thread that is still
+     * running and hands the reading to its state. The sampler thread calls it every
+     * {@code cpuSampleMicros}; tests call it by hand.
+     */
+    static void sampleCpu() {
+        CpuClock c = cpuClock;
+        if (c == null || cpuMode != CpuClock.SAMPLED) return;
+        for (ThreadState s : threadArray) {
+            if (s.ended()) continue;
+            long cpu = c.threadCpuNanos(s);
+            if (cpu >= 0) s.cpuSampled(System.nanoTime(), cpu);
+        }
+    }
+
     /** In effect for deduction; immutable, so a plain field is safe (final-field semantics). */
     static Calibration calibration = Calibration.NONE;
 
@@ -504,6 +527,8 @@ final class Recorder {
             publish(Config.empty());
             calibration = Calibration.NONE;
             countOnlyAllowed = true;
+            cpuMode = CpuClock.OFF;
+            cpuClock = null;
             THREADS.clear();
             STATE = newThreadLocal();
             threadArray = new ThreadState[0];

@@ -23,12 +23,13 @@ import org.hyprof.runtime.chunk.EventRecords;
  * Payloads by type:
  * <ul>
  * <li>{@link #HEADER}: string of {@code key=value} lines (format, pid, process, startWallMillis,
- *     startNanos, mode, budgetBytes, vm).</li>
+ *     startNanos, mode, cpuClock (format 3), budgetBytes, vm).</li>
  * <li>{@link #MANIFEST}: string, TSV lines of the probe manifest (appended as classes load).</li>
  * <li>{@link #CALIBRATION}: measuredAtNanos, innerPicos, perEventPicos, perIterPicos, clockPicos.</li>
  * <li>{@link #SNAPSHOT}: nanoTime, field count F, thread count, then per thread: tid, name,
  *     depthDrops, eventDrops, top-level deducted inclusive ns (the thread's total), native
- *     estimated ns and energy pJ under top-level activations, probe count, then per probe: id,
+ *     estimated ns and energy pJ under top-level activations, (format 3, F above
+ *     {@code Stats.CPU_CLOCK}) top-level thread CPU ns, probe count, then per probe: id,
  *     F fields in {@link Stats} index order ({@link Stats#MIN} written as 0 when nothing was
  *     recorded; a reader ignores fields it does not know), non-empty bucket count, then
  *     (bucket, count) pairs. Values are cumulative: a later snapshot of the same
@@ -52,9 +53,15 @@ import org.hyprof.runtime.chunk.EventRecords;
 public final class SessionFormat {
     private SessionFormat() {}
 
-    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 2};
-    /** 2: snapshots carry a field count and per-thread totals; hybrid-run chunks. */
-    public static final int VERSION = 2;
+    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 3};
+    /**
+     * 3: snapshot fields {@code Stats.CPU_INCL}, {@code CPU_EXCL}, {@code CPU_CLOCK} (thread CPU
+     * time) and the header's {@code cpuClock}; 2: snapshots carry a field count and per-thread
+     * totals; hybrid-run chunks. Readers take 2 and 3 (a version-2 file has no CPU time).
+     */
+    public static final int VERSION = 3;
+    /** The oldest version readers still take. */
+    public static final int OLDEST_READABLE = 2;
 
     public static final int HEADER = 1;
     public static final int MANIFEST = 2;

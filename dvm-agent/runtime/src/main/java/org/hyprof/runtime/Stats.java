@@ -2,7 +2,7 @@ package org.hyprof.runtime;
 
 /**
  * Fields of one probe's aggregate record, in the order a snapshot writes them ({@link #CALLS} …
- * {@link #COUNT_ONLY_MEDIAN_NS}, then {@link #HIST_BUCKETS} histogram counts: {@link #STRIDE} in
+ * {@link #CPU_CLOCK}, then {@link #HIST_BUCKETS} histogram counts: {@link #STRIDE} in
  * all). These indices are part of the session format.
  *
  * <p>In memory a thread keeps its records more compactly, in pages of {@link #PAGE_PROBES}
@@ -79,8 +79,23 @@ public final class Stats {
     public static final int TINY_CALLS = 26;
     /** Set by the thread that switched the probe to count-only: the median deducted ns it saw then. */
     public static final int COUNT_ONLY_MEDIAN_NS = 27;
+    /**
+     * Σ deducted thread CPU time of outermost activations, ns (see {@link #CPU_CLOCK} for how it
+     * was measured; the probe cost is deducted as from {@link #INCL}, and it never exceeds the
+     * activation's deducted inclusive wall time). Added in session format 3: older files have no
+     * CPU time (their snapshots have fewer fields).
+     */
+    public static final int CPU_INCL = 28;
+    /** Σ deducted thread CPU time of every activation less what its direct callees recorded as theirs. */
+    public static final int CPU_EXCL = 29;
+    /**
+     * How the CPU figures were measured: 0 not at all (read them as absent, not 0), 1 sampled
+     * (a sampler thread reads each thread's CPU clock periodically, probes extrapolate), 2 dual
+     * (the thread's CPU clock read at every probe event). Not stored per probe: the run's mode.
+     */
+    public static final int CPU_CLOCK = 30;
     /** First of {@link #HIST_BUCKETS} log₂ buckets of per-activation deducted inclusive time. */
-    public static final int HIST = 28;
+    public static final int HIST = 31;
     /**
      * Bucket b counts durations d with {@code 64 - numberOfLeadingZeros(d) == b}, that is
      * 2^(b-1) ≤ d < 2^b ns (bucket 0 holds d = 0); the last bucket also holds longer ones.
@@ -96,15 +111,16 @@ public final class Stats {
 
     // ------------------------------------------------------------------ in-memory layout
 
-    /** Fields 0 … 15 sit at their own index; the four after the native ones follow them. */
-    static final int R_COUNT_ONLY_CALLS = 16, R_CLAMPED = 17, R_TINY_CALLS = 18, R_COUNT_ONLY_MEDIAN_NS = 19;
+    /** Fields 0 … 15 sit at their own index; the six after the native ones follow them ({@link #CPU_CLOCK} is the run's). */
+    static final int R_COUNT_ONLY_CALLS = 16, R_CLAMPED = 17, R_TINY_CALLS = 18, R_COUNT_ONLY_MEDIAN_NS = 19,
+            R_CPU_INCL = 20, R_CPU_EXCL = 21;
     /**
      * First of the {@link #HIST_BUCKETS}/4 longs holding four 16-bit bucket counts each (bucket 4k
-     * in the low bits). Most probes are called a few times, so 16 bits keep the record at 32 longs
+     * in the low bits). Most probes are called a few times, so 16 bits keep the record at 34 longs
      * (it was 76): a bucket passing 65,535 carries into the thread's carry page of that page of
      * probes, as a 32-bit count of 2^16 each (exact up to 2^48 calls of one duration class).
      */
-    static final int R_HIST = 20;
+    static final int R_HIST = 22;
     static final int HIST_LANE_BITS = 16;
     /** Longs per probe in a stats page. */
     static final int REC = R_HIST + HIST_BUCKETS / 4;
@@ -142,6 +158,7 @@ public final class Stats {
             long[] n = nat != null && pi < nat.length ? nat[pi] : null;
             return n == null ? 0 : n[k * NAT_REC + f - NATIVE_INSTR];
         }
+        if (f == CPU_CLOCK) return Recorder.cpuMode;
         if (f < HIST) return p[b + f - NAT_REC];
         int h = f - HIST;
         long v = (p[b + R_HIST + (h >>> 2)] >>> ((h & 3) << 4)) & 0xffff;
@@ -163,7 +180,8 @@ public final class Stats {
         long[] n = nat != null && pi < nat.length ? nat[pi] : null;
         if (n != null) System.arraycopy(n, k * NAT_REC, into, NATIVE_INSTR, NAT_REC);
         else java.util.Arrays.fill(into, NATIVE_INSTR, COUNT_ONLY_CALLS, 0);
-        System.arraycopy(p, b + R_COUNT_ONLY_CALLS, into, COUNT_ONLY_CALLS, HIST - COUNT_ONLY_CALLS);
+        System.arraycopy(p, b + R_COUNT_ONLY_CALLS, into, COUNT_ONLY_CALLS, CPU_CLOCK - COUNT_ONLY_CALLS);
+        into[CPU_CLOCK] = Recorder.cpuMode;
         for (int h = 0; h < HIST_BUCKETS; h += 4) {
             long v = p[b + R_HIST + (h >>> 2)];
             into[HIST + h] = v & 0xffff;

@@ -8,13 +8,13 @@ package org.hyprof.runtime;
  * <p>Memory: stats pages of {@link Stats#PAGE_PROBES} probes as the thread first records one of
  * them, within the stats budget (past it the activation is dropped and counted in
  * {@link #statsDrops}); the state is dropped once the thread has ended and its figures are
- * written ({@link Recorder#retire}). The 8-probe, 32-long pages add a null test (the budget) and
+ * written ({@link Recorder#retire}). The 8-probe, 34-long pages add a null test (the budget) and
  * a lane shift (16-bit histogram counts) to a recorded exit; ProbeBench before and after, on a
  * machine too loaded to tell a few ns apart, is in bench/README.md.
  *
  * <p>Hot-path rules: after the first event of a thread (and the first use of a stats page)
  * nothing here allocates (but a histogram carry page, once per page of probes, when one of them
- * first has 65,536 calls of one duration class); a frame is 10 longs in one array (where parallel arrays cost one cache
+ * first has 65,536 calls of one duration class); a frame is 12 longs in one array (where parallel arrays cost one cache
  * line per field); deduction uses fixed-point costs, no division. Measured on JDK 17 x86-64
  * (2 × nanoTime = 47 ns): a recording enter+exit pair went from 74 ns with parallel arrays and
  * divisions to 64 ns; a bare push/pop of (id, time) would be 49 ns, the thread-local lookups 3 ns
@@ -26,7 +26,7 @@ final class ThreadState {
     /** Frames deeper than this are not recorded (counted in {@link #depthDrops}). */
     static final int MAX_STACK = 1 << 16;
 
-    // frame layout: 10 longs per open activation
+    // frame layout: 12 longs per open activation
     private static final int F_ID = 0;          // id << 2 | counted-as-root << 1 | kind (1 = loop)
     private static final int F_START = 1;       // System.nanoTime() at entry
     private static final int F_EVENTS = 2;      // timed events of the thread at entry (own enter included); -1: a call below --max-depth
@@ -37,12 +37,17 @@ final class ThreadState {
     private static final int F_ITER_COUNT = 7;  // loops: own iterations
     private static final int F_COST = 8;        // the thread's probe cost (fixed point) at entry, own enter included
     private static final int F_CHILD_DINCL = 9; // Σ deducted inclusive time of direct callees, as recorded (clamped)
-    private static final int FRAME = 10;
+    private static final int F_CPU = 10;        // the thread's CPU time at entry (cpuAt)
+    private static final int F_CHILD_CPU = 11;  // Σ deducted CPU time of direct callees, as recorded
+    private static final int FRAME = 12;
     private static final long LOOP_EVENT = 1L << 32;
     private static final long KIND_LOOP = 1, ROOT = 2;
 
     final long tid;
-    /** The kernel's id of the thread (what a system trace shows), or 0 when it could not be read. */
+    /**
+     * The kernel's id of the thread (what a system trace shows; Android's CPU clock reads
+     * {@code /proc/self/task/TID}), or 0 when it could not be read.
+     */
     final long osTid;
     final String name;
     /** Unique among the threads registered since the last reset (sinks key what they sent by it). */
@@ -115,6 +120,8 @@ final class ThreadState {
     long topInclNanos;
     /** Native work under top-level activations (hybrid runs): estimated device ns and energy (pJ). */
     long topNativeEstNanos, topNativeEnergyPicojoules;
+    /** Σ deducted CPU time of top-level method activations: the thread's CPU total (see {@link #cpuAt}). */
+    long topCpuNanos;
 
     /**
      * Hybrid runs: how far this thread's clock is behind System.nanoTime(). Time the emulator
@@ -132,6 +139,84 @@ final class ThreadState {
 
     final EventLog log;
 
+    // ------------------------------------------------------------------ thread CPU time
+
+    /**
+     * The sampler's last reading of this thread's CPU clock ({@link CpuClock#SAMPLED}), replaced
+     * (never mutated) by {@link #cpuSampled}: probes read it with one volatile read.
+     */
+    volatile CpuSample cpuSample;
+    /** The last CPU time handed to a frame: never goes back (own thread only). */
+    private long cpuLast;
+    /** CPU time at the event being closed ({@link #clock}), for {@link #deduct}. */
+    private long cpuClose;
+
+    /** One reading of a thread's CPU clock and the rate since the one before. */
+    static final class CpuSample {
+        /** System.nanoTime() of the reading. */
+        final long wallNanos;
+        /** The thread's cumulative CPU time then. */
+        final long cpuNanos;
+        /** CPU ns per wall ns over the period before, fixed point (1 << 16 = one core busy). */
+        final long rateFx;
+
+        CpuSample(long wallNanos, long cpuNanos, long rateFx) {
+            this.wallNanos = wallNanos;
+            this.cpuNanos = cpuNanos;
+            this.rateFx = rateFx;
+        }
+    }
+
+    /**
+     * The sampler read this thread's CPU clock: {@code cpuNanos} at {@code wallNanos}. The rate
+     * of the period since the reading before (clamped to [0, 1] core) is what probes extrapolate
+     * with until the next reading.
+     */
+    void cpuSampled(long wallNanos, long cpuNanos) {
+        CpuSample p = cpuSample;
+        long rate = 0;
+        if (p != null) {
+            long dw = wallNanos - p.wallNanos, dc = cpuNanos - p.cpuNanos;
+            if (dw <= 0) return;
+            rate = dc <= 0 ? 0 : dc >= dw ? 1L << 16 : (dc << 16) / dw;
+        }
+        cpuSample = new CpuSample(wallNanos, cpuNanos, rate);
+    }
+
+    /**
+     * This thread's CPU time at wall time {@code wallNanos} (unshifted System.nanoTime()), as the
+     * mode in force measures it: dual reads the clock; sampled extrapolates from the last reading
+     * at the rate of the period before it (a volatile read and a multiply), so a frame's CPU time
+     * is its share of each sample period in proportion to the wall time it overlaps, assuming the
+     * thread's rate stays as it was, and the error on a frame is at most the CPU time the thread
+     * spent in about one sample period at each of its ends. Never goes back.
+     */
+    long cpuAt(long wallNanos) {
+        int mode = Recorder.cpuMode;
+        long v;
+        if (mode == CpuClock.SAMPLED) {
+            CpuSample s = cpuSample;
+            if (s == null) return cpuLast;
+            long dw = wallNanos - s.wallNanos;
+            if (dw < 0) dw = 0;
+            else if (dw > 1L << 40) dw = 1L << 40; // no overflow below: 2^40 × 2^16
+            v = s.cpuNanos + ((dw * s.rateFx) >> 16);
+        } else if (mode == CpuClock.DUAL) {
+            CpuClock c = Recorder.cpuClock;
+            v = c == null ? -1 : c.currentThreadCpuNanos();
+        } else return 0;
+        if (v < cpuLast) v = cpuLast;
+        cpuLast = v;
+        return v;
+    }
+
+    /** Wall time now (shifted, see {@link #clockShift}) and the CPU time at it into {@link #cpuClose}. */
+    private long clock() {
+        long raw = System.nanoTime();
+        cpuClose = cpuAt(raw);
+        return raw - clockShift;
+    }
+
     ThreadState(Thread t, int index) {
         this.tid = t.getId();
         this.osTid = t == Thread.currentThread() ? currentOsTid() : 0;
@@ -139,6 +224,16 @@ final class ThreadState {
         this.index = index;
         this.thread = new java.lang.ref.WeakReference<Thread>(t);
         this.log = new EventLog(this);
+        // made on its own thread (Recorder.state): the sampler's baseline is read here once, so
+        // the CPU time the thread used before its first probe is not charged to its first frame
+        CpuClock c = Recorder.cpuClock;
+        if (c != null && t == Thread.currentThread()) {
+            long cpu = c.currentThreadCpuNanos();
+            if (cpu >= 0) {
+                cpuLast = cpu;
+                cpuSample = new CpuSample(System.nanoTime(), cpu, 0);
+            }
+        }
     }
 
     /**
@@ -222,9 +317,11 @@ final class ThreadState {
         f[t + F_DIRECT_ITERS] = 0;
         f[t + F_COST] = cost += Recorder.calibration.perEventFx;
         f[t + F_CHILD_DINCL] = 0;
+        f[t + F_CHILD_CPU] = 0;
         top = t + FRAME;
-        long now = System.nanoTime() - clockShift;
+        long now = clock();
         f[t + F_START] = now;
+        f[t + F_CPU] = cpuClose;
         if (c.events) log.record(id, EventLog.ENTER, now, 0);
         return top;
     }
@@ -256,7 +353,7 @@ final class ThreadState {
      * never ran).
      */
     void exitAt(Config c, int id, int token, boolean thrown) {
-        long now = System.nanoTime() - clockShift;
+        long now = clock();
         int t = token - FRAME;
         long[] f = frames;
         if (t < 0 || t >= top || (f[t + F_ID] & ~ROOT) != (long) id << 2) { staleTokens++; return; }
@@ -276,7 +373,7 @@ final class ThreadState {
     }
 
     void exit(Config c, int id, boolean thrown) {
-        long now = System.nanoTime() - clockShift;
+        long now = clock();
         int t = top - FRAME;
         if (t < 0) return;
         long[] f = frames;
@@ -317,10 +414,11 @@ final class ThreadState {
         deduct(f, t, now, true);
         // charge this activation to the enclosing frames up to the nearest method: their
         // exclusive time does not include it
-        long raw = dRaw, incl = dIncl;
+        long raw = dRaw, incl = dIncl, cpu = dCpuIncl;
         for (int k = t - FRAME; k >= 0; k -= FRAME) {
             f[k + F_CHILD_INCL] += raw;
             f[k + F_CHILD_DINCL] += incl;
+            f[k + F_CHILD_CPU] += cpu;
             f[k + F_COUNTS]++;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
@@ -328,7 +426,10 @@ final class ThreadState {
         boolean topLevel = --methodDepth == 0;
         if ((f[t + F_ID] & ROOT) != 0) rootDepth--;
         if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
-        if (topLevel) topInclNanos += dIncl;
+        if (topLevel) {
+            topInclNanos += dIncl;
+            topCpuNanos += dCpuIncl;
+        }
         long[] p = page(id);
         if (p == null) { // past the stats budget: dropped, counted
             statsDrops++;
@@ -373,7 +474,7 @@ final class ThreadState {
 
     // Results of deduct() for the activation being closed: fields rather than an object, so the
     // hot path allocates nothing; only the closing thread touches them.
-    private long dRaw, dIncl, dExclRaw, dExcl, dEventsInside, dItersInside;
+    private long dRaw, dIncl, dExclRaw, dExcl, dEventsInside, dItersInside, dCpuIncl, dCpuExcl;
     private boolean dClamped;
 
     /**
@@ -403,13 +504,23 @@ final class ThreadState {
         // what its callees recorded, never below: both stay ≥ 0, exclusive ≤ inclusive, the sums
         // still add up, and the activation is counted as clamped (Stats.CLAMPED).
         long children = f[t + F_CHILD_DINCL];
+        // CPU time: the same probe cost comes off (the probes ran on this CPU), then it is held
+        // between what the direct callees recorded as theirs and that plus the exclusive wall
+        // time, so 0 ≤ exclusive CPU ≤ exclusive wall, inclusive CPU ≤ inclusive wall, and Σ
+        // exclusive CPU over a thread = Σ inclusive CPU of its top-level activations.
+        long cpu = (cpuClose - f[t + F_CPU]) - (raw - incl);
         boolean clamped = incl < children;
         if (clamped) incl = children;
+        long cpuChildren = f[t + F_CHILD_CPU], excl = incl - children;
+        if (cpu > cpuChildren + excl) cpu = cpuChildren + excl;
+        if (cpu < cpuChildren) cpu = cpuChildren;
         dRaw = raw;
         dIncl = incl;
         dExclRaw = raw - f[t + F_CHILD_INCL];
-        dExcl = incl - children;
+        dExcl = excl;
         dClamped = clamped;
+        dCpuIncl = cpu;
+        dCpuExcl = cpu - cpuChildren;
     }
 
     /** Statistics of every recorded activation (method or loop), from {@link #deduct} and its frame. */
@@ -418,6 +529,7 @@ final class ThreadState {
         p[b + Stats.CALLS]++;
         p[b + Stats.EXCL_RAW] += dExclRaw;
         p[b + Stats.EXCL] += dExcl;
+        p[b + Stats.R_CPU_EXCL] += dCpuExcl;
         p[b + Stats.CHILD_CALLS] += counts & 0xffffffffL;
         p[b + Stats.DIRECT_LOOP_EVENTS] += counts >>> 32;
         p[b + Stats.DIRECT_ITERS] += f[t + F_DIRECT_ITERS];
@@ -464,6 +576,7 @@ final class ThreadState {
         p[b + Stats.OUTER_CALLS]++;
         p[b + Stats.INCL_RAW] += dRaw;
         p[b + Stats.INCL] += dIncl;
+        p[b + Stats.R_CPU_INCL] += dCpuIncl;
         p[b + Stats.EVENTS_INSIDE] += dEventsInside;
         p[b + Stats.ITERS_INSIDE] += dItersInside;
     }
@@ -579,9 +692,11 @@ final class ThreadState {
         f[t + F_ITER_COUNT] = 0;
         f[t + F_COST] = cost += perEvent;
         f[t + F_CHILD_DINCL] = 0;
+        f[t + F_CHILD_CPU] = 0;
         top = t + FRAME;
-        long now = System.nanoTime() - clockShift;
+        long now = clock();
         f[t + F_START] = now;
+        f[t + F_CPU] = cpuClose;
         if (c.events) log.record(id, EventLog.LOOP_ENTER, now, 0);
         return top;
     }
@@ -592,7 +707,7 @@ final class ThreadState {
      * deducted for them.
      */
     void loopExitAt(Config c, int id, int token, int iterations) {
-        long now = System.nanoTime() - clockShift;
+        long now = clock();
         int t = token - FRAME;
         long[] f = frames;
         if (t < 0 || t >= top || f[t + F_ID] != (((long) id << 2) | KIND_LOOP)) { staleTokens++; return; }
@@ -627,7 +742,7 @@ final class ThreadState {
     }
 
     void loopExit(Config c, int id) {
-        long now = System.nanoTime() - clockShift;
+        long now = clock();
         long[] f = frames;
         int t = top - FRAME;
         long key = ((long) id << 2) | KIND_LOOP;

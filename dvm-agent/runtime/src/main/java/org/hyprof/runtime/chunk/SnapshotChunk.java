@@ -9,10 +9,12 @@ import java.util.List;
  *
  * <pre>
  * snapshot := nanoTime fieldCount F threadCount thread*
- * thread   := tid name depthDrops eventDrops topInclNanos topNativeEstNanos topNativeEnergyPicojoules probeCount probe*
+ * thread   := tid name depthDrops eventDrops topInclNanos topNativeEstNanos topNativeEnergyPicojoules [topCpuNanos] probeCount probe*
  * probe    := id field[F] nonEmptyBuckets (bucket count)*
  * </pre>
  *
+ * {@code topCpuNanos} (the thread CPU time of its top-level activations) is there when F is above
+ * {@code Stats.CPU_CLOCK}: format 3 writes it, format 2 wrote fewer fields and no such value.
  * Fields are in the runtime's {@code Stats} index order; a reader keeps fields it does not know
  * aside and gives 0 for fields an older writer did not send. A later snapshot of the same thread
  * and probe replaces an earlier one. A large snapshot is written as several chunks with the same
@@ -43,10 +45,13 @@ public final class SnapshotChunk {
         public final long topInclNanos;
         public final long topNativeEstNanos;
         public final long topNativeEnergyPicojoules;
+        /** Thread CPU time of the top-level activations, ns; -1 when the writer sent none (format 2). */
+        public final long topCpuNanos;
         public final List<ProbeRow> probes;
 
         public ThreadRow(long tid, String name, long depthDrops, long eventDrops, long topInclNanos,
-                         long topNativeEstNanos, long topNativeEnergyPicojoules, List<ProbeRow> probes) {
+                         long topNativeEstNanos, long topNativeEnergyPicojoules, long topCpuNanos, List<ProbeRow> probes) {
+            this.topCpuNanos = topCpuNanos;
             this.tid = tid;
             this.name = name;
             this.depthDrops = depthDrops;
@@ -77,10 +82,11 @@ public final class SnapshotChunk {
         w.varint(atNanos).varint(fields).varint(threadCount);
     }
 
+    /** A thread's header, in a snapshot begun with more than {@code Stats.CPU_CLOCK} fields (format 3). */
     public static void thread(PayloadWriter w, long tid, String name, long depthDrops, long eventDrops, long topInclNanos,
-                              long topNativeEstNanos, long topNativeEnergyPicojoules, int probeCount) {
+                              long topNativeEstNanos, long topNativeEnergyPicojoules, long topCpuNanos, int probeCount) {
         w.varint(tid).string(name).varint(depthDrops).varint(eventDrops).varint(topInclNanos).varint(topNativeEstNanos)
-                .varint(topNativeEnergyPicojoules).varint(probeCount);
+                .varint(topNativeEnergyPicojoules).varint(topCpuNanos).varint(probeCount);
     }
 
     /**
@@ -119,6 +125,7 @@ public final class SnapshotChunk {
             String name = r.string();
             long depthDrops = r.varint(), eventDrops = r.varint();
             long topIncl = r.varint(), topNativeEst = r.varint(), topNativeEnergy = r.varint();
+            long topCpu = fields > org.hyprof.runtime.Stats.CPU_CLOCK ? r.varint() : -1;
             int nProbes = r.count(2 + fields);
             List<ProbeRow> probes = new ArrayList<ProbeRow>(nProbes);
             for (int k = 0; k < nProbes; k++) {
@@ -134,7 +141,7 @@ public final class SnapshotChunk {
                 }
                 probes.add(new ProbeRow(id, f, hist));
             }
-            threads.add(new ThreadRow(tid, name, depthDrops, eventDrops, topIncl, topNativeEst, topNativeEnergy, probes));
+            threads.add(new ThreadRow(tid, name, depthDrops, eventDrops, topIncl, topNativeEst, topNativeEnergy, topCpu, probes));
         }
         return new SnapshotChunk(at, fields, threads);
     }

@@ -65,7 +65,7 @@ class ChunkCodecTest {
         page[Stats.HIST + 3] = 7;
         PayloadWriter w = new PayloadWriter();
         SnapshotChunk.begin(w, 99, Stats.HIST, 1);
-        SnapshotChunk.thread(w, 12, "worker", 1, 2, 3, 4, 5, 1);
+        SnapshotChunk.thread(w, 12, "worker", 1, 2, 3, 4, 5, 6, 1);
         SnapshotChunk.probe(w, 64, page, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
         SnapshotChunk s = SnapshotChunk.decode(read(w), Stats.HIST + 4, 8);
         SnapshotChunk.ProbeRow p = s.threads.get(0).probes.get(0);

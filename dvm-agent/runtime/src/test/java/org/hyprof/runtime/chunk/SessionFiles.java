@@ -30,8 +30,8 @@ public final class SessionFiles {
     public static List<Object[]> chunks() {
         List<Object[]> c = new ArrayList<>();
         PayloadWriter w = new PayloadWriter();
-        TextChunk.encode(w, "format=2\npid=" + PID + "\nprocess=golden\nstartWallMillis=1764000000000\nstartNanos=1000000\n"
-                + "mode=events\nbudgetBytes=67108864\nvm=test\n");
+        TextChunk.encode(w, "format=3\npid=" + PID + "\nprocess=golden\nstartWallMillis=1764000000000\nstartNanos=1000000\n"
+                + "mode=events\ncpuClock=sampled\nbudgetBytes=67108864\nvm=test\n");
         c.add(new Object[] {SessionFormat.HEADER, w.toByteArray()});
         TextChunk.encode(w.reset(), "probe\t1\tmethod\tprocess\tapp.Main\tmain\t([Ljava/lang/String;)V\t-1\t-1\t3\tMain.java\n"
                 + "probe\t2\tloop\tloop\tapp.Main\tmain\t([Ljava/lang/String;)V\t1\t0\t5\tMain.java\n"
@@ -44,11 +44,13 @@ public final class SessionFiles {
         main[Stats.INCL_RAW] = main[Stats.EXCL_RAW] = 9_000;
         main[Stats.INCL] = main[Stats.EXCL] = main[Stats.MIN] = main[Stats.MAX] = 8_500;
         main[Stats.HIST + Stats.bucket(8_500)] = 1;
+        main[Stats.CPU_INCL] = main[Stats.CPU_EXCL] = 6_000; // 2,500 ns of its 8,500 waiting
+        main[Stats.CPU_CLOCK] = loop[Stats.CPU_CLOCK] = 1;  // sampled
         loop[Stats.CALLS] = loop[Stats.SEEN] = 1;
         loop[Stats.ITERATIONS] = 3;
         loop[Stats.MIN] = Long.MAX_VALUE; // as the runtime keeps it until something is recorded
         SnapshotChunk.begin(w.reset(), 3_000_000, Stats.HIST, 1);
-        SnapshotChunk.thread(w, TID, "main", 0, 0, 8_500, 0, 0, 2);
+        SnapshotChunk.thread(w, TID, "main", 0, 0, 8_500, 0, 0, 6_000, 2);
         SnapshotChunk.probe(w, 1, main, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
         SnapshotChunk.probe(w, 2, loop, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
         c.add(new Object[] {SessionFormat.SNAPSHOT, w.toByteArray()});
