@@ -27,11 +27,16 @@ public final class FuzzChecks {
 
     /**
      * A temporary file (deleted at exit) a fuzz target writes each input to, for parsers that read
-     * files; one per target class, made once.
+     * files; one per target class, made once. In {@code /dev/shm} where there is one: rewriting a
+     * file on a disk's file system (ext4 starts writing back a file truncated and rewritten) cost
+     * 0.5–1.3 ms per execution, which held a fuzz run of the config parser to 286 executions/s; in
+     * memory it is ~20 µs.
      */
     public static Path scratchFile(String suffix) {
         try {
-            Path f = Files.createTempFile("hyprof-fuzz", suffix);
+            Path shm = Path.of("/dev/shm");
+            Path f = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempFile(shm, "hyprof-fuzz", suffix)
+                    : Files.createTempFile("hyprof-fuzz", suffix);
             f.toFile().deleteOnExit();
             return f;
         } catch (IOException e) {
