@@ -193,7 +193,10 @@ public final class ElfImage {
                     long name = h.getInt((int) p) & 0xffffffffL, desc = h.getInt((int) p + 4) & 0xffffffffL;
                     p += 12 + ((name + 3) & ~3L) + ((desc + 3) & ~3L);
                 }
-                if (p > end) throw new NativeException(path + ": damaged ELF file (a note of section " + i + " runs past its section)");
+                // jelf reads the first note's header whatever the section's size: an empty note
+                // section made it read the sizes from the bytes after it (the ELF magic, 1.2 GB)
+                if (size < 12 || p > end)
+                    throw new NativeException(path + ": damaged ELF file (a note of section " + i + " runs past its section)");
             }
         }
     }
