@@ -98,6 +98,7 @@ public final class ElfImage {
         if (elf.ei_data != ElfFile.DATA_LSB) throw new NativeException(path + ": big-endian ELF is not supported");
         try {
             List<Segment> segs = new ArrayList<>();
+            checkProgramHeaders(path, elf, b);
             for (int i = 0; i < elf.e_phnum; i++) {
                 ElfSegment s = elf.getProgramHeader(i);
                 if (s.p_type != ElfSegment.PT_LOAD) continue;
@@ -156,6 +157,19 @@ public final class ElfImage {
      */
     /** SHT_GNU_HASH (not among jelf's constants). */
     private static final int SHT_GNU_HASH = 0x6ffffff6;
+
+    /**
+     * The program header table within the file, its entries no smaller than the format's: with an
+     * entry size of 0, jelf read each of up to 65,535 headers at the same offset (a 234-byte file
+     * made 31,097 segments, 5 MB).
+     */
+    private static void checkProgramHeaders(Path path, ElfFile elf, byte[] b) {
+        long entry = elf.e_phentsize & 0xffff, count = elf.e_phnum & 0xffff;
+        if (count == 0) return;
+        if (entry < (elf.ei_class == ElfFile.CLASS_64 ? 56 : 32) || elf.e_phoff < 0 || elf.e_phoff > b.length - entry * count)
+            throw new NativeException(path + ": damaged ELF file (program header table of " + count + " entries of " + entry
+                    + " bytes at offset " + Long.toUnsignedString(elf.e_phoff) + " does not fit the file)");
+    }
 
     private static void checkSections(Path path, ElfFile elf, byte[] b) {
         boolean is64 = elf.ei_class == ElfFile.CLASS_64;
