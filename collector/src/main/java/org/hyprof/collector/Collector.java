@@ -6,7 +6,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -48,6 +51,15 @@ import org.hyprof.runtime.Wire;
  * connection idle for {@link #CTL_IDLE_MILLIS} with no command running is closed. Agents' idle
  * connections are not (a program may be idle, sending nothing but its periodic snapshots).
  *
+ * <p>Outbound too: what the collector sends a peer that does not read waits in that connection's
+ * Netty queue, so the queue is bounded. Above {@link #OUTBOUND_HIGH_WATER_BYTES} queued the
+ * connection is unwritable: a ctl connection then stops being read (no new commands) until it is
+ * below {@link #OUTBOUND_LOW_WATER_BYTES} again; a frame that would take the queue past
+ * {@link #OUTBOUND_MAX_BYTES} (unless the queue is empty), or a connection unwritable for {@link #OUTBOUND_STALL_MILLIS}, closes
+ * the connection (an agent reconnects and sends again what was not acknowledged). A ctl may have
+ * at most {@link #MAX_CTL_COMMANDS_RUNNING} commands unanswered, and a reply's output is cut at
+ * {@link #MAX_RESULT_OUTPUT_BYTES} (the largest control frame a client reads).
+ *
  * <p>Agents' frames are handled in order on one thread, {@code hyprof-store} (the store takes
  * one writer), never on the network threads; a chunk is acknowledged once stored. Listens on
  * loopback unless told otherwise.
@@ -68,6 +80,27 @@ public final class Collector implements AutoCloseable {
 
     /** Bytes of agents' frames all connections together may hold. */
     public static final long TOTAL_BUFFER_BYTES = 256L << 20;
+
+    /** Bytes queued for a peer above which its connection is unwritable (Netty's high water mark). */
+    public static final int OUTBOUND_HIGH_WATER_BYTES = 2 << 20;
+
+    /** Bytes queued for a peer below which an unwritable connection is writable again. */
+    public static final int OUTBOUND_LOW_WATER_BYTES = 512 << 10;
+
+    /** Bytes queued for a peer beyond which the connection is closed: the peer is not reading. */
+    public static final long OUTBOUND_MAX_BYTES = 16L << 20;
+
+    /** How long a connection may stay unwritable (its peer not reading) before it is closed. */
+    public static final long OUTBOUND_STALL_MILLIS = 30_000;
+
+    /** Commands one ctl connection may have unanswered; one more closes it (clients wait for each). */
+    public static final int MAX_CTL_COMMANDS_RUNNING = 8;
+
+    /**
+     * UTF-8 bytes of a ctl reply's output at most: a longer output is cut there with a line saying
+     * so, so that the RESULT frame stays within {@link Wire#MAX_CONTROL_FRAME}, which clients read.
+     */
+    public static final int MAX_RESULT_OUTPUT_BYTES = Wire.MAX_CONTROL_FRAME - 4096;
 
     /** The reason given to agents' connections when the collector itself stops. */
     public static final String STOPPED = "collector stopped";
@@ -139,6 +172,10 @@ public final class Collector implements AutoCloseable {
     private volatile long helloTimeoutMillis = HELLO_TIMEOUT_MILLIS;
     private volatile long ctlIdleMillis = CTL_IDLE_MILLIS;
     private BufferBudget budget = new BufferBudget(CONNECTION_BUFFER_BYTES, TOTAL_BUFFER_BYTES);
+    private int outboundLowWaterBytes = OUTBOUND_LOW_WATER_BYTES, outboundHighWaterBytes = OUTBOUND_HIGH_WATER_BYTES;
+    private long outboundMaxBytes = OUTBOUND_MAX_BYTES;
+    private volatile long outboundStallMillis = OUTBOUND_STALL_MILLIS;
+    private final java.util.concurrent.atomic.AtomicLong peakOutbound = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closing;
 
     /**
@@ -170,10 +207,28 @@ public final class Collector implements AutoCloseable {
 
     /**
      * Sets the buffered-bytes limits (defaults {@link #CONNECTION_BUFFER_BYTES} and
-     * {@link #TOTAL_BUFFER_BYTES}); each must hold at least one largest frame; before {@link #start}.
+     * {@link #TOTAL_BUFFER_BYTES}), positive, the total at least one connection's. A frame larger
+     * than a limit is still taken when nothing else is held (alone); before {@link #start}.
      */
     public Collector bufferLimits(long perConnectionBytes, long totalBytes) {
         this.budget = new BufferBudget(perConnectionBytes, totalBytes);
+        return this;
+    }
+
+    /**
+     * Sets the outbound limits (defaults {@link #OUTBOUND_LOW_WATER_BYTES},
+     * {@link #OUTBOUND_HIGH_WATER_BYTES}, {@link #OUTBOUND_MAX_BYTES}, {@link #OUTBOUND_STALL_MILLIS}):
+     * {@code 0 < lowWater <= highWater <= maxQueued}, {@code stallMillis > 0}. A frame larger than
+     * {@code maxQueued} is still sent when nothing else is queued; before {@link #start}.
+     */
+    public Collector outboundLimits(int lowWaterBytes, int highWaterBytes, long maxQueuedBytes, long stallMillis) {
+        if (lowWaterBytes <= 0 || highWaterBytes < lowWaterBytes || maxQueuedBytes < highWaterBytes || stallMillis <= 0)
+            throw new IllegalArgumentException("outbound limits " + lowWaterBytes + "/" + highWaterBytes + "/" + maxQueuedBytes
+                    + " bytes, " + stallMillis + " ms: need 0 < low <= high <= max and a positive stall time");
+        this.outboundLowWaterBytes = lowWaterBytes;
+        this.outboundHighWaterBytes = highWaterBytes;
+        this.outboundMaxBytes = maxQueuedBytes;
+        this.outboundStallMillis = stallMillis;
         return this;
     }
 
@@ -182,12 +237,33 @@ public final class Collector implements AutoCloseable {
         return budget.used();
     }
 
+    /** The most bytes of agents' frames held at once since the start (all connections). */
+    public long peakBufferedBytes() {
+        return budget.peakUsed();
+    }
+
+    /** The most bytes of agents' frames one connection has held at once since the start. */
+    public long peakConnectionBufferedBytes() {
+        return budget.peakHeld();
+    }
+
+    /** The most bytes queued for one peer (frames sent, not yet taken by its socket) since the start. */
+    public long peakOutboundQueuedBytes() {
+        return peakOutbound.get();
+    }
+
+    /** Connections whose reading is stopped now because their frames do not fit the buffer limits. */
+    public int connectionsWaitingForBuffer() {
+        return budget.pausedConnections();
+    }
+
     /** Binds and returns the port (useful with port 0). */
     public int start() throws InterruptedException {
         boss = new NioEventLoopGroup(1);
         workers = new NioEventLoopGroup(2);
         ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(outboundLowWaterBytes, outboundHighWaterBytes))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -220,6 +296,20 @@ public final class Collector implements AutoCloseable {
         }
     }
 
+    /** {@code r} with its output cut to {@link #MAX_RESULT_OUTPUT_BYTES} UTF-8 bytes, saying so. */
+    static Result bounded(Result r) {
+        String out = r.output();
+        // a char takes at most 3 UTF-8 bytes (a surrogate pair 4 for 2 chars): most outputs need no count
+        if ((long) out.length() * 3 <= MAX_RESULT_OUTPUT_BYTES) return r;
+        byte[] utf8 = out.getBytes(StandardCharsets.UTF_8);
+        if (utf8.length <= MAX_RESULT_OUTPUT_BYTES) return r;
+        String note = "\n[hyprof: output cut at " + MAX_RESULT_OUTPUT_BYTES + " of its " + utf8.length
+                + " bytes; hyprof report on the session database prints all of it]\n";
+        int end = MAX_RESULT_OUTPUT_BYTES - note.length();
+        while (end > 0 && (utf8[end] & 0xC0) == 0x80) end--; // not inside a character
+        return new Result(r.exitCode(), new String(utf8, 0, end, StandardCharsets.UTF_8) + note);
+    }
+
     /** How long {@link #close} waits for frames already received to be stored. */
     private static final long STORE_DRAIN_SECONDS = 30;
 
@@ -236,6 +326,8 @@ public final class Collector implements AutoCloseable {
         private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
         private volatile long lastActivityNanos = System.nanoTime();
         private ScheduledFuture<?> idleCheck;
+        /** While the connection is unwritable: closes it when it stays so (see {@link #OUTBOUND_STALL_MILLIS}). */
+        private ScheduledFuture<?> stallCheck;
         /** Set when the connection broke the protocol: frames still queued for the store are dropped. */
         private volatile boolean failed;
 
@@ -268,7 +360,7 @@ public final class Collector implements AutoCloseable {
                 helloTimeout.cancel(false);
                 if (h.role().equals(Wire.ROLE_CTL)) {
                     codec.admitted(FrameCodec.Phase.CTL);
-                    ctx.writeAndFlush(new Welcome(0, "hyprof collector"));
+                    send(new Welcome(0, "hyprof collector"));
                     long idle = ctlIdleMillis;
                     idleCheck = ctx.executor().scheduleAtFixedRate(() -> {
                         if (running.get() == 0 && System.nanoTime() - lastActivityNanos >= idle * 1_000_000)
@@ -284,7 +376,7 @@ public final class Collector implements AutoCloseable {
                     codec.admitted(FrameCodec.Phase.AGENT);
                     log.accept(remote() + ": agent " + Printable.of(h.process()) + " (pid " + h.pid() + ") connected as process "
                             + processId);
-                    ctx.writeAndFlush(new Welcome(processId, "hyprof collector", agents.resumeSecret(processId)));
+                    send(new Welcome(processId, "hyprof collector", agents.resumeSecret(processId)));
                 } else {
                     reject(ctx, "unknown role '" + Printable.of(h.role()) + "'");
                 }
@@ -293,7 +385,10 @@ public final class Collector implements AutoCloseable {
             if (hello.role().equals(Wire.ROLE_CTL)) {
                 account.release(in.budgetBytes());
                 if (f instanceof Command c) {
-                    running.incrementAndGet();
+                    if (running.incrementAndGet() > MAX_CTL_COMMANDS_RUNNING) {
+                        protocolError(ctx, "ctl sent more than " + MAX_CTL_COMMANDS_RUNNING + " commands without reading their answers");
+                        return;
+                    }
                     commandRunner.execute(() -> {
                         Result r;
                         try {
@@ -303,7 +398,7 @@ public final class Collector implements AutoCloseable {
                         }
                         lastActivityNanos = System.nanoTime();
                         running.decrementAndGet();
-                        ch.writeAndFlush(r);
+                        send(bounded(r));
                     });
                 } else if (f instanceof Bye) {
                     ctx.close();
@@ -326,7 +421,7 @@ public final class Collector implements AutoCloseable {
                     if (failed) return;
                     if (f instanceof Chunk c) {
                         agents.chunk(processId, this, c);
-                        ch.writeAndFlush(new Ack(c.seq()));
+                        send(new Ack(c.seq()));
                     } else if (f instanceof StateFrame st) {
                         agents.state(processId, st.state());
                     }
@@ -342,6 +437,7 @@ public final class Collector implements AutoCloseable {
         private void reject(ChannelHandlerContext ctx, String reason) {
             log.accept(remote() + ": rejected: " + reason);
             closeReason = "rejected: " + reason;
+            // small and the last frame: written past the outbound limits, the connection closes after it
             ctx.writeAndFlush(new Reject(reason)).addListener(x -> ctx.close());
         }
 
@@ -363,6 +459,7 @@ public final class Collector implements AutoCloseable {
         public void channelInactive(ChannelHandlerContext ctx) {
             if (helloTimeout != null) helloTimeout.cancel(false);
             if (idleCheck != null) idleCheck.cancel(false);
+            if (stallCheck != null) stallCheck.cancel(false);
             account.closed();
             codec.closed();
             if (processId >= 0) {
@@ -380,9 +477,57 @@ public final class Collector implements AutoCloseable {
             }
         }
 
+        /**
+         * Queues a frame for the peer, on the event loop, within the outbound limits: one that
+         * would take the queue past the maximum closes the connection instead (the peer is not
+         * reading what it was sent).
+         */
         @Override
         public void send(Frame f) {
-            if (ch != null && ch.isActive()) ch.writeAndFlush(f);
+            if (ch == null || !ch.isActive()) return;
+            if (!ch.eventLoop().inEventLoop()) {
+                ch.eventLoop().execute(() -> send(f));
+                return;
+            }
+            byte[] bytes = f.toBytes();
+            ChannelOutboundBuffer queue = ch.unsafe().outboundBuffer();
+            long queued = queue == null ? 0 : queue.totalPendingWriteBytes();
+            // one frame, however big, when nothing is queued (a RESULT may be as big as a control frame)
+            if (queued > 0 && queued + bytes.length > outboundMaxBytes) {
+                outboundError("the peer is not reading: " + queued + " bytes unsent, and " + bytes.length
+                        + " more would pass the limit of " + outboundMaxBytes);
+                return;
+            }
+            peakOutbound.accumulateAndGet(queued + bytes.length, Math::max);
+            ch.writeAndFlush(Unpooled.wrappedBuffer(bytes));
+        }
+
+        private void outboundError(String reason) {
+            if (!ch.isActive()) return;
+            failed = true;
+            log.accept(remote() + ": closed: " + reason);
+            closeReason = reason;
+            ch.close();
+        }
+
+        /**
+         * The peer stopped or resumed reading what it is sent: a ctl takes no new commands while
+         * it is unwritable, and a connection unwritable for the stall time is closed.
+         */
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            boolean writable = ch.isWritable();
+            if (hello != null && hello.role().equals(Wire.ROLE_CTL)) ch.config().setAutoRead(writable);
+            if (writable) {
+                if (stallCheck != null) stallCheck.cancel(false);
+                stallCheck = null;
+            } else if (stallCheck == null) {
+                long millis = outboundStallMillis;
+                stallCheck = ctx.executor().schedule(() -> {
+                    if (!ch.isWritable()) outboundError("the peer read nothing of what it was sent for " + millis + " ms");
+                }, millis, TimeUnit.MILLISECONDS);
+            }
+            ctx.fireChannelWritabilityChanged();
         }
 
         @Override

@@ -38,11 +38,28 @@ final class Processes {
                 endWallMillis, status, eventDrops, processId);
     }
 
+    private static final String COLUMNS =
+            "SELECT id, pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source FROM process";
+
+    private static final Sql.RowMapper<ProcessInfo> ROW = rs -> new ProcessInfo(rs.getLong(1), rs.getLong(2), rs.getString(3),
+            rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
+            rs.getObject(9) == null ? null : rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getString(12));
+
     List<ProcessInfo> list() {
-        return sql.query("SELECT id, pid, name, vm, mode, budget_bytes, start_wall_ms, start_ns, end_wall_ms, status, event_drops, source"
-                + " FROM process ORDER BY id", rs -> new ProcessInfo(rs.getLong(1), rs.getLong(2), rs.getString(3),
-                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getLong(8),
-                rs.getObject(9) == null ? null : rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getString(12)));
+        return sql.query(COLUMNS + " ORDER BY id", ROW);
+    }
+
+    /** One process row, or null. */
+    ProcessInfo get(long processId) {
+        List<ProcessInfo> r = sql.query(COLUMNS + " WHERE id = ?", ROW, processId);
+        return r.isEmpty() ? null : r.get(0);
+    }
+
+    /** The first process row of the run with this pid and start times, or null. */
+    Long idOfRun(long pid, long startWallMillis, long startNanos) {
+        List<Long> r = sql.query("SELECT id FROM process WHERE pid = ? AND start_wall_ms = ? AND start_ns = ? ORDER BY id LIMIT 1",
+                rs -> rs.getLong(1), pid, startWallMillis, startNanos);
+        return r.isEmpty() ? null : r.get(0);
     }
 
     void putThread(long processId, ThreadInfo t) {

@@ -84,8 +84,8 @@ public final class SessionIngest {
         for (ThreadInfo t : store.threads(processId)) threads.put(t.tid(), t);
         for (ProbeStats s : store.stats(processId)) if (isMethod(s.probeId())) methodThreads.add(s.tid());
         eventChunks = store.eventChunkCount(processId);
-        for (ProcessInfo p : store.processes()) {
-            if (p.id() != processId) continue;
+        ProcessInfo p = store.process(processId); // this row only, whatever the session's size
+        if (p != null) {
             ended = p.status().equals(ProcessInfo.ENDED);
             endWallMillis = p.endWallMillis();
             if (ended) endDrops = p.eventDrops();

@@ -253,6 +253,19 @@ public final class Store implements AutoCloseable {
         return processes.list();
     }
 
+    /** One process of the session, or null if it has no such row. */
+    public ProcessInfo process(long processId) {
+        return processes.get(processId);
+    }
+
+    /**
+     * The process row of the run with this pid and start times (the first, if several), or null:
+     * one row asked for, however many processes the session has.
+     */
+    public Long processOfRun(long pid, long startWallMillis, long startNanos) {
+        return processes.idOfRun(pid, startWallMillis, startNanos);
+    }
+
     /** Inserts or replaces a thread of a process. */
     public void putThread(long processId, ThreadInfo t) {
         processes.putThread(processId, t);

@@ -21,11 +21,12 @@ class SessionFileFuzzTest {
     void importFile(byte[] input) throws Exception {
         byte[] bytes = input.length % 7 == 0 ? input : withCrcsFixed(input);
         Files.write(FuzzStore.INPUT, bytes);
+        Store store = FuzzStore.store();
         // fixed part: an import of the smallest session already allocates ~4 MiB (the store's
         // statements and SQLite's buffers through JDBC), whatever the input says
         FuzzChecks.allocationBounded(bytes.length, 512, 8 << 20, () -> {
             try {
-                SessionImporter.importFile(FuzzStore.INPUT, FuzzStore.STORE);
+                SessionImporter.importFile(FuzzStore.INPUT, store);
             } catch (IOException | StoreException e) {
                 FuzzChecks.inputError(e);
             }

@@ -13,6 +13,7 @@ import org.hyprof.config.Resolution;
 import org.hyprof.runtime.Hyprof;
 import org.hyprof.runtime.Options;
 import org.hyprof.runtime.Probe;
+import org.hyprof.testing.FuzzChecks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,38 @@ class SessionImporterTest {
             long osTid = Long.parseLong(Path.of("/proc/thread-self").toRealPath().getFileName().toString());
             assertEquals(java.util.Map.of(Thread.currentThread().getId(), osTid), s.osTids(r.processId()));
         }
+    }
+
+    /**
+     * Issue 20, fuzz finding: appending a file found its run by listing every process of the
+     * session, so a 172-byte file allocated 8.6 MB in a session of thousands of processes. Now the
+     * import allocates the same with 3,000 processes more.
+     */
+    @Test
+    void appendingAllocatesNoMoreInALargeSession() throws Exception {
+        try (Store s = Store.create(dir.resolve("large.db"))) {
+            SessionImporter.importFile(session, s);
+            SessionImporter.importFile(session, s); // warm: classes loaded, statements prepared
+            long small = allocatedByAppend(s);
+            for (int i = 0; i < 3000; i++)
+                s.addProcess(new ProcessInfo(0, 10_000 + i, "p" + i, "vm", "events", 0, i + 1, i + 1, null, "crashed", 0,
+                        "/some/where/p" + i + ".hyprof"));
+            long large = allocatedByAppend(s);
+            // before the fix: +2.2 KB per process row, 6.6 MB here
+            assertTrue(large < small + (1 << 20), "appending allocated " + small + " bytes, with 3,000 processes more " + large);
+            assertEquals(3001, s.processes().size(), "every import went into the run's row");
+        }
+    }
+
+    /** Bytes the calling thread allocates appending the session file again (the least of two runs). */
+    long allocatedByAppend(Store s) throws IOException {
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < 2; i++) {
+            long before = FuzzChecks.allocatedBytes();
+            assertTrue(SessionImporter.importFile(session, s).resumed());
+            least = Math.min(least, FuzzChecks.allocatedBytes() - before);
+        }
+        return least;
     }
 
     @Test

@@ -24,8 +24,9 @@ class SessionIngestFuzzTest {
         if (input.length == 0) return;
         int type = SessionFormat.MANIFEST + ((input[0] & 0xff) - SessionFormat.MANIFEST + TYPES * 64) % TYPES;
         byte[] payload = Arrays.copyOfRange(input, 1, input.length);
-        long pid = FuzzStore.STORE.addProcess(new ProcessInfo(0, 1, "fuzz", "", "events", 0, 0, 0, null, "crashed", 0, "fuzz"));
-        SessionIngest in = new SessionIngest(FuzzStore.STORE, pid);
+        Store store = FuzzStore.store();
+        long pid = store.addProcess(new ProcessInfo(0, 1, "fuzz", "", "events", 0, 0, 0, null, "crashed", 0, "fuzz"));
+        SessionIngest in = new SessionIngest(store, pid);
         FuzzChecks.allocationBounded(input.length, 512, 4 << 20, () -> {
             try {
                 in.accept(type, payload);

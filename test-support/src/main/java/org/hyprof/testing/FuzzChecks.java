@@ -27,11 +27,16 @@ public final class FuzzChecks {
 
     /**
      * A temporary file (deleted at exit) a fuzz target writes each input to, for parsers that read
-     * files; one per target class, made once.
+     * files; one per target class, made once. In {@code /dev/shm} where there is one: rewriting a
+     * file on a disk's file system (ext4 starts writing back a file truncated and rewritten) cost
+     * 0.5–1.3 ms per execution, which held a fuzz run of the config parser to 286 executions/s; in
+     * memory it is ~20 µs.
      */
     public static Path scratchFile(String suffix) {
         try {
-            Path f = Files.createTempFile("hyprof-fuzz", suffix);
+            Path shm = Path.of("/dev/shm");
+            Path f = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempFile(shm, "hyprof-fuzz", suffix)
+                    : Files.createTempFile("hyprof-fuzz", suffix);
             f.toFile().deleteOnExit();
             return f;
         } catch (IOException e) {
@@ -53,19 +58,21 @@ public final class FuzzChecks {
 
     /**
      * Runs {@code target} and fails when it allocated more than {@code perInputByte} times the
-     * input's length plus {@code fixedBytes}. A run over the bound is repeated once and only the
-     * repetition counts: the first run on a new path also loads and initialises classes (megabytes,
-     * and more under Jazzer's instrumentation), which says nothing about the input.
+     * input's length plus {@code fixedBytes}. A run over the bound is repeated, twice at most, and
+     * only the last run counts: the first run on a new path also loads and initialises classes
+     * (megabytes, and more under Jazzer's instrumentation), which says nothing about the input; and
+     * a repetition may take a new path itself (a session file imported again is appended to the
+     * run the first import made).
      */
     public static void allocationBounded(int inputBytes, long perInputByte, long fixedBytes, Run target) throws Exception {
         long bound = fixedBytes + perInputByte * inputBytes;
-        long before = allocatedBytes();
-        target.run();
-        if (allocatedBytes() - before <= bound) return;
-        before = allocatedBytes();
-        target.run();
-        long used = allocatedBytes() - before;
-        if (used > bound)
-            throw new AssertionError("a " + inputBytes + "-byte input made " + used + " bytes of allocations (bound " + bound + ")");
+        long used = 0;
+        for (int run = 0; run < 3; run++) {
+            long before = allocatedBytes();
+            target.run();
+            used = allocatedBytes() - before;
+            if (used <= bound) return;
+        }
+        throw new AssertionError("a " + inputBytes + "-byte input made " + used + " bytes of allocations (bound " + bound + ")");
     }
 }

@@ -111,6 +111,7 @@ public final class ElfImage {
         if (elf.ei_data != ElfFile.DATA_LSB) throw new NativeException(path + ": big-endian ELF is not supported");
         try {
             List<Segment> segs = new ArrayList<>();
+            checkProgramHeaders(path, elf, b);
             for (int i = 0; i < elf.e_phnum; i++) {
                 ElfSegment s = elf.getProgramHeader(i);
                 if (s.p_type != ElfSegment.PT_LOAD) continue;
@@ -189,6 +190,19 @@ public final class ElfImage {
     /** SHT_GNU_HASH (not among jelf's constants). */
     private static final int SHT_GNU_HASH = 0x6ffffff6;
 
+    /**
+     * The program header table within the file, its entries no smaller than the format's: with an
+     * entry size of 0, jelf read each of up to 65,535 headers at the same offset (a 234-byte file
+     * made 31,097 segments, 5 MB).
+     */
+    private static void checkProgramHeaders(Path path, ElfFile elf, byte[] b) {
+        long entry = elf.e_phentsize & 0xffff, count = elf.e_phnum & 0xffff;
+        if (count == 0) return;
+        if (entry < (elf.ei_class == ElfFile.CLASS_64 ? 56 : 32) || elf.e_phoff < 0 || elf.e_phoff > b.length - entry * count)
+            throw new NativeException(path + ": damaged ELF file (program header table of " + count + " entries of " + entry
+                    + " bytes at offset " + Long.toUnsignedString(elf.e_phoff) + " does not fit the file)");
+    }
+
     private static void checkSections(Path path, ElfFile elf, byte[] b) {
         boolean is64 = elf.ei_class == ElfFile.CLASS_64;
         long entry = elf.e_shentsize & 0xffff, count = elf.e_shnum & 0xffff;
@@ -225,7 +239,10 @@ public final class ElfImage {
                     long name = h.getInt((int) p) & 0xffffffffL, desc = h.getInt((int) p + 4) & 0xffffffffL;
                     p += 12 + ((name + 3) & ~3L) + ((desc + 3) & ~3L);
                 }
-                if (p > end) throw new NativeException(path + ": damaged ELF file (a note of section " + i + " runs past its section)");
+                // jelf reads the first note's header whatever the section's size: an empty note
+                // section made it read the sizes from the bytes after it (the ELF magic, 1.2 GB)
+                if (size < 12 || p > end)
+                    throw new NativeException(path + ": damaged ELF file (a note of section " + i + " runs past its section)");
             }
         }
     }
