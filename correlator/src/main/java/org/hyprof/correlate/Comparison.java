@@ -9,14 +9,17 @@ import java.util.Map;
 
 /**
  * Two sessions side by side, per method: calls, inclusive and exclusive time, native
- * instructions and cycles (hybrid runs) and energy, each with the ratio B/A. The thesis'
+ * instructions and cycles (hybrid runs), energy and inclusive time per call, each with the ratio
+ * B/A. Per call is over the timed calls (count-only calls have no time of their own), so a method
+ * called more often in B but as fast per call shows a time ratio above 1 and a per-call ratio of 1. The thesis'
  * comparisons — CPU profiles, architectures, Java vs JNI builds — are two sessions of the same
  * program.
  */
 public final class Comparison {
     public static final String COLUMNS = "method,calls_a,calls_b,calls_ratio,incl_ns_a,incl_ns_b,incl_ratio,"
             + "excl_ns_a,excl_ns_b,excl_ratio,native_instr_a,native_instr_b,native_instr_ratio,"
-            + "native_cycles_a,native_cycles_b,native_cycles_ratio,energy_uj_a,energy_uj_b,energy_ratio";
+            + "native_cycles_a,native_cycles_b,native_cycles_ratio,energy_uj_a,energy_uj_b,energy_ratio,"
+            + "incl_per_call_ns_a,incl_per_call_ns_b,incl_per_call_ratio";
 
     /** One method in both sessions (null side: absent there). */
     public record Row(String method, MethodRow a, MethodRow b) {}
@@ -47,7 +50,7 @@ public final class Comparison {
             out.println(String.join(",", ReportWriter.csvField(r.method()),
                     v(r.a(), 0), v(r.b(), 0), ratio(r, 0), v(r.a(), 1), v(r.b(), 1), ratio(r, 1), v(r.a(), 2), v(r.b(), 2),
                     ratio(r, 2), v(r.a(), 3), v(r.b(), 3), ratio(r, 3), v(r.a(), 4), v(r.b(), 4), ratio(r, 4),
-                    v(r.a(), 5), v(r.b(), 5), ratio(r, 5)));
+                    v(r.a(), 5), v(r.b(), 5), ratio(r, 5), v(r.a(), 6), v(r.b(), 6), ratio(r, 6)));
         }
         out.flush();
     }
@@ -55,14 +58,15 @@ public final class Comparison {
     /** What the table shows, in order: title, field (see {@link #field}), unit of its cells. */
     private static final String[][] GROUPS = {
         {"calls", "0", "count"}, {"incl time", "1", "ns"}, {"excl time", "2", "ns"},
-        {"native instr", "3", "count"}, {"native cycles", "4", "count"}, {"energy", "5", "uJ"}};
+        {"native instr", "3", "count"}, {"native cycles", "4", "count"}, {"energy", "5", "uJ"},
+        {"incl/call", "6", "ns"}};
 
     /** Width of a cell (A, B) and of a ratio; the numbers are scaled to fit (3 significant digits). */
     private static final int CELL = 6, RATIO = 5;
 
     /**
-     * The table: for each of calls, inclusive and exclusive time, native instructions and cycles
-     * and energy, A, B and B/A, then the method (about 126 columns before it). Numbers are scaled
+     * The table: for each of calls, inclusive and exclusive time, native instructions and cycles,
+     * energy and inclusive time per call, A, B and B/A, then the method (about 147 columns before it). Numbers are scaled
      * to three significant digits with their unit (k/M/G, ns/us/ms/s, nJ/uJ/mJ/J); the CSV has
      * them exact.
      */
@@ -90,7 +94,8 @@ public final class Comparison {
             out.println(line + "  " + r.method());
         }
         out.println("(time: wall, probe cost deducted; native: instructions and estimated cycles in the emulator (hybrid runs),");
-        out.println(" exclusive; energy: exclusive, Java + native; B/A blank where a side is absent (-) or 0; exact: --format csv)");
+        out.println(" exclusive; energy: exclusive, Java + native; incl/call: inclusive time per timed call;");
+        out.println(" B/A blank where a side is absent (-) or 0; exact: --format csv)");
         out.flush();
     }
 
@@ -122,9 +127,10 @@ public final class Comparison {
         return String.format(Locale.ROOT, x >= 999.95 ? "%.0f" : x >= 99.995 ? "%.1f" : x >= 9.9995 ? "%.2f" : "%.3f", x);
     }
 
-    /** A method's figure: calls, incl ns, excl ns, native instructions, native cycles, energy (µJ). */
+    /** A method's figure: calls, incl ns, excl ns, native instructions, native cycles, energy (µJ), incl ns per timed call. */
     private static double field(MethodRow m, int f) {
         return switch (f) {
+            case 6 -> inclPerCallNanos(m);
             case 0 -> m.calls();
             case 1 -> m.inclNanos();
             case 2 -> m.exclNanos();
@@ -134,8 +140,15 @@ public final class Comparison {
         };
     }
 
+    /** Inclusive time per timed call (count-only calls carry no time); 0 without timed calls. */
+    static double inclPerCallNanos(MethodRow m) {
+        long timed = m.calls() - m.countOnlyCalls();
+        return timed > 0 ? (double) m.inclNanos() / timed : 0;
+    }
+
     private static String v(MethodRow m, int f) {
         if (m == null) return "";
+        if (f == 6) return Long.toString(Math.round(inclPerCallNanos(m)));
         return f == 5 ? String.format(Locale.ROOT, "%.3f", m.energyMicrojoules()) : Long.toString((long) field(m, f));
     }
 
