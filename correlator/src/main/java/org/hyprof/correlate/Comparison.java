@@ -124,6 +124,7 @@ public final class Comparison {
         if (r.a() == null || r.b() == null || field(r.a(), f) == 0) return "";
         double x = field(r.b(), f) / field(r.a(), f);
         if (x >= 99_999.5) return ">1e5";
+        if (x > 0 && x < 0.0005) return String.format(Locale.ROOT, "%.0e", x); // 3e-04, not 0.000
         return String.format(Locale.ROOT, x >= 999.95 ? "%.0f" : x >= 99.995 ? "%.1f" : x >= 9.9995 ? "%.2f" : "%.3f", x);
     }
 
@@ -154,6 +155,7 @@ public final class Comparison {
 
     private static String ratio(Row r, int f) {
         if (r.a() == null || r.b() == null || field(r.a(), f) == 0) return "";
-        return String.format(Locale.ROOT, "%.3f", field(r.b(), f) / field(r.a(), f));
+        // per call: 6 decimals, as a per-call ratio far below 1 (many more, cheaper calls) is common
+        return String.format(Locale.ROOT, f == 6 ? "%.6f" : "%.3f", field(r.b(), f) / field(r.a(), f));
     }
 }

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import org.hyprof.config.MethodNames;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.runtime.Stats;
@@ -35,7 +36,12 @@ class ReportWriterTest {
 
     /** The deterministic session, its Java energy from {@code model} when not null (stored as {@code hyprof profile} does). */
     Profile deterministic(EnergyModel model) {
-        Path db = dir.resolve("d.db");
+        return deterministic(model, MethodNames.Style.JAVA);
+    }
+
+    /** The deterministic session, rows named in {@code style}. */
+    Profile deterministic(EnergyModel model, MethodNames.Style style) {
+        Path db = dir.resolve("d-" + style + "-" + (model != null) + ".db");
         try (Store s = Store.create(db)) {
             long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L,
                     1000, 1_700_000_001_000L, "ended", 0, "golden"));
@@ -55,7 +61,7 @@ class ReportWriterTest {
                     new ProbeStats(12, 4, 1, 300_000, 250_000, 290_000, 240_000, 290_000, 290_000, 1, 2, 0, 1, 0, 0, 0, 0, 1, hist(19, 1)),
                     new ProbeStats(12, 2, 1, 60_000, 60_000, 50_000, 50_000, 50_000, 50_000, 1, 0, 0, 0, 0, 0, 0, 1, 1, hist(16, 1))));
             if (model != null) model.save(s);
-            return Profile.load(s);
+            return Profile.load(s, style);
         }
     }
 
@@ -76,6 +82,19 @@ class ReportWriterTest {
         Golden.check("report-loop.csv", render(p, ReportWriter.By.LOOP, ReportWriter.Format.CSV));
     }
 
+    /** {@code --descriptors}: the same rows, named by JVM descriptor; loops still by source line. */
+    @Test
+    void goldenWithDescriptors() throws Exception {
+        Profile p = deterministic(null, MethodNames.Style.DESCRIPTOR);
+        String csv = render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV);
+        Golden.check("report-method-descriptors.csv", csv);
+        assertTrue(csv.contains("\napp.Main.fib(I)I,"), csv);
+        assertTrue(render(p, ReportWriter.By.LOOP, ReportWriter.Format.CSV).contains("\napp.Main.main([Ljava/lang/String;)V#loop@5,"));
+        // only the names differ (none of these has a comma)
+        assertEquals(render(deterministic(), ReportWriter.By.METHOD, ReportWriter.Format.CSV).lines().map(l -> l.substring(l.indexOf(','))).toList(),
+                csv.lines().map(l -> l.substring(l.indexOf(','))).toList());
+    }
+
     /** The shipped real device's profile (Pixel 4a, big cluster at its fastest step) in the report. */
     @Test
     void goldenWithTheShippedRealProfile() throws Exception {
@@ -90,7 +109,7 @@ class ReportWriterTest {
         Profile p = deterministic();
         String csv = render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV);
         assertTrue(csv.startsWith("method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns"));
-        MethodRow fib = p.methods().stream().filter(r -> r.method().equals("app.Main.fib(I)I")).findFirst().orElseThrow();
+        MethodRow fib = p.methods().stream().filter(r -> r.method().equals("app.Main.fib(int)")).findFirst().orElseThrow();
         assertEquals(178, fib.calls());
         assertEquals(850_000, fib.inclNanos());
         assertEquals(200, fib.minNanos());
@@ -154,24 +173,24 @@ class ReportWriterTest {
         Golden.check("report-confidence.csv", render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV));
         java.util.Map<String, MethodRow> rows = new java.util.HashMap<>();
         for (MethodRow r : p.methods()) rows.put(r.method(), r);
-        MethodRow get = rows.get("app.Main.get()I");
+        MethodRow get = rows.get("app.Main.get()");
         assertEquals(4096, get.calls(), "timed and count-only, over both threads");
         assertEquals(3096, get.countOnlyCalls());
         assertEquals("count-only: median 48 ns < 93 ns = 3 × probe cost 31.0 ns", get.countOnlyReason(),
                 "the threshold of the process's latest calibration");
         assertEquals("c!", get.mark(), "half its raw time was probe cost too");
-        MethodRow small = rows.get("app.Main.small()V");
+        MethodRow small = rows.get("app.Main.small()");
         assertEquals(0.7, small.probeShare(), 1e-9);
         assertEquals("probe cost 70.0 % of raw time", small.probeWarning());
-        MethodRow jumpy = rows.get("app.Main.jumpy()V");
+        MethodRow jumpy = rows.get("app.Main.jumpy()");
         assertEquals(20, jumpy.clamped());
         assertEquals("clamped 20 of 100 timed calls", jumpy.probeWarning());
-        MethodRow legacy = rows.get("app.Old.legacy()V");
+        MethodRow legacy = rows.get("app.Old.legacy()");
         assertEquals(0, legacy.inclNanos(), "never negative");
         assertEquals(0, legacy.exclNanos());
         assertEquals("!", legacy.mark(), "and never silently 0");
         assertTrue(legacy.probeWarning().startsWith("deducted time below 0 (-300 ns), shown as 0"), legacy.probeWarning());
-        assertEquals("", rows.get("app.Main.main([Ljava/lang/String;)V").mark());
+        assertEquals("", rows.get("app.Main.main(java.lang.String[])").mark());
         for (MethodRow r : p.methods()) assertTrue(r.probeShare() >= 0 && r.probeShare() <= 1, r.method());
         // the runtime notes the median as its histogram bucket's middle, which may be above the threshold
         CalibrationRecord cal = new CalibrationRecord(5, 24_000, 57_600, 4_000, 25_000);
