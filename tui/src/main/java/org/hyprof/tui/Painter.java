@@ -89,8 +89,13 @@ final class Painter {
         int[] widths = Text.widths(cells);
         // narrow terminals: figures give way (right to left) so the names stay readable
         int longest = 0;
-        for (TableView.Row r : rows) longest = Math.max(longest, r.cells()[r.cells().length - 1].length());
-        int[] shown = Text.columnsFor(widths, longest, w);
+        boolean[] blank = new boolean[header.length];
+        java.util.Arrays.fill(blank, true);
+        for (TableView.Row r : rows) {
+            longest = Math.max(longest, r.cells()[r.cells().length - 1].length());
+            for (int c = 0; c < r.cells().length; c++) if (!r.cells()[c].isBlank()) blank[c] = false;
+        }
+        int[] shown = Text.columnsFor(widths, blank, longest, w);
         int nameWidth = Text.nameWidth(widths, shown, w);
         g.enableModifiers(SGR.UNDERLINE);
         g.putString(0, 1, Text.fit(Text.line(Text.pick(header, shown), Text.pick(widths, shown)), w));

@@ -36,17 +36,24 @@ final class Text {
 
     /**
      * Which columns a table line of {@code w} characters shows, {@code longestName} the widest
-     * name of the rows (the header's title does not count): all when they fit; otherwise the
-     * figures before the name are dropped from the right (the first, the probe's state or
-     * status, stays) until the name has {@link #NAME_MIN} columns or its full width.
+     * name of the rows (the header's title does not count) and {@code blank} the columns with no
+     * text in any row: all when they fit; otherwise blank columns go first (a stored session's
+     * state), then figures from the right (calls, the first, stay longest) until the name has
+     * {@link #NAME_MIN} columns or its full width.
      */
-    static int[] columnsFor(int[] widths, int longestName, int w) {
+    static int[] columnsFor(int[] widths, boolean[] blank, int longestName, int w) {
         int n = widths.length;
-        int name = longestName;
-        int want = Math.min(name, NAME_MIN);
+        int want = Math.min(longestName, NAME_MIN);
         boolean[] keep = new boolean[n];
         java.util.Arrays.fill(keep, true);
-        for (int drop = n - 2; drop >= 1 && w - before(widths, keep) < want; drop--) keep[drop] = false;
+        for (int i = 0; i < n - 1 && w - before(widths, keep) < want; i++) if (blank[i]) keep[i] = false;
+        for (int drop = n - 2; drop >= 0 && w - before(widths, keep) < want; drop--) {
+            if (!keep[drop]) continue;
+            int left = 0;
+            for (int i = 0; i < n - 1; i++) if (keep[i]) left++;
+            if (left <= 1) break; // one figure stays beside the name
+            keep[drop] = false;
+        }
         int k = 0;
         for (boolean b : keep) if (b) k++;
         int[] out = new int[k];
