@@ -140,7 +140,7 @@ public final class ProfileCommand implements Callable<Integer> {
         boolean damaged = r.notes().stream().anyMatch(n -> n.contains("damaged"));
         if (!keepRaw && !damaged) Files.deleteIfExists(raw);
         else err.println("hyprof: raw session kept in " + raw);
-        err.println("hyprof: next: hyprof report " + out + " --top 20");
+        NextCommands.print(err, out, mode.trim().equalsIgnoreCase("events"));
         return code;
     }
 }
