@@ -70,7 +70,7 @@ public final class DemoCommand implements Callable<Integer> {
         err.println("hyprof demo: profiling demo.HybridDemo into " + out + " (Java with probes; native methods of "
                 + "libhyprofdemo.so in the emulator, " + abi + ", " + profile + ")");
         err.flush();
-        List<String> argv = new ArrayList<>(List.of("profile", "--force", "-o", out.toString(),
+        List<String> argv = new ArrayList<>(List.of("profile", "--force", "--no-next-commands", "-o", out.toString(),
                 "--native-libs", natives.toString(), "--abi", abi, "--cpu", profile));
         if (engine != null) argv.addAll(List.of("--engine", engine));
         if (limit != null) argv.addAll(List.of("--native-limit", limit));
