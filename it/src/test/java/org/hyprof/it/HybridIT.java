@@ -201,7 +201,7 @@ class HybridIT {
                 assertEquals(j.get("blocks").asLong(), x.blocks());
                 assertEquals(Math.round(j.get("time_ns").asDouble()), x.estNanos(), 1.0);
             }
-            int id = s.probes(p).stream().filter(x -> x.methodKey().equals(fft)).findFirst().orElseThrow().id();
+            int id = s.probes(p).stream().filter(x -> x.displayName().equals(fft)).findFirst().orElseThrow().id();
             long methodPj = s.stats(p).stream().filter(st -> st.probeId() == id).mapToLong(st -> st.nativeCost().energyPicojoules()).sum();
             assertEquals(j.get("energy_uj").asDouble() * 1e6 * ROUNDS, methodPj, ROUNDS, "the method carries exactly its epochs' energy");
             assertFalse(s.nativeBlocks(p).isEmpty(), "blocks with disassembly are stored");
