@@ -60,7 +60,7 @@ run() { # variant round
               >"$base.out" 2>"$base.err" ;;
   esac || { cat "$base.err" >&2; fail "round $r, $v: the run failed"; }
   if [ "$v" != plain ]; then
-    hyprof report "$base.db" --format csv --top 0 >"$base.csv" 2>"$base.err" \
+    hyprof report "$base.db" --format csv --top 0 --descriptors >"$base.csv" 2>"$base.err" \
       || { cat "$base.err" >&2; fail "round $r, $v: hyprof report failed"; }
     [ -n "${KEEP:-}" ] || rm -f "$base.db" "$base.db-shm" "$base.db-wal"
   fi

@@ -83,7 +83,7 @@ public final class LiveLoad {
                 store.eventChunks(p.id(), ch -> r[0] += org.hyprof.analysis.EventReplay.records(ch.data()));
                 records += r[0];
                 List<Integer> ids = store.probes(p.id()).stream()
-                        .filter(i -> i.displayName().equals("workload.Steady.m1()V") || i.displayName().equals("workload.Steady.m2()V"))
+                        .filter(i -> i.displayName().equals("workload.Steady.m1()") || i.displayName().equals("workload.Steady.m2()"))
                         .map(ProbeInfo::id).toList();
                 for (ProbeStats s : store.stats(p.id())) {
                     calls += s.allCalls();

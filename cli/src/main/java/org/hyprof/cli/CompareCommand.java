@@ -9,6 +9,7 @@ import org.hyprof.correlate.Profile;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -38,6 +39,8 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--top", defaultValue = "0", paramLabel = "N", description = "First N rows (0 = all).")
     int top;
 
+    @Mixin NamingOptions naming;
+
     @Override
     public Integer call() {
         if (by != null && !by.equals("method") && !by.equals("native"))
@@ -60,8 +63,8 @@ public final class CompareCommand implements Callable<Integer> {
                 if (st.processes().isEmpty())
                     throw new UserError(st.file() + ": empty session (no process recorded"
                             + (st.nativeRuns().isEmpty() ? ")" : "; it holds native runs: compare them with --by native)"));
-            pa = Profile.load(sa);
-            pb = Profile.load(sb);
+            pa = Profile.load(sa, naming.style());
+            pb = Profile.load(sb, naming.style());
         } catch (StoreException e) {
             throw new UserError(e.getMessage());
         }

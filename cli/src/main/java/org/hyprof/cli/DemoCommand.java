@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,6 +57,8 @@ public final class DemoCommand implements Callable<Integer> {
                     + "Default: 10g,120s.")
     String limit;
 
+    @Mixin NamingOptions naming;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
@@ -72,7 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
         err.println("hyprof demo: profiling demo.HybridDemo into " + out + " (Java with probes; native methods of "
                 + "libhyprofdemo.so in the emulator, " + abi + ", " + profile + ")");
         err.flush();
-        List<String> argv = new ArrayList<>(List.of("profile", "--force", "-o", out.toString(),
+        List<String> argv = new ArrayList<>(List.of("profile", "--force", "--no-next-commands", "-o", out.toString(),
                 "--native-libs", natives.toString(), "--abi", abi, "--cpu", profile));
         if (engine != null) argv.addAll(List.of("--engine", engine));
         if (userland != null) argv.addAll(List.of("--userland", userland));
@@ -85,7 +88,10 @@ public final class DemoCommand implements Callable<Integer> {
         err.println("hyprof demo: top " + top + " methods by energy (Java: time x CPU power of the sample power profile;"
                 + " native: the emulator's estimate); all rows: hyprof report " + out + " --sort energy");
         err.flush();
-        return HyprofCommand.newCommandLine().setOut(spec.commandLine().getOut()).setErr(err)
-                .execute("report", out.toString(), "--top", Integer.toString(top), "--sort", "energy");
+        List<String> report = new ArrayList<>(List.of("report", out.toString(), "--top", Integer.toString(top), "--sort", "energy"));
+        if (naming.descriptors) report.add("--descriptors");
+        code = HyprofCommand.newCommandLine().setOut(spec.commandLine().getOut()).setErr(err).execute(report.toArray(String[]::new));
+        if (code == 0) NextCommands.print(err, out, false); // the demo records in aggregate mode
+        return code;
     }
 }

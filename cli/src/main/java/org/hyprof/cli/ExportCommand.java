@@ -25,6 +25,7 @@ import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -92,6 +93,8 @@ public final class ExportCommand implements Callable<Integer> {
         return b.toString();
     }
 
+    @Mixin NamingOptions naming;
+
     @Option(names = "--allow-damaged",
             description = "Export a session with damaged event chunks (checksum mismatch) without them, instead of stopping with exit 1.")
     boolean allowDamaged;
@@ -157,7 +160,7 @@ public final class ExportCommand implements Callable<Integer> {
             DamagedChunks.check(store, session, chosen, allowDamaged, spec.commandLine().getErr());
             for (ProcessInfo p : chosen) {
                 if (!p.mode().equals("events") && store.eventChunkCount(p.id()) == 0) continue;
-                streams.add(CallStream.of(store, p, thread));
+                streams.add(CallStream.of(store, p, thread, naming.style()));
                 if (f.equals("trace")) break;
             }
             if (streams.isEmpty())

@@ -73,6 +73,10 @@ public final class ProfileCommand implements Callable<Integer> {
 
     @Mixin PowerOptions power;
 
+    /** For {@code demo}, which names the next commands itself once its report is printed. */
+    @Option(names = "--no-next-commands", hidden = true)
+    boolean noNextCommands;
+
     @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "java and its arguments (after --).")
     List<String> command = new ArrayList<>();
 
@@ -160,7 +164,7 @@ public final class ProfileCommand implements Callable<Integer> {
         boolean damaged = r.notes().stream().anyMatch(n -> n.contains("damaged"));
         if (!keepRaw && !damaged) Files.deleteIfExists(raw);
         else err.println("hyprof: raw session kept in " + raw);
-        err.println("hyprof: next: hyprof report " + out + " --top 20");
+        if (!noNextCommands) NextCommands.print(err, out, mode.trim().equalsIgnoreCase("events"));
         return code;
     }
 }

@@ -43,6 +43,8 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Mixin PowerOptions power;
 
+    @Mixin NamingOptions naming;
+
     @Option(names = "--top", paramLabel = "N", defaultValue = "0", description = "Show the first N rows (0 = all).")
     int top;
 
@@ -70,7 +72,7 @@ public final class ReportCommand implements Callable<Integer> {
                 return 0;
             }
             long damaged = DamagedChunks.check(store, session, store.processes(), allowDamaged, spec.commandLine().getErr());
-            Profile p = power.given() ? Profile.load(store, power.model()) : Profile.load(store);
+            Profile p = power.given() ? Profile.load(store, power.model(), naming.style()) : Profile.load(store, naming.style());
             new ReportWriter(p, b, s, top, raw, inclusive).damagedEventChunks(damaged).write(f, out);
         } catch (StoreException e) {
             throw new UserError(e.getMessage());

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -34,6 +35,8 @@ public final class TuiCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, paramLabel = "S.db", description = "Session database for --listen (default hyprof-live.db).")
     Path out;
+
+    @Mixin NamingOptions naming;
 
     @Spec CommandSpec spec;
 
@@ -77,6 +80,7 @@ public final class TuiCommand implements Callable<Integer> {
         if (token != null) { cmd.add("--token"); cmd.add(token); }
         if (tokenFile != null) { cmd.add("--token-file"); cmd.add(tokenFile.toString()); }
         if (out != null) { cmd.add("-o"); cmd.add(out.toString()); }
+        if (naming.descriptors) cmd.add("--descriptors");
         return new ProcessBuilder(cmd).inheritIO().start().waitFor();
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.HashMap;
 import org.hyprof.config.ConfigException;
 import org.hyprof.config.Glob;
+import org.hyprof.config.MethodNames;
 import org.hyprof.config.Manifest;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Zoom;
@@ -147,12 +148,14 @@ final class CommandInterpreter {
             for (MethodRow r : live.profile(p.id).methods()) rows.put(r.method(), r);
             Manifest m = p.manifest();
             ControlState s = p.state();
+            Map<Integer, String> names = MethodNames.names(m.probes(), MethodNames.Style.JAVA); // as the profile's rows
             for (ProbeInfo i : m.probes()) {
-                if (!g.matches(i.displayName())) continue;
-                MethodRow r = rows.get(i.displayName());
+                String name = names.get(i.id());
+                if (!matchesAny(g, MethodNames.matchable(i))) continue;
+                MethodRow r = rows.get(name);
                 out.printf(Locale.ROOT, "%d,%d,%s,%s,%s,%d,%d,%s%n", p.id, i.id(), i.kindLabel(), i.resolution().label(),
                         s == null ? "?" : s.isOn(i.id()) ? "on" : "off", r == null ? 0 : r.calls(),
-                        r == null ? 0 : r.iterations(), i.displayName());
+                        r == null ? 0 : r.iterations(), name);
             }
         }
     }
@@ -216,5 +219,11 @@ final class CommandInterpreter {
         String s = org.hyprof.correlate.Printable.of(raw);
         if (s.indexOf(',') < 0 && s.indexOf('"') < 0) return s;
         return '"' + s.replace("\"", "\"\"") + '"';
+    }
+
+    /** Whether {@code g} matches one of a probe's spellings (Java signature, JVM descriptor). */
+    private static boolean matchesAny(Glob g, String[] names) {
+        for (String n : names) if (g.matches(n)) return true;
+        return false;
     }
 }

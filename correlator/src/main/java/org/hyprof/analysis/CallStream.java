@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hyprof.config.MethodNames;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.correlate.EnergyModel;
 import org.hyprof.runtime.chunk.EventRecords;
@@ -70,11 +71,11 @@ public final class CallStream {
 
     private final Store store;
     private final Map<Long, List<NativeEpoch>> epochsByThread;
-    private final String[] names;
+    private final String[] names; // by probe id: an array, as exports look a name up per call
     private long firstNanos = Long.MIN_VALUE; // MIN: not scanned yet
 
     private CallStream(Store store, ProcessInfo process, Map<Integer, ProbeInfo> probes, List<ThreadRef> threads,
-                       Map<Long, List<NativeEpoch>> epochsByThread) {
+                       Map<Long, List<NativeEpoch>> epochsByThread, MethodNames.Style style) {
         this.store = store;
         this.process = process;
         this.probes = probes;
@@ -85,10 +86,19 @@ public final class CallStream {
         int max = 0;
         for (int id : probes.keySet()) max = Math.max(max, id);
         this.names = new String[max + 1];
+        MethodNames.names(probes.values(), style).forEach((id, n) -> { if (id >= 0) names[id] = n; });
     }
 
-    /** The stream of a process; {@code threadName} (nullable) keeps only threads with that name. */
+    /** The stream of a process, names in Java's spelling; {@code threadName} (nullable) keeps only threads with that name. */
     public static CallStream of(Store store, ProcessInfo process, String threadName) {
+        return of(store, process, threadName, MethodNames.Style.JAVA);
+    }
+
+    /**
+     * The stream of a process with probes named in {@code style} (see {@link MethodNames});
+     * {@code threadName} (nullable) keeps only threads with that name.
+     */
+    public static CallStream of(Store store, ProcessInfo process, String threadName, MethodNames.Style style) {
         Map<Integer, ProbeInfo> probes = new LinkedHashMap<>();
         for (ProbeInfo p : store.probes(process.id())) probes.put(p.id(), p);
         Map<Long, String> named = new HashMap<>();
@@ -103,22 +113,13 @@ public final class CallStream {
                 threads.add(new ThreadRef(tid, name, epochs.containsKey(tid), osTids.getOrDefault(tid, 0L)));
         }
         epochs.keySet().retainAll(threads.stream().map(ThreadRef::tid).toList());
-        return new CallStream(store, process, probes, threads, epochs);
+        return new CallStream(store, process, probes, threads, epochs, style);
     }
 
     /** A probe's name in exports: its display name, or {@code probe#ID} when the manifest lacks it. */
     public String name(int probeId) {
-        if (probeId >= 0 && probeId < names.length) {
-            String n = names[probeId];
-            if (n == null) names[probeId] = n = nameOf(probeId);
-            return n;
-        }
-        return nameOf(probeId);
-    }
-
-    private String nameOf(int probeId) {
-        ProbeInfo p = probes.get(probeId);
-        return p == null ? "probe#" + probeId : p.displayName();
+        String n = probeId >= 0 && probeId < names.length ? names[probeId] : null;
+        return n != null ? n : "probe#" + probeId;
     }
 
     /**

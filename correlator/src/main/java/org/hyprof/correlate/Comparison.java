@@ -9,8 +9,10 @@ import java.util.Map;
 
 /**
  * Two sessions side by side, per method: calls, inclusive and exclusive time, native
- * instructions and cycles (hybrid runs), energy, and exclusive thread CPU and wait time (empty
- * where a session recorded no CPU time), each with the ratio B/A. The thesis'
+ * instructions and cycles (hybrid runs), energy, inclusive time per call, and exclusive thread CPU
+ * and wait time (empty where a session recorded no CPU time), each with the ratio B/A. Per call is
+ * over the timed calls (count-only calls have no time of their own), so a method called more often
+ * in B but as fast per call shows a time ratio above 1 and a per-call ratio of 1. The thesis'
  * comparisons — CPU profiles, architectures, Java vs JNI builds — are two sessions of the same
  * program.
  */
@@ -18,7 +20,8 @@ public final class Comparison {
     public static final String COLUMNS = "method,calls_a,calls_b,calls_ratio,incl_ns_a,incl_ns_b,incl_ratio,"
             + "excl_ns_a,excl_ns_b,excl_ratio,native_instr_a,native_instr_b,native_instr_ratio,"
             + "native_cycles_a,native_cycles_b,native_cycles_ratio,energy_uj_a,energy_uj_b,energy_ratio,"
-            + "cpu_excl_ns_a,cpu_excl_ns_b,cpu_excl_ratio,wait_excl_ns_a,wait_excl_ns_b,wait_excl_ratio";
+            + "cpu_excl_ns_a,cpu_excl_ns_b,cpu_excl_ratio,wait_excl_ns_a,wait_excl_ns_b,wait_excl_ratio,"
+            + "incl_per_call_ns_a,incl_per_call_ns_b,incl_per_call_ratio";
 
     /** One method in both sessions (null side: absent there). */
     public record Row(String method, MethodRow a, MethodRow b) {}
@@ -53,7 +56,7 @@ public final class Comparison {
                     v(r.a(), 0), v(r.b(), 0), ratio(r, 0), v(r.a(), 1), v(r.b(), 1), ratio(r, 1), v(r.a(), 2), v(r.b(), 2),
                     ratio(r, 2), v(r.a(), 3), v(r.b(), 3), ratio(r, 3), v(r.a(), 4), v(r.b(), 4), ratio(r, 4),
                     v(r.a(), 5), v(r.b(), 5), ratio(r, 5), v(r.a(), 6), v(r.b(), 6), ratio(r, 6),
-                    v(r.a(), 7), v(r.b(), 7), ratio(r, 7)));
+                    v(r.a(), 7), v(r.b(), 7), ratio(r, 7), v(r.a(), 8), v(r.b(), 8), ratio(r, 8)));
         }
         out.flush();
     }
@@ -61,15 +64,16 @@ public final class Comparison {
     /** What the table shows, in order: title, field (see {@link #field}), unit of its cells. */
     private static final String[][] GROUPS = {
         {"calls", "0", "count"}, {"incl time", "1", "ns"}, {"excl time", "2", "ns"},
-        {"native instr", "3", "count"}, {"native cycles", "4", "count"}, {"energy", "5", "uJ"}, {"excl cpu", "6", "ns"}};
+        {"native instr", "3", "count"}, {"native cycles", "4", "count"}, {"energy", "5", "uJ"},
+        {"incl/call", "8", "ns"}, {"excl cpu", "6", "ns"}};
 
     /** Width of a cell (A, B) and of a ratio; the numbers are scaled to fit (3 significant digits). */
     private static final int CELL = 6, RATIO = 5;
 
     /**
-     * The table: for each of calls, inclusive and exclusive time, native instructions and cycles
-     * and energy (and exclusive CPU time, when a session has it), A, B and B/A, then the method
-     * (about 126 columns before it, 147 with CPU time). Numbers are scaled
+     * The table: for each of calls, inclusive and exclusive time, native instructions and cycles,
+     * energy and inclusive time per call (and exclusive CPU time, when a session has it), A, B and
+     * B/A, then the method (about 147 columns before it, 168 with CPU time). Numbers are scaled
      * to three significant digits with their unit (k/M/G, ns/us/ms/s, nJ/uJ/mJ/J); the CSV has
      * them exact.
      */
@@ -99,7 +103,8 @@ public final class Comparison {
             out.println(line + "  " + r.method());
         }
         out.println("(time: wall, probe cost deducted; excl cpu: thread CPU time, blank where not recorded; native: instructions and estimated cycles in the emulator (hybrid runs),");
-        out.println(" exclusive; energy: exclusive, Java + native; B/A blank where a side is absent (-) or 0; exact: --format csv)");
+        out.println(" exclusive; energy: exclusive, Java + native; incl/call: inclusive time per timed call;");
+        out.println(" B/A blank where a side is absent (-) or 0; exact: --format csv)");
         out.flush();
     }
 
@@ -129,17 +134,20 @@ public final class Comparison {
         if (r.a() == null || r.b() == null || field(r.a(), f) == 0 || Double.isNaN(field(r.a(), f)) || Double.isNaN(field(r.b(), f))) return "";
         double x = field(r.b(), f) / field(r.a(), f);
         if (x >= 99_999.5) return ">1e5";
+        if (x > 0 && x < 0.0005) return String.format(Locale.ROOT, "%.0e", x); // 3e-04, not 0.000
         return String.format(Locale.ROOT, x >= 999.95 ? "%.0f" : x >= 99.995 ? "%.1f" : x >= 9.9995 ? "%.2f" : "%.3f", x);
     }
 
     /**
      * A method's figure: calls, incl ns, excl ns, native instructions, native cycles, energy (µJ),
-     * exclusive CPU ns, exclusive wait ns (NaN for the last two when no CPU time was recorded).
+     * exclusive CPU ns, exclusive wait ns (NaN for these two when no CPU time was recorded), incl ns
+     * per timed call.
      */
     private static double field(MethodRow m, int f) {
         return switch (f) {
             case 6 -> m.cpu() == null ? Double.NaN : m.cpu().exclNanos();
             case 7 -> m.waitExclNanos() == null ? Double.NaN : m.waitExclNanos();
+            case 8 -> inclPerCallNanos(m);
             case 0 -> m.calls();
             case 1 -> m.inclNanos();
             case 2 -> m.exclNanos();
@@ -149,13 +157,21 @@ public final class Comparison {
         };
     }
 
+    /** Inclusive time per timed call (count-only calls carry no time); 0 without timed calls. */
+    static double inclPerCallNanos(MethodRow m) {
+        long timed = m.calls() - m.countOnlyCalls();
+        return timed > 0 ? (double) m.inclNanos() / timed : 0;
+    }
+
     private static String v(MethodRow m, int f) {
         if (m == null || Double.isNaN(field(m, f))) return "";
+        if (f == 8) return Long.toString(Math.round(inclPerCallNanos(m)));
         return f == 5 ? String.format(Locale.ROOT, "%.3f", m.energyMicrojoules()) : Long.toString((long) field(m, f));
     }
 
     private static String ratio(Row r, int f) {
         if (r.a() == null || r.b() == null || field(r.a(), f) == 0 || Double.isNaN(field(r.a(), f)) || Double.isNaN(field(r.b(), f))) return "";
-        return String.format(Locale.ROOT, "%.3f", field(r.b(), f) / field(r.a(), f));
+        // per call: 6 decimals, as a per-call ratio far below 1 (many more, cheaper calls) is common
+        return String.format(Locale.ROOT, f == 8 ? "%.6f" : "%.3f", field(r.b(), f) / field(r.a(), f));
     }
 }

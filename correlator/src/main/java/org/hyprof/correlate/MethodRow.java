@@ -10,7 +10,8 @@ import org.hyprof.store.NativeCost;
  * Deducted times are never negative: a sum below 0 (sessions recorded before the runtime clamped
  * each call) is shown as 0 and the row is flagged ({@link #probeWarning}).
  *
- * @param method      {@code pkg.Class.name(desc)} or {@code pkg.Class.name(desc)#loopK}
+ * @param method      its name ({@link org.hyprof.config.MethodNames}): {@code pkg.Class.name(int, long[])},
+ *                    {@code …#loop@LINE} or {@code …#loopK}; JVM descriptors when asked
  * @param kind        {@code method} or {@code loop}
  * @param resolution  process, thread, method or loop
  * @param calls       activations (loops: entries), timed and count-only: every call made

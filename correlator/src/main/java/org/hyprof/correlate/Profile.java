@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hyprof.config.MethodNames;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.runtime.Stats;
 import org.hyprof.store.CalibrationRecord;
@@ -100,9 +101,22 @@ public final class Profile {
         return load(store, EnergyModel.load(store));
     }
 
+    /** A session's profile, with the energy setting stored in it, rows named in {@code style}. */
+    public static Profile load(Store store, MethodNames.Style style) {
+        return load(store, EnergyModel.load(store), null, style);
+    }
+
     /** A session's profile, with Java energy from {@code energy}. */
     public static Profile load(Store store, EnergyModel energy) {
-        return load(store, energy, null);
+        return load(store, energy, null, MethodNames.Style.JAVA);
+    }
+
+    /**
+     * A session's profile, with Java energy from {@code energy} and rows named in {@code style}
+     * (Java signatures, or JVM descriptors for {@code --descriptors}; see {@link MethodNames}).
+     */
+    public static Profile load(Store store, EnergyModel energy, MethodNames.Style style) {
+        return load(store, energy, null, style);
     }
 
     /**
@@ -110,10 +124,10 @@ public final class Profile {
      * setting stored in the session.
      */
     public static Profile load(Store store, long processId) {
-        return load(store, EnergyModel.load(store), processId);
+        return load(store, EnergyModel.load(store), processId, MethodNames.Style.JAVA);
     }
 
-    private static Profile load(Store store, EnergyModel energy, Long onlyProcessId) {
+    private static Profile load(Store store, EnergyModel energy, Long onlyProcessId, MethodNames.Style style) {
         Map<String, long[]> acc = new LinkedHashMap<>();   // display name -> summed fields
         Map<String, NativeCost> nat = new HashMap<>();     // display name -> summed native costs
         Map<String, long[]> hists = new HashMap<>();
@@ -135,7 +149,9 @@ public final class Profile {
         for (ProcessInfo proc : store.processes()) {
             if (onlyProcessId != null && proc.id() != onlyProcessId) continue;
             Map<Integer, ProbeInfo> byId = new HashMap<>();
-            for (ProbeInfo p : store.probes(proc.id())) byId.put(p.id(), p);
+            List<ProbeInfo> procProbes = store.probes(proc.id());
+            for (ProbeInfo p : procProbes) byId.put(p.id(), p);
+            Map<Integer, String> names = MethodNames.names(procProbes, style);
             Map<Long, long[]> perThread = new LinkedHashMap<>(); // tid -> methods, calls, time, raw, native ns, native pJ
             List<CalibrationRecord> procCals = store.calibrations(proc.id());
             // the calibration in force when a probe went count-only is not recorded: the latest is
@@ -144,18 +160,18 @@ public final class Profile {
             long pCalls = 0, pTime = 0, pRaw = 0, pNatNs = 0, pNatPj = 0, pEnergyTime = 0, pCpu = 0;
             boolean procCpu = false;
             for (ProbeStats s : store.stats(proc.id())) {
+                ProbeInfo info = byId.get(s.probeId());
+                String name = info != null ? names.get(info.id()) : "probe#" + s.probeId();
                 CpuTime cpu = s.cpu();
                 if (cpu != null) {
                     procCpu = true;
                     cpuClock = cpuClock == 0 ? cpu.clock() : Math.min(cpuClock, cpu.clock());
-                    cpus.merge(name(byId, s), cpu, CpuTime::plus);
+                    cpus.merge(name, cpu, CpuTime::plus);
                 }
                 long eExcl = cpu != null ? cpu.exclNanos() : s.exclNanos(), eIncl = cpu != null ? cpu.inclNanos() : s.inclNanos();
-                long[] et = energyTime.computeIfAbsent(name(byId, s), k -> new long[2]);
+                long[] et = energyTime.computeIfAbsent(name, k -> new long[2]);
                 et[0] += eExcl;
                 et[1] += eIncl;
-                ProbeInfo info = byId.get(s.probeId());
-                String name = info != null ? info.displayName() : "probe#" + s.probeId();
                 if (info != null) infos.putIfAbsent(name, info);
                 long[] a = acc.computeIfAbsent(name, k -> new long[] {0, 0, 0, 0, 0, Long.MAX_VALUE, 0, 0, 0});
                 a[0] += s.allCalls();
@@ -267,11 +283,6 @@ public final class Profile {
                     + " each call, shown as 0; method rows among them are marked !");
         }
         return new Profile(rows, threadRows, processRows, cals, drops, notes, energy, totals, hybrid, cpuClock);
-    }
-
-    private static String name(Map<Integer, ProbeInfo> byId, ProbeStats s) {
-        ProbeInfo info = byId.get(s.probeId());
-        return info != null ? info.displayName() : "probe#" + s.probeId();
     }
 
     /** A deducted sum as shown: never below 0, and counted when it was. */

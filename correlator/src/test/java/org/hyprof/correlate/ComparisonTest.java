@@ -86,7 +86,7 @@ class ComparisonTest {
         c.csv(new PrintWriter(csv), 0);
         c.table(new PrintWriter(table), 0);
         String row = csv.toString().lines().filter(l -> l.startsWith("app.Main.fib")).findFirst().orElseThrow();
-        assertTrue(row.endsWith(",,100000000,,,300000000,"), row);
+        assertTrue(row.contains(",,100000000,,,300000000,,"), row); // the per-call columns follow
         assertTrue(table.toString().contains("excl cpu"), table.toString());
         assertTrue(table.toString().contains("100ms"), table.toString());
     }
@@ -96,15 +96,28 @@ class ComparisonTest {
         StringWriter w = new StringWriter();
         comparison().table(new PrintWriter(w), 0);
         String[] lines = w.toString().split("\n");
-        for (String title : new String[] {"calls", "incl time", "excl time", "native instr", "native cycles", "energy"})
+        for (String title : new String[] {"calls", "incl time", "excl time", "native instr", "native cycles", "energy", "incl/call"})
             assertTrue(lines[0].contains(title), title + " in " + lines[0]);
         int methodAt = lines[1].indexOf("method");
-        assertTrue(methodAt <= 130, "numbers within 130 columns: " + methodAt);
+        assertTrue(methodAt <= 151, "numbers within 151 columns: " + methodAt);
         for (String l : lines) {
             if (!l.contains("app.Main.")) continue;
             assertEquals(methodAt, l.indexOf("app.Main."), "every row aligned:\n" + l);
         }
-        assertEquals(2 + 5 + 2, lines.length, "two header lines, one row per method, two footnote lines");
+        assertEquals(2 + 5 + 3, lines.length, "two header lines, one row per method, three footnote lines");
+    }
+
+    /** Per call is inclusive time over calls: sum's B makes 1000 times the calls, each ~3000 times cheaper. */
+    @Test
+    void perCallTimeAndItsRatioAreTheLastCsvColumns() {
+        StringWriter w = new StringWriter();
+        comparison().csv(new PrintWriter(w), 0);
+        String[] lines = w.toString().split("\n");
+        assertTrue(lines[0].endsWith(",wait_excl_ratio,incl_per_call_ns_a,incl_per_call_ns_b,incl_per_call_ratio"), lines[0]);
+        String sum = java.util.Arrays.stream(lines).filter(l -> l.startsWith("app.Main.sum(int[]),")).findFirst().orElseThrow();
+        assertTrue(sum.endsWith(",9700000,3275,0.000338"), sum);
+        String javaOnly = java.util.Arrays.stream(lines).filter(l -> l.startsWith("app.Main.javaOnly(),")).findFirst().orElseThrow();
+        assertTrue(javaOnly.endsWith(",271,,"), javaOnly); // 812 ns / 3 calls, absent in B: no ratio
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import org.hyprof.config.MethodNames;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
 import org.hyprof.runtime.Stats;
@@ -36,17 +37,26 @@ class ReportWriterTest {
 
     /** The deterministic session, its Java energy from {@code model} when not null (stored as {@code hyprof profile} does). */
     Profile deterministic(EnergyModel model) {
-        return deterministic(model, false);
+        return deterministic(model, false, MethodNames.Style.JAVA);
+    }
+
+    /** The deterministic session, rows named in {@code style}. */
+    Profile deterministic(EnergyModel model, MethodNames.Style style) {
+        return deterministic(model, false, style);
+    }
+
+    Profile deterministic(EnergyModel model, boolean cpu) {
+        return deterministic(model, cpu, MethodNames.Style.JAVA);
     }
 
     /**
-     * The deterministic session; with {@code cpu}, thread CPU time (sampled) beside the wall times
-     * (issue 18): main spends 90 of its 190 µs own time waiting, the worker's run() 200 of its
-     * 240 µs; thread CPU totals as the runtime keeps them (Σ CPU of top-level activations: main
-     * 600 µs, worker 90 µs).
+     * The deterministic session, rows named in {@code style}; with {@code cpu}, thread CPU time
+     * (sampled) beside the wall times (issue 18): main spends 90 of its 190 µs own time waiting,
+     * the worker's run() 200 of its 240 µs; thread CPU totals as the runtime keeps them (Σ CPU of
+     * top-level activations: main 600 µs, worker 90 µs).
      */
-    Profile deterministic(EnergyModel model, boolean cpu) {
-        Path db = dir.resolve(cpu ? "cpu.db" : "d.db");
+    Profile deterministic(EnergyModel model, boolean cpu, MethodNames.Style style) {
+        Path db = dir.resolve((cpu ? "cpu" : "d") + "-" + style + "-" + (model != null) + ".db");
         try (Store s = Store.create(db)) {
             long p = s.addProcess(new ProcessInfo(0, 4242, "app.Main", "test-vm", "aggregate", 0, 1_700_000_000_000L,
                     1000, 1_700_000_001_000L, "ended", 0, "golden"));
@@ -73,7 +83,7 @@ class ReportWriterTest {
             }
             s.putStats(p, stats);
             if (model != null) model.save(s);
-            return Profile.load(s);
+            return Profile.load(s, style);
         }
     }
 
@@ -92,6 +102,19 @@ class ReportWriterTest {
         Golden.check("report-thread.csv", render(p, ReportWriter.By.THREAD, ReportWriter.Format.CSV));
         Golden.check("report-process.csv", render(p, ReportWriter.By.PROCESS, ReportWriter.Format.CSV));
         Golden.check("report-loop.csv", render(p, ReportWriter.By.LOOP, ReportWriter.Format.CSV));
+    }
+
+    /** {@code --descriptors}: the same rows, named by JVM descriptor; loops still by source line. */
+    @Test
+    void goldenWithDescriptors() throws Exception {
+        Profile p = deterministic(null, MethodNames.Style.DESCRIPTOR);
+        String csv = render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV);
+        Golden.check("report-method-descriptors.csv", csv);
+        assertTrue(csv.contains("\napp.Main.fib(I)I,"), csv);
+        assertTrue(render(p, ReportWriter.By.LOOP, ReportWriter.Format.CSV).contains("\napp.Main.main([Ljava/lang/String;)V#loop@5,"));
+        // only the names differ (none of these has a comma)
+        assertEquals(render(deterministic(), ReportWriter.By.METHOD, ReportWriter.Format.CSV).lines().map(l -> l.substring(l.indexOf(','))).toList(),
+                csv.lines().map(l -> l.substring(l.indexOf(','))).toList());
     }
 
     /** The shipped real device's profile (Pixel 4a, big cluster at its fastest step) in the report. */
@@ -120,12 +143,12 @@ class ReportWriterTest {
         Golden.check("report-thread-cpu.csv", render(p, ReportWriter.By.THREAD, ReportWriter.Format.CSV));
         Golden.check("report-process-cpu.csv", render(p, ReportWriter.By.PROCESS, ReportWriter.Format.CSV));
         assertEquals(CpuTime.SAMPLED, p.cpuClock());
-        MethodRow run = p.methods().stream().filter(r -> r.method().equals("app.Worker.run()V")).findFirst().orElseThrow();
+        MethodRow run = p.methods().stream().filter(r -> r.method().equals("app.Worker.run()")).findFirst().orElseThrow();
         assertEquals(90_000, run.cpu().inclNanos());
         assertEquals(200_000, run.waitExclNanos(), "240 µs own wall time, 40 µs of it on a CPU");
         double mw = p.energy().javaPowerMilliwatts();
         assertEquals(40_000 * mw / 1e6, run.energyMicrojoules(), 1e-9, "Java energy: exclusive CPU time × power");
-        MethodRow fib = p.methods().stream().filter(r -> r.method().equals("app.Main.fib(I)I")).findFirst().orElseThrow();
+        MethodRow fib = p.methods().stream().filter(r -> r.method().equals("app.Main.fib(int)")).findFirst().orElseThrow();
         assertEquals(550_000, fib.cpu().exclNanos(), "merged over both threads");
         Profile.ThreadRow worker = p.threads().stream().filter(t -> t.tid() == 12).findFirst().orElseThrow();
         assertEquals(90_000, worker.cpuNanos());
@@ -149,7 +172,7 @@ class ReportWriterTest {
         Profile p = deterministic();
         String csv = render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV);
         assertTrue(csv.startsWith("method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns"));
-        MethodRow fib = p.methods().stream().filter(r -> r.method().equals("app.Main.fib(I)I")).findFirst().orElseThrow();
+        MethodRow fib = p.methods().stream().filter(r -> r.method().equals("app.Main.fib(int)")).findFirst().orElseThrow();
         assertEquals(178, fib.calls());
         assertEquals(850_000, fib.inclNanos());
         assertEquals(200, fib.minNanos());
@@ -213,24 +236,24 @@ class ReportWriterTest {
         Golden.check("report-confidence.csv", render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV));
         java.util.Map<String, MethodRow> rows = new java.util.HashMap<>();
         for (MethodRow r : p.methods()) rows.put(r.method(), r);
-        MethodRow get = rows.get("app.Main.get()I");
+        MethodRow get = rows.get("app.Main.get()");
         assertEquals(4096, get.calls(), "timed and count-only, over both threads");
         assertEquals(3096, get.countOnlyCalls());
         assertEquals("count-only: median 48 ns < 93 ns = 3 × probe cost 31.0 ns", get.countOnlyReason(),
                 "the threshold of the process's latest calibration");
         assertEquals("c!", get.mark(), "half its raw time was probe cost too");
-        MethodRow small = rows.get("app.Main.small()V");
+        MethodRow small = rows.get("app.Main.small()");
         assertEquals(0.7, small.probeShare(), 1e-9);
         assertEquals("probe cost 70.0 % of raw time", small.probeWarning());
-        MethodRow jumpy = rows.get("app.Main.jumpy()V");
+        MethodRow jumpy = rows.get("app.Main.jumpy()");
         assertEquals(20, jumpy.clamped());
         assertEquals("clamped 20 of 100 timed calls", jumpy.probeWarning());
-        MethodRow legacy = rows.get("app.Old.legacy()V");
+        MethodRow legacy = rows.get("app.Old.legacy()");
         assertEquals(0, legacy.inclNanos(), "never negative");
         assertEquals(0, legacy.exclNanos());
         assertEquals("!", legacy.mark(), "and never silently 0");
         assertTrue(legacy.probeWarning().startsWith("deducted time below 0 (-300 ns), shown as 0"), legacy.probeWarning());
-        assertEquals("", rows.get("app.Main.main([Ljava/lang/String;)V").mark());
+        assertEquals("", rows.get("app.Main.main(java.lang.String[])").mark());
         for (MethodRow r : p.methods()) assertTrue(r.probeShare() >= 0 && r.probeShare() <= 1, r.method());
         // the runtime notes the median as its histogram bucket's middle, which may be above the threshold
         CalibrationRecord cal = new CalibrationRecord(5, 24_000, 57_600, 4_000, 25_000);

@@ -37,9 +37,9 @@ class TimingConfidenceTest {
     static final int TINY_CALLS = 5000, SLOW_CALLS = 3;
     /** Calls a probe is timed before it may go count-only (the runtime's ThreadState.COUNT_ONLY_AFTER). */
     static final int TIMED_BEFORE_SWITCH = 1024;
-    static final String MAIN_NAME = "app.Main.main([Ljava/lang/String;)V";
-    static final String TINY_NAME = "app.Main.tiny()V";
-    static final String SLOW_NAME = "app.Main.slow()V";
+    static final String MAIN_NAME = "app.Main.main(java.lang.String[])";
+    static final String TINY_NAME = "app.Main.tiny()";
+    static final String SLOW_NAME = "app.Main.slow()";
 
     @TempDir Path dir;
 

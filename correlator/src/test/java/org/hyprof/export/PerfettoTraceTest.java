@@ -89,10 +89,10 @@ public class PerfettoTraceTest {
 
     @Test
     void slicesNestPerThreadAndNamesAreInterned() throws Exception {
-        String main = "app.Main.main([Ljava/lang/String;)V", fib = "app.Main.fib(I)I", fail = "app.Worker.fail()V";
+        String main = "app.Main.main(java.lang.String[])", fib = "app.Main.fib(int)", fail = "app.Worker.fail()";
         assertEquals(Map.of(
-                2L, List.of(main, main + "#loop0", fib, fib),
-                3L, List.of("app.Worker.run()V", fail, fail)), slices(export()));
+                2L, List.of(main, main + "#loop@5", fib, fib),
+                3L, List.of("app.Worker.run()", fail, fail)), slices(export()));
     }
 
     /**

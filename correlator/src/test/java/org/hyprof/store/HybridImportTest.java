@@ -87,7 +87,7 @@ class HybridImportTest {
             assertTrue(bl.get(0).disassembly().contains("bne"));
 
             Profile prof = Profile.load(s, new EnergyModel(1000, "1 W (test)"));
-            MethodRow fft = prof.methods().stream().filter(x -> x.method().equals("app.Native.fft(I)D")).findFirst().orElseThrow();
+            MethodRow fft = prof.methods().stream().filter(x -> x.method().equals("app.Native.fft(int)")).findFirst().orElseThrow();
             assertEquals(new NativeCost(3_000, 4_500, 2_250, 1_200_000, 3_000, 4_500, 2_250, 1_200_000), fft.nativeCost());
             MethodRow main = prof.methods().stream().filter(x -> x.method().startsWith("app.Main.main")).findFirst().orElseThrow();
             assertEquals(0, main.nativeCost().instructions());

@@ -63,18 +63,59 @@ final class Cli {
         }
     }
 
-    /** CSV of 'hyprof report --format csv' as rows keyed by the first column. */
+    /** CSV of 'hyprof report --format csv' as rows keyed by the first column (quoted fields: names with ", "). */
     static Map<String, Map<String, String>> csv(String text) {
         String[] lines = text.strip().split("\n");
-        String[] head = lines[0].split(",");
+        List<String> head = fields(lines[0]);
         Map<String, Map<String, String>> rows = new HashMap<>();
         for (int i = 1; i < lines.length; i++) {
-            String[] f = lines[i].split(",");
+            List<String> f = fields(lines[i]);
             Map<String, String> row = new HashMap<>();
-            for (int k = 0; k < head.length && k < f.length; k++) row.put(head[k], f[k]);
-            rows.put(f[0], row);
+            for (int k = 0; k < head.size() && k < f.size(); k++) row.put(head.get(k), f.get(k));
+            rows.put(f.get(0), row);
         }
         return rows;
+    }
+
+    /** One CSV line's fields (RFC 4180 quoting). */
+    static List<String> fields(String line) {
+        List<String> out = new java.util.ArrayList<>();
+        StringBuilder b = new StringBuilder();
+        boolean q = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (q) {
+                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') { b.append('"'); i++; }
+                else if (c == '"') q = false;
+                else b.append(c);
+            } else if (c == '"') q = true;
+            else if (c == ',') { out.add(b.toString()); b.setLength(0); }
+            else b.append(c);
+        }
+        out.add(b.toString());
+        return out;
+    }
+
+    /**
+     * The rows with each loop also under its index name ({@code pkg.C.m(int)#loopK}, K its place in
+     * the method), as the session's probes give it: loops are named by source line, which these
+     * tests need not know.
+     */
+    static Map<String, Map<String, String>> withLoopIndexes(java.nio.file.Path db, Map<String, Map<String, String>> rows) {
+        Map<String, Map<String, String>> out = new HashMap<>(rows);
+        try (org.hyprof.store.Store s = org.hyprof.store.Store.openReadOnly(db)) {
+            for (org.hyprof.store.ProcessInfo p : s.processes()) {
+                List<org.hyprof.config.ProbeInfo> probes = s.probes(p.id());
+                Map<Integer, String> names = org.hyprof.config.MethodNames.names(probes, org.hyprof.config.MethodNames.Style.JAVA);
+                for (org.hyprof.config.ProbeInfo i : probes) {
+                    if (!i.loop() || !rows.containsKey(names.get(i.id()))) continue;
+                    String m = org.hyprof.config.MethodNames.method(i.className(), i.methodName(), i.descriptor(),
+                            org.hyprof.config.MethodNames.Style.JAVA);
+                    out.putIfAbsent(m + "#loop" + i.loopIndex(), rows.get(names.get(i.id())));
+                }
+            }
+        }
+        return out;
     }
 
     static List<String> lines(String s) {

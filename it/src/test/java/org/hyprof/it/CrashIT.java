@@ -29,7 +29,7 @@ class CrashIT {
             if (!Files.exists(session)) return false;
             Files.copy(session, copy);
             assertEquals(0, Cli.run("import", copy.toString(), "-o", db.toString()).exit);
-            Map<String, String> w = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out).get("workload.CallHeavy.work()V");
+            Map<String, String> w = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out).get("workload.CallHeavy.work()");
             return w != null && Long.parseLong(w.get("calls")) > 0;
         });
         assertTrue(p.isAlive(), "killed while it runs (else this test shows nothing)");
@@ -43,7 +43,7 @@ class CrashIT {
         assertTrue(imp.err.contains("no clean end"), imp.err);
         Cli proc = Cli.run("report", db.toString(), "--by", "process", "--format", "csv");
         assertTrue(proc.out.contains(",crashed,") || proc.out.contains(",damaged,"), proc.out);
-        Map<String, String> work = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out).get("workload.CallHeavy.work()V");
+        Map<String, String> work = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out).get("workload.CallHeavy.work()");
         assertNotNull(work);
         assertTrue(Long.parseLong(work.get("calls")) > 0, work.toString());
     }

@@ -62,7 +62,7 @@ class DexGuavaIT {
         assertEquals(0, Cli.run("import", session.toString(), "-o", db.toString()).exit);
         DexIT.assertEveryEnterMatched(db);
         Map<String, Map<String, String>> r = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
-        Map<String, String> check = r.get("com.google.common.base.Preconditions.checkArgument(ZLjava/lang/String;I)V");
+        Map<String, String> check = r.get("com.google.common.base.Preconditions.checkArgument(boolean, java.lang.String, int)");
         assertEquals("3", check.get("throws"), "the slice's three failed preconditions, thrown through Guava");
         assertTrue(Long.parseLong(check.get("calls")) >= 3, check.toString());
         assertTrue(r.size() > 300, "Guava methods reported: " + r.size());

@@ -69,7 +69,7 @@ class DexIT {
         assertEquals(0, imp.exit, imp.err);
         assertEveryEnterMatched(db);
         Map<String, Map<String, String>> all = new HashMap<>(Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out));
-        all.putAll(Cli.csv(Cli.run("report", db.toString(), "--format", "csv", "--by", "loop").out));
+        all.putAll(Cli.withLoopIndexes(db, Cli.csv(Cli.run("report", db.toString(), "--format", "csv", "--by", "loop").out)));
         all.put("$out", Map.of("out", probed.out()));
         return all;
     }
@@ -169,57 +169,57 @@ class DexIT {
                 "dexfixtures.Main", "java");
         String printed = get(r, "$out", "out");
         String L = "dexfixtures.Loops.";
-        assertEquals("1", get(r, L + "nested(I)I#loop0", "calls"));
-        assertEquals(String.valueOf(counter(printed, "outer")), get(r, L + "nested(I)I#loop0", "iterations"));
-        assertEquals(String.valueOf(counter(printed, "innerEntries")), get(r, L + "nested(I)I#loop1", "calls"));
-        assertEquals(String.valueOf(counter(printed, "inner")), get(r, L + "nested(I)I#loop1", "iterations"));
-        assertEquals(String.valueOf(counter(printed, "while")), get(r, L + "whileContinue(I)I#loop0", "iterations"));
-        assertEquals(String.valueOf(counter(printed, "do")), get(r, L + "doAndLabel(I)I#loop0", "iterations"));
-        assertEquals(String.valueOf(counter(printed, "loopIters")), get(r, "dexfixtures.Switches.inLoop(I)I#loop0", "iterations"));
-        assertEquals(String.valueOf(counter(printed, "arrayIters")), get(r, "dexfixtures.Sync.syncArray([I)I#loop0", "iterations"));
+        assertEquals("1", get(r, L + "nested(int)#loop0", "calls"));
+        assertEquals(String.valueOf(counter(printed, "outer")), get(r, L + "nested(int)#loop0", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "innerEntries")), get(r, L + "nested(int)#loop1", "calls"));
+        assertEquals(String.valueOf(counter(printed, "inner")), get(r, L + "nested(int)#loop1", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "while")), get(r, L + "whileContinue(int)#loop0", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "do")), get(r, L + "doAndLabel(int)#loop0", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "loopIters")), get(r, "dexfixtures.Switches.inLoop(int)#loop0", "iterations"));
+        assertEquals(String.valueOf(counter(printed, "arrayIters")), get(r, "dexfixtures.Sync.syncArray(int[])#loop0", "iterations"));
         // loops left by break, return, exception and labelled continue, and open in a recursion:
         // iterations are the back edges the fixture counted, entries the loopBegin calls
         String X = "dexfixtures.LoopExits.";
-        assertLoop(r, X + "breakOut(I)I#loop0", 2, counter(printed, "breakIters"));
-        assertLoop(r, X + "find([[II)I#loop0", 2, counter(printed, "retOuter"));
-        assertLoop(r, X + "find([[II)I#loop1", counter(printed, "retInnerEntries"), counter(printed, "retInner"));
-        assertLoop(r, X + "throwFromNested(II)I#loop0", 2, counter(printed, "thrOuter"));
-        assertLoop(r, X + "throwFromNested(II)I#loop1", counter(printed, "thrInnerEntries"), counter(printed, "thrInner"));
-        assertEquals("1", get(r, X + "throwFromNested(II)I", "throws"));
-        assertLoop(r, X + "catchInside(I)I#loop0", 1, counter(printed, "rounds"));
-        assertLoop(r, X + "catchInside(I)I#loop1", 3, counter(printed, "catchOuter"));
-        assertLoop(r, X + "catchInside(I)I#loop2", counter(printed, "catchInnerEntries"), counter(printed, "catchInner"));
+        assertLoop(r, X + "breakOut(int)#loop0", 2, counter(printed, "breakIters"));
+        assertLoop(r, X + "find(int[][], int)#loop0", 2, counter(printed, "retOuter"));
+        assertLoop(r, X + "find(int[][], int)#loop1", counter(printed, "retInnerEntries"), counter(printed, "retInner"));
+        assertLoop(r, X + "throwFromNested(int, int)#loop0", 2, counter(printed, "thrOuter"));
+        assertLoop(r, X + "throwFromNested(int, int)#loop1", counter(printed, "thrInnerEntries"), counter(printed, "thrInner"));
+        assertEquals("1", get(r, X + "throwFromNested(int, int)", "throws"));
+        assertLoop(r, X + "catchInside(int)#loop0", 1, counter(printed, "rounds"));
+        assertLoop(r, X + "catchInside(int)#loop1", 3, counter(printed, "catchOuter"));
+        assertLoop(r, X + "catchInside(int)#loop2", counter(printed, "catchInnerEntries"), counter(printed, "catchInner"));
         assertEquals(3, counter(printed, "caught"));
-        assertLoop(r, X + "catchInsideUsed(I)I#loop0", 1, counter(printed, "roundsE"));
-        assertLoop(r, X + "catchInsideUsed(I)I#loop1", 3, counter(printed, "catchOuterE"));
-        assertLoop(r, X + "catchInsideUsed(I)I#loop2", counter(printed, "catchInnerEntriesE"), counter(printed, "catchInnerE"));
-        assertLoop(r, X + "labelledContinue(I)I#loop0", 1, counter(printed, "contOuter"));
-        assertLoop(r, X + "labelledContinue(I)I#loop1", counter(printed, "contInnerEntries"), counter(printed, "contInner"));
-        assertLoop(r, X + "recurse(I)I#loop0", counter(printed, "recEntries"), counter(printed, "recIters"));
-        assertEquals("5", get(r, X + "recurse(I)I", "calls"));
+        assertLoop(r, X + "catchInsideUsed(int)#loop0", 1, counter(printed, "roundsE"));
+        assertLoop(r, X + "catchInsideUsed(int)#loop1", 3, counter(printed, "catchOuterE"));
+        assertLoop(r, X + "catchInsideUsed(int)#loop2", counter(printed, "catchInnerEntriesE"), counter(printed, "catchInnerE"));
+        assertLoop(r, X + "labelledContinue(int)#loop0", 1, counter(printed, "contOuter"));
+        assertLoop(r, X + "labelledContinue(int)#loop1", counter(printed, "contInnerEntries"), counter(printed, "contInner"));
+        assertLoop(r, X + "recurse(int)#loop0", counter(printed, "recEntries"), counter(printed, "recIters"));
+        assertEquals("5", get(r, X + "recurse(int)", "calls"));
         String E = "dexfixtures.Exceptions.";
-        assertEquals("4", get(r, E + "thrower(I)I", "calls"));
-        assertEquals("4", get(r, E + "thrower(I)I", "throws"), "an exception through 4 frames");
-        assertEquals("1", get(r, E + "catcher()I", "calls"));
-        assertEquals("0", get(r, E + "catcher()I", "throws"));
-        assertEquals("1", get(r, E + "loopRethrow(I)I", "throws"));
-        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(I)I", "calls"), "fib(15) and fib(10): 1973 + 177");
+        assertEquals("4", get(r, E + "thrower(int)", "calls"));
+        assertEquals("4", get(r, E + "thrower(int)", "throws"), "an exception through 4 frames");
+        assertEquals("1", get(r, E + "catcher()", "calls"));
+        assertEquals("0", get(r, E + "catcher()", "throws"));
+        assertEquals("1", get(r, E + "loopRethrow(int)", "throws"));
+        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(int)", "calls"), "fib(15) and fib(10): 1973 + 177");
         String C = "dexfixtures.Ctors$";
-        assertEquals("3", get(r, C + "Child.<init>(I)V", "calls"), "200 and -1 throw before super(): no activation");
-        assertEquals("1", get(r, C + "Child.<init>(I)V", "throws"), "13 throws after super()");
-        assertEquals("4", get(r, C + "Base.<init>(I)V", "calls"));
-        assertEquals("1", get(r, C + "Base.<init>(I)V", "throws"));
-        assertEquals("5", get(r, C + "Child.check(I)I", "calls"));
-        assertEquals("1", get(r, C + "Inner.<init>(Ldexfixtures/Ctors;I)V", "calls"));
-        assertEquals("2", get(r, "dexfixtures.Sync.syncInstance(I)I", "calls"));
-        assertEquals("1", get(r, "dexfixtures.Sync.syncInstance(I)I", "throws"));
-        assertEquals("1", get(r, "dexfixtures.Wide.mix(JDIJ)J", "calls"));
-        assertEquals("1", get(r, "dexfixtures.Registers.many(JJI)J", "calls"));
-        assertEquals("process", get(r, "dexfixtures.Main.main([Ljava/lang/String;)V", "resolution"));
-        assertEquals("thread", get(r, "dexfixtures.Threads$Worker.run()V", "resolution"));
-        assertEquals("thread", get(r, "dexfixtures.Threads$Spinner.run()V", "resolution"));
-        assertEquals("1", get(r, "dexfixtures.Threads$Worker.run()V", "calls"));
-        assertEquals("method", get(r, "dexfixtures.Threads$Task.call()Ljava/lang/Integer;", "resolution"));
+        assertEquals("3", get(r, C + "Child.<init>(int)", "calls"), "200 and -1 throw before super(): no activation");
+        assertEquals("1", get(r, C + "Child.<init>(int)", "throws"), "13 throws after super()");
+        assertEquals("4", get(r, C + "Base.<init>(int)", "calls"));
+        assertEquals("1", get(r, C + "Base.<init>(int)", "throws"));
+        assertEquals("5", get(r, C + "Child.check(int)", "calls"));
+        assertEquals("1", get(r, C + "Inner.<init>(dexfixtures.Ctors, int)", "calls"));
+        assertEquals("2", get(r, "dexfixtures.Sync.syncInstance(int)", "calls"));
+        assertEquals("1", get(r, "dexfixtures.Sync.syncInstance(int)", "throws"));
+        assertEquals("1", get(r, "dexfixtures.Wide.mix(long, double, int, long)", "calls"));
+        assertEquals("1", get(r, "dexfixtures.Registers.many(long, long, int)", "calls"));
+        assertEquals("process", get(r, "dexfixtures.Main.main(java.lang.String[])", "resolution"));
+        assertEquals("thread", get(r, "dexfixtures.Threads$Worker.run()", "resolution"));
+        assertEquals("thread", get(r, "dexfixtures.Threads$Spinner.run()", "resolution"));
+        assertEquals("1", get(r, "dexfixtures.Threads$Worker.run()", "calls"));
+        assertEquals("method", get(r, "dexfixtures.Threads$Task.call()", "resolution"));
     }
 
     @Test
@@ -230,22 +230,22 @@ class DexIT {
                 "smalifix.SmaliMain", "smali");
         assertEquals(List.of("0", "45", "15", "20", "11", "2", "217", "5", "-1", "-1", "96"), get(r, "$out", "out").lines().toList());
         String S = "smalifix.";
-        assertEquals("4", get(r, S + "LoopAtZero.countDown(I)I#loop0", "iterations"), "the entry is an edge into the loop");
-        assertEquals("1", get(r, S + "LoopAtZero.countDown(I)I#loop0", "calls"));
-        assertEquals("3", get(r, S + "MoveResultExit.retry(I)I#loop0", "iterations"));
-        assertEquals("1", get(r, S + "MoveResultExit.retry(I)I#loop0", "calls"));
-        assertEquals("4", get(r, S + "MoveResultExit.maybeThrow(I)I", "calls"));
-        assertEquals("3", get(r, S + "MoveResultExit.maybeThrow(I)I", "throws"));
-        assertEquals("6", get(r, S + "MonitorLoop.sumLocked(Ljava/lang/Object;I)I#loop0", "iterations"));
-        assertEquals("4", get(r, S + "BigRegisters.wide250(JI)J#loop0", "iterations"));
-        assertEquals("1", get(r, S + "BigRegisters.inst240(IJ)J", "calls"));
-        assertNull(r.get(S + "BigRegisters.tooMany(I)I"), "skipped: no probe");
-        assertEquals("1", get(r, S + "BigRegisters.twoLoops250(I)I", "calls"));
-        assertEquals("4", get(r, S + "BigRegisters.twoLoops250(I)I#loop0", "iterations"));
-        assertNull(r.get(S + "BigRegisters.twoLoops250(I)I#loop1"), "no registers left for the second loop");
-        assertEquals("7", get(r, S + "Payloads.payloads(I)I#loop0", "iterations"));
-        assertEquals("2", get(r, S + "CtorThrow.<init>(I)V", "calls"), "-1 throws before super(): no activation");
-        assertEquals("1", get(r, S + "CtorThrow.<init>(I)V", "throws"));
+        assertEquals("4", get(r, S + "LoopAtZero.countDown(int)#loop0", "iterations"), "the entry is an edge into the loop");
+        assertEquals("1", get(r, S + "LoopAtZero.countDown(int)#loop0", "calls"));
+        assertEquals("3", get(r, S + "MoveResultExit.retry(int)#loop0", "iterations"));
+        assertEquals("1", get(r, S + "MoveResultExit.retry(int)#loop0", "calls"));
+        assertEquals("4", get(r, S + "MoveResultExit.maybeThrow(int)", "calls"));
+        assertEquals("3", get(r, S + "MoveResultExit.maybeThrow(int)", "throws"));
+        assertEquals("6", get(r, S + "MonitorLoop.sumLocked(java.lang.Object, int)#loop0", "iterations"));
+        assertEquals("4", get(r, S + "BigRegisters.wide250(long, int)#loop0", "iterations"));
+        assertEquals("1", get(r, S + "BigRegisters.inst240(int, long)", "calls"));
+        assertNull(r.get(S + "BigRegisters.tooMany(int)"), "skipped: no probe");
+        assertEquals("1", get(r, S + "BigRegisters.twoLoops250(int)", "calls"));
+        assertEquals("4", get(r, S + "BigRegisters.twoLoops250(int)#loop0", "iterations"));
+        assertNull(r.get(S + "BigRegisters.twoLoops250(int)#loop1"), "no registers left for the second loop");
+        assertEquals("7", get(r, S + "Payloads.payloads(int)#loop0", "iterations"));
+        assertEquals("2", get(r, S + "CtorThrow.<init>(int)", "calls"), "-1 throws before super(): no activation");
+        assertEquals("1", get(r, S + "CtorThrow.<init>(int)", "throws"));
         assertTrue(Files.readString(dir.resolve("smali-hyprof.dex.manifest.tsv"))
                 .contains("skip\tsmalifix.BigRegisters\ttooMany\t(I)I\tregisters + scratch exceed 256"));
     }
@@ -306,8 +306,8 @@ class DexIT {
             rows++;
         }
         assertTrue(rows > 50, "rows compared: " + rows);
-        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(I)I", "calls"));
-        assertEquals("7", get(r, "smalifix.Payloads.payloads(I)I#loop0", "iterations"));
+        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(int)", "calls"));
+        assertEquals("7", get(r, "smalifix.Payloads.payloads(int)#loop0", "iterations"));
 
         int probesA = probeLines(a), probesB = probeLines(b);
         try (Store store = Store.open(dir.resolve("pieces.db"))) {
@@ -378,9 +378,9 @@ class DexIT {
         byte[] originalApk = Files.readAllBytes(in);
         Converted conv = convert("apk", originalApk, Files.readAllBytes(out), resources);
         Map<String, Map<String, String>> r = runAndReport(conv, "dexfixtures.Main", "apk-java");
-        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(I)I", "calls"));
+        assertEquals("2150", get(r, "dexfixtures.Recursion.fib(int)", "calls"));
         Map<String, Map<String, String>> s = runAndReport(conv, "smalifix.SmaliMain", "apk-smali");
-        assertEquals("7", get(s, "smalifix.Payloads.payloads(I)I#loop0", "iterations"));
+        assertEquals("7", get(s, "smalifix.Payloads.payloads(int)#loop0", "iterations"));
     }
 
     @Test

@@ -62,8 +62,10 @@ class ExportIT {
             if (f.length >= 5 && f[1].equals("ent")) enters.merge(f[3].replaceFirst("^\\.+", "") + f[4], 1, Integer::sum);
         }
         for (String m : new String[] {"leaf(I)I", "fib(I)I", "middle()V", "thrower(I)V", "catcher()I"}) {
-            String name = "workload.Deterministic." + m;
-            assertEquals(Integer.parseInt(report.get(name).get("calls")), enters.getOrDefault(name, 0), name + " in:\n" + out.substring(0, Math.min(2000, out.length())));
+            String name = "workload.Deterministic." + m; // .trace keeps JVM descriptors (its format); the report, Java names
+            String javaName = org.hyprof.config.MethodNames.method("workload.Deterministic", m.substring(0, m.indexOf('(')),
+                    m.substring(m.indexOf('(')), org.hyprof.config.MethodNames.Style.JAVA);
+            assertEquals(Integer.parseInt(report.get(javaName).get("calls")), enters.getOrDefault(name, 0), name + " in:\n" + out.substring(0, Math.min(2000, out.length())));
         }
         assertTrue(out.contains("unr"), "exceptions appear as unwinds");
     }
@@ -266,7 +268,7 @@ class ExportIT {
         Cli c = Cli.run("compare", db.toString(), agg.toString(), "--format", "csv");
         assertEquals(0, c.exit, c.err);
         Map<String, Map<String, String>> rows = Cli.csv(c.out);
-        Map<String, String> leaf = rows.get("workload.Deterministic.leaf(I)I");
+        Map<String, String> leaf = rows.get("workload.Deterministic.leaf(int)");
         assertEquals("1050", leaf.get("calls_a"));
         assertEquals("1050", leaf.get("calls_b"));
         assertEquals("1.000", leaf.get("calls_ratio"));
@@ -275,7 +277,7 @@ class ExportIT {
         List<String> lines = Cli.lines(t.out);
         for (String title : new String[] {"calls", "incl time", "excl time", "native instr", "native cycles", "energy"})
             assertTrue(lines.get(0).contains(title), lines.get(0));
-        String leafRow = lines.stream().filter(l -> l.endsWith(" workload.Deterministic.leaf(I)I")).findFirst().orElseThrow();
+        String leafRow = lines.stream().filter(l -> l.endsWith(" workload.Deterministic.leaf(int)")).findFirst().orElseThrow();
         assertTrue(leafRow.startsWith("  1050   1050 1.000 "), leafRow);
         Path empty = dir.resolve("cmp-empty.db");
         try (var s = org.hyprof.store.Store.create(empty)) { /* no process */ }

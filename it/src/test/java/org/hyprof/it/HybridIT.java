@@ -100,14 +100,14 @@ class HybridIT {
             assertTrue(r.out().contains("all native results equal their Java twins"), r.out());
             assertFalse(r.out().contains("DIFFERENT"), r.out());
         }
-        assertTrue(n(report(dir.resolve("arm64.db")), "demo.NativeKernels.fft(II)D", "native_instr") > 0);
+        assertTrue(n(report(dir.resolve("arm64.db")), "demo.NativeKernels.fft(int, int)", "native_instr") > 0);
     }
 
     @Test
     void nativeCostLandsOnTheCallingJavaMethods() {
         Map<String, Map<String, String>> rows = report(aggregate);
-        for (String m : new String[] {"demo.NativeKernels.fft(II)D", "demo.NativeKernels.sparse(III)D",
-            "demo.NativeKernels.sor([DII)D", "demo.NativeKernels.intKernel(I)I", "demo.NativeKernels.checksum([B)J"}) {
+        for (String m : new String[] {"demo.NativeKernels.fft(int, int)", "demo.NativeKernels.sparse(int, int, int)",
+            "demo.NativeKernels.sor(double[], int, int)", "demo.NativeKernels.intKernel(int)", "demo.NativeKernels.checksum(byte[])"}) {
             assertEquals(ROUNDS, n(rows, m, "calls"), m);
             for (String c : new String[] {"native_instr", "native_cycles", "native_est_ns"}) assertTrue(n(rows, m, c) > 0, m + " " + c);
             assertTrue(Double.parseDouble(rows.get(m).get("energy_uj")) > 0, m);
@@ -117,13 +117,13 @@ class HybridIT {
             assertTrue(n(rows, m, "excl_raw_ns") >= n(rows, m, "native_est_ns") * 0.95, m + ": " + rows.get(m));
             assertTrue(n(rows, m, "excl_ns") <= n(rows, m, "excl_raw_ns"), m + ": " + rows.get(m));
         }
-        assertEquals(0, n(rows, "demo.JavaKernels.fft(II)D", "native_instr"), "the Java twin runs no native code");
+        assertEquals(0, n(rows, "demo.JavaKernels.fft(int, int)", "native_instr"), "the Java twin runs no native code");
         Map<String, Map<String, String>> incl = report(aggregate, "--inclusive");
         long all = 0;
         for (Map.Entry<String, Map<String, String>> e : rows.entrySet()) all += Long.parseLong(e.getValue().get("native_instr"));
-        assertEquals(all, n(incl, "demo.HybridDemo.main([Ljava/lang/String;)V", "native_instr_incl"),
+        assertEquals(all, n(incl, "demo.HybridDemo.main(java.lang.String[])", "native_instr_incl"),
                 "main's inclusive native instructions are every method's exclusive ones");
-        assertEquals(0, n(incl, "demo.JavaKernels.sumCallbacks(Ldemo/Callback;I)I", "native_instr_incl"));
+        assertEquals(0, n(incl, "demo.JavaKernels.sumCallbacks(demo.Callback, int)", "native_instr_incl"));
     }
 
     @Test
@@ -140,10 +140,10 @@ class HybridIT {
             Deque<String> s = stacks.computeIfAbsent(e.get("tid").asLong(), k -> new ArrayDeque<>());
             if (ph.equals("E")) { s.pop(); continue; }
             String name = e.get("name").asText();
-            if (name.equals("demo.Square.value(I)I")) {
+            if (name.equals("demo.Square.value(int)")) {
                 String caller = s.stream().filter(f -> !f.contains("#loop")).findFirst().orElse("");
-                if (caller.equals("demo.NativeKernels.sumCallbacks(Ldemo/Callback;I)I")) squareUnderNative++;
-                if (caller.equals("demo.JavaKernels.sumCallbacks(Ldemo/Callback;I)I")) squareUnderJava++;
+                if (caller.equals("demo.NativeKernels.sumCallbacks(demo.Callback, int)")) squareUnderNative++;
+                if (caller.equals("demo.JavaKernels.sumCallbacks(demo.Callback, int)")) squareUnderJava++;
             }
             s.push(name);
             int chain = 0;
@@ -158,15 +158,15 @@ class HybridIT {
         // nested(3) -> nestedJava(2) -> nested(2) -> nestedJava(1) -> nested(1) -> nestedJava(0) -> nested(0)
         assertEquals(7, maxNativeJavaChain, "native -> Java -> native nests 7 deep");
         Map<String, Map<String, String>> rows = report(events);
-        assertEquals(4L * ROUNDS, n(rows, "demo.NativeKernels.nested(I)I", "calls"));
-        assertEquals(3L * ROUNDS, n(rows, "demo.NativeKernels.nestedJava(I)I", "calls"));
+        assertEquals(4L * ROUNDS, n(rows, "demo.NativeKernels.nested(int)", "calls"));
+        assertEquals(3L * ROUNDS, n(rows, "demo.NativeKernels.nestedJava(int)", "calls"));
     }
 
     @Test
     void anExceptionThrownByNativeCodeReachesTheJavaCaller() {
         Map<String, Map<String, String>> rows = report(aggregate);
-        assertEquals(ROUNDS, n(rows, "demo.NativeKernels.check(I)I", "calls"));
-        assertEquals(ROUNDS, n(rows, "demo.NativeKernels.check(I)I", "throws"), "each call ended by the exception native code threw");
+        assertEquals(ROUNDS, n(rows, "demo.NativeKernels.check(int)", "calls"));
+        assertEquals(ROUNDS, n(rows, "demo.NativeKernels.check(int)", "throws"), "each call ended by the exception native code threw");
     }
 
     @Test
@@ -189,7 +189,7 @@ class HybridIT {
         assertEquals(0, nat.exit, nat.err);
         JsonNode j = new ObjectMapper().readTree(nat.out);
         Map<String, Map<String, String>> rows = report(aggregate);
-        String fft = "demo.NativeKernels.fft(II)D";
+        String fft = "demo.NativeKernels.fft(int, int)";
         assertEquals(j.get("instructions").asLong() * ROUNDS, n(rows, fft, "native_instr"));
         assertEquals(j.get("cycles").asLong() * ROUNDS, n(rows, fft, "native_cycles"), 1.0 * ROUNDS);
         try (Store s = Store.open(aggregate)) {
@@ -201,7 +201,7 @@ class HybridIT {
                 assertEquals(j.get("blocks").asLong(), x.blocks());
                 assertEquals(Math.round(j.get("time_ns").asDouble()), x.estNanos(), 1.0);
             }
-            int id = s.probes(p).stream().filter(x -> x.methodKey().equals(fft)).findFirst().orElseThrow().id();
+            int id = s.probes(p).stream().filter(x -> x.displayName().equals(fft)).findFirst().orElseThrow().id();
             long methodPj = s.stats(p).stream().filter(st -> st.probeId() == id).mapToLong(st -> st.nativeCost().energyPicojoules()).sum();
             assertEquals(j.get("energy_uj").asDouble() * 1e6 * ROUNDS, methodPj, ROUNDS, "the method carries exactly its epochs' energy");
             assertFalse(s.nativeBlocks(p).isEmpty(), "blocks with disassembly are stored");
@@ -245,7 +245,7 @@ class HybridIT {
             assertTrue(r.hyprofLines().get(0).contains(k[3]), r.err());
             Cli rep = Cli.run("report", db.toString());
             assertEquals(0, rep.exit, rep.err);
-            assertTrue(rep.out.contains("demo.HybridDemo.main([Ljava/lang/String;)V"), "the Java part is saved: " + rep.out);
+            assertTrue(rep.out.contains("demo.HybridDemo.main(java.lang.String[])"), "the Java part is saved: " + rep.out);
             assertTrue(rep.out.contains("error: native code:") && rep.out.contains(k[3]), rep.out);
         }
     }

@@ -157,7 +157,7 @@ class LiveIT {
     }
 
     static int id(List<ProbeInfo> probes, String displayName) {
-        for (ProbeInfo i : probes) if (i.displayName().equals(displayName)) return i.id();
+        for (ProbeInfo i : probes) if (java.util.Arrays.asList(org.hyprof.config.MethodNames.matchable(i)).contains(displayName)) return i.id();
         throw new AssertionError("no probe " + displayName + " in " + probes);
     }
 
@@ -172,7 +172,7 @@ class LiveIT {
     }
 
     static int id(LiveSession.Proc p, String displayName) {
-        for (ProbeInfo i : p.manifest().probes()) if (i.displayName().equals(displayName)) return i.id();
+        for (ProbeInfo i : p.manifest().probes()) if (java.util.Arrays.asList(org.hyprof.config.MethodNames.matchable(i)).contains(displayName)) return i.id();
         throw new AssertionError("no probe " + displayName + " in " + p.manifest().probes());
     }
 
@@ -248,7 +248,7 @@ class LiveIT {
         Server s = serve("dump", 0, null);
         Process a = agent(s.port(), null, "-", ",mode=events,keep=last,budget=8m");
         LiveSession.Proc p = waitForProcess(s.live(), 1, 10);
-        int m1 = id(p, "workload.Live.m1()V");
+        int m1 = id(p, "workload.Live.m1()");
         Await.until("m1 recorded", () -> callsByThread(s, p, m1), c -> total(c) > 0);
         long before = s.store().eventChunkCount(p.id);
         String port = "127.0.0.1:" + s.port();
@@ -268,8 +268,8 @@ class LiveIT {
         Server s = serve("live", 0, null);
         agent(s.port(), null, "-", "");
         LiveSession.Proc p = waitForProcess(s.live(), 1, 10);
-        int m2 = id(p, "workload.Live.m2()V");
-        int m1 = id(p, "workload.Live.m1()V");
+        int m2 = id(p, "workload.Live.m2()");
+        int m1 = id(p, "workload.Live.m1()");
         Await.until("m2 recorded while on", () -> callsByThread(s, p, m2), c -> total(c) > 0);
 
         // off (the command returns once the agent confirmed it): m2's count stops while m1's goes on
@@ -298,7 +298,7 @@ class LiveIT {
                 lat.get(5), lat.get(9), ctlMillis));
 
         // zoom: process -> thread -> method (root TaskA.run) -> loop inside m1
-        int taskA = id(p, "workload.Live$TaskA.run()V");
+        int taskA = id(p, "workload.Live$TaskA.run()");
         assertEquals(0, Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "zoom-in", String.valueOf(p.id)).exit);
         assertEquals("thread", p.scope().level().label());
         assertEquals(0, Cli.run("ctl", "--connect", port, "--timeout-ms", wait, "zoom-in", String.valueOf(taskA)).exit);
@@ -311,7 +311,7 @@ class LiveIT {
             if (i.loop()) assertEquals(i.ownerId() == m1, st.isOn(i.id()), "only m1's loops on: " + i.displayName());
         }
         assertArrayEquals(new int[] {m1}, st.roots());
-        int m1Loop = id(p, "workload.Live.m1()V#loop0");
+        int m1Loop = id(p, "workload.Live.m1()#loop0");
         long before = total(callsByThread(s, p, m1Loop));
         Await.until("m1's loop to record at loop level", () -> callsByThread(s, p, m1Loop), c -> total(c) > before);
 
@@ -326,7 +326,7 @@ class LiveIT {
         Cli stats = Cli.run("ctl", "--connect", port, "stats", "--format", "csv");
         assertEquals(0, stats.exit, stats.err);
         assertTrue(stats.out.startsWith("method,kind,resolution,calls,incl_ns,excl_ns,incl_raw_ns,excl_raw_ns,min_ns,max_ns,p50_ns,p99_ns"), stats.out);
-        assertTrue(stats.out.contains("workload.Live.m1()V,method,"), stats.out);
+        assertTrue(stats.out.contains("workload.Live.m1(),method,"), stats.out);
     }
 
     /**
@@ -360,7 +360,7 @@ class LiveIT {
         s.store().eventChunks(pid, ch -> records[0] += org.hyprof.analysis.EventReplay.records(ch.data()));
         assertTrue(calls > 1_000_000, "calls " + calls);
         assertEquals(records[0], 2 * calls, "every call's enter and exit was received, and every call is counted");
-        assertEquals(1, storedCalls(s.store(), pid, id(s.store().probes(pid), "workload.CallHeavy.main([Ljava/lang/String;)V"))
+        assertEquals(1, storedCalls(s.store(), pid, id(s.store().probes(pid), "workload.CallHeavy.main(java.lang.String[])"))
                 .values().stream().mapToLong(Long::longValue).sum(), "main, which ends last, is in the final counts");
     }
 
@@ -383,7 +383,7 @@ class LiveIT {
                 return s.store().threads(p.id).stream().map(ThreadInfo::name).toList();
             }, names -> names.contains("Ta") && names.contains("Tb"));
         }
-        long before = Await.until("m2 calls of process " + p1.id, () -> total(callsByThread(s, p1, id(p1, "workload.Live.m2()V"))),
+        long before = Await.until("m2 calls of process " + p1.id, () -> total(callsByThread(s, p1, id(p1, "workload.Live.m2()"))),
                 n -> n > 0);
         first.destroyForcibly().waitFor(); // kill -9
         Await.until("the killed agent's process to be disconnected", () -> !p1.connected());
@@ -401,7 +401,7 @@ class LiveIT {
                 report.out);
         assertTrue(report.out.contains("process " + p1.id + " (workload.Live, pid " + p1.hello.pid() + "): connection lost ("),
                 report.out);
-        long kept = s.store().stats(p1.id).stream().filter(x -> x.probeId() == id(p1, "workload.Live.m2()V"))
+        long kept = s.store().stats(p1.id).stream().filter(x -> x.probeId() == id(p1, "workload.Live.m2()"))
                 .mapToLong(ProbeStats::calls).sum();
         // snapshots keep arriving (every 200 ms) until the kill: what was seen is kept, maybe more
         assertTrue(kept >= before && before > 0, "everything received from the killed agent is kept: " + before + " -> " + kept);
@@ -438,9 +438,9 @@ class LiveIT {
         long calls1 = total(workloadCalls(0)), calls2 = total(workloadCalls(1)); // first, second
         Cli stats2 = Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "stats", "--format", "csv");
         assertEquals(0, stats2.exit, stats2.err);
-        assertEquals(String.valueOf(calls2), Cli.csv(stats2.out).get("workload.Live.m2()V").get("calls"), stats2.out);
+        assertEquals(String.valueOf(calls2), Cli.csv(stats2.out).get("workload.Live.m2()").get("calls"), stats2.out);
         Cli statsAll = Cli.run("ctl", "--connect", port, "stats", "--format", "csv");
-        assertEquals(String.valueOf(calls1 + calls2), Cli.csv(statsAll.out).get("workload.Live.m2()V").get("calls"), statsAll.out);
+        assertEquals(String.valueOf(calls1 + calls2), Cli.csv(statsAll.out).get("workload.Live.m2()").get("calls"), statsAll.out);
         Cli probes2 = Cli.run("ctl", "--connect", port, "--process", String.valueOf(p2.id), "probes", "workload.Live.m2*");
         assertEquals(0, probes2.exit, probes2.err);
         assertEquals(2, Cli.lines(probes2.out).size(), probes2.out);
@@ -507,8 +507,8 @@ class LiveIT {
                 List<ProbeInfo> probes = store.probes(pi.id());
                 Map<String, Long> expected = workloadCalls(agent);
                 // cumulative snapshots replaced what the first collector had: exact counts
-                assertEquals(expected, storedCalls(store, pi.id(), id(probes, "workload.Live.m2()V")), "process " + pi.id());
-                assertEquals(expected, storedCalls(store, pi.id(), id(probes, "workload.Live.m1()V")), "process " + pi.id());
+                assertEquals(expected, storedCalls(store, pi.id(), id(probes, "workload.Live.m2()")), "process " + pi.id());
+                assertEquals(expected, storedCalls(store, pi.id(), id(probes, "workload.Live.m1()")), "process " + pi.id());
                 sum += total(expected);
                 List<String> notes = store.notes(pi.id());
                 assertEquals(1, notes.stream().filter(n -> n.contains("connection lost (its collector stopped without closing")).count(),
@@ -529,7 +529,7 @@ class LiveIT {
         }
         Cli report = Cli.run("report", db.toString(), "--format", "csv");
         assertEquals(0, report.exit, report.err);
-        assertEquals(String.valueOf(sum), Cli.csv(report.out).get("workload.Live.m2()V").get("calls"), "report sums the two processes once");
+        assertEquals(String.valueOf(sum), Cli.csv(report.out).get("workload.Live.m2()").get("calls"), "report sums the two processes once");
     }
 
     @Test
@@ -635,7 +635,7 @@ class LiveIT {
         Server again = serve("second", port, null);
         LiveSession.Proc p = waitForProcess(again.live(), 1, 10);
         assertTrue(app.isAlive(), "the agent reconnected while running (else this test shows nothing)");
-        Await.until("data to resume after reconnect", () -> total(callsByThread(again, p, id(p, "workload.Live.m2()V"))), n -> n > 0);
+        Await.until("data to resume after reconnect", () -> total(callsByThread(again, p, id(p, "workload.Live.m2()"))), n -> n > 0);
         app.getOutputStream().close(); // the program ends now
         assertEquals(0, app.waitFor(), "the app was unaffected");
         assertTrue(Files.readString(dir.resolve("agent0.log")).contains("live done true"));

@@ -64,7 +64,7 @@ class LiveTogglesIT {
         String thread = ctl("zoom-in", proc);
         assertTrue(thread.contains("thread level"), thread);
         awaitProbes("thread level: thread entries on, kernels off", Map.of(
-                "workload.Toggles$Worker.run()V", "on", "workload.Toggles.sor([[DI)D", "off"));
+                "workload.Toggles$Worker.run()", "on", "workload.Toggles.sor(double[][], int)", "off"));
         awaitRounds("thread level");
 
         // a minimum duration leaves the shorter calls out of the method rows but not out of the
@@ -78,15 +78,15 @@ class LiveTogglesIT {
         assertTrue(rule.contains("min-duration=0ns min-calls=0 max-depth=0"), rule);
         awaitRounds("rule none");
 
-        String run = probes("workload.Toggles$Worker.run()V").get("workload.Toggles$Worker.run()V").get("id");
+        String run = probes("workload.Toggles$Worker.run()").get("workload.Toggles$Worker.run()").get("id");
         String method = ctl("zoom-in", run);
         assertTrue(method.contains("method level") && method.contains("root " + run), method);
-        awaitProbes("method level: methods on", Map.of("workload.Toggles.sor([[DI)D", "on", "workload.Toggles$Rng.next()D", "on",
-                "workload.Toggles.quicksort([III)V", "on"));
+        awaitProbes("method level: methods on", Map.of("workload.Toggles.sor(double[][], int)", "on", "workload.Toggles$Rng.next()", "on",
+                "workload.Toggles.quicksort(int[], int, int)", "on"));
         awaitRounds("method level, root W's run");
 
         ctl("off", "workload.Toggles$Rng.*"); // the 'ctl off jnt.scimark2.Random.*'
-        awaitProbes("Rng off", Map.of("workload.Toggles$Rng.next()D", "off"));
+        awaitProbes("Rng off", Map.of("workload.Toggles$Rng.next()", "off"));
         awaitRounds("Rng off");
 
         // deeper calls (quicksort's recursion) are not opened: their time stays their caller's
@@ -97,11 +97,11 @@ class LiveTogglesIT {
         assertTrue(rule.contains("min-duration=0ns min-calls=0 max-depth=0"), rule);
         awaitRounds("rule none, again");
 
-        String sor = probes("workload.Toggles.sor([[DI)D").get("workload.Toggles.sor([[DI)D").get("id");
+        String sor = probes("workload.Toggles.sor(double[][], int)").get("workload.Toggles.sor(double[][], int)").get("id");
         String loop = ctl("zoom-in", sor);
         assertTrue(loop.contains("loop level") && loop.contains("root " + sor), loop);
-        awaitProbes("loop level: sor's loops on, others off", Map.of("workload.Toggles.sor([[DI)D#loop0", "on",
-                "workload.Toggles.quicksort([III)V#loop0", "off"));
+        awaitProbes("loop level: sor's loops on, others off", Map.of("workload.Toggles.sor(double[][], int)#loop0", "on",
+                "workload.Toggles.quicksort(int[], int, int)#loop0", "off"));
         awaitRounds("loop level, root sor");
 
         String scope = ctl("scope");
@@ -120,7 +120,7 @@ class LiveTogglesIT {
         start("recursion");
         awaitRounds("every probe on at start");
         // each thread spends its rounds inside descend(200): a toggle lands with many frames open
-        String m = "workload.Toggles.descend(I)J";
+        String m = "workload.Toggles.descend(int)";
         for (int i = 0; i < 3; i++) {
             ctl("off", m + "*");
             awaitProbes("descend and its loops off (" + i + ")", Map.of(m, "off", m + "#loop0", "off", m + "#loop1", "off"));
@@ -144,7 +144,7 @@ class LiveTogglesIT {
         awaitRounds("every probe on at start");
         // every thread's own loop (Worker.loop) runs from start to end: always mid-iteration;
         // sweep's loop runs for a whole round
-        String sweep = "workload.Toggles.sweep(I)J", own = "workload.Toggles$Worker.loop()J#loop0";
+        String sweep = "workload.Toggles.sweep(int)", own = "workload.Toggles$Worker.loop()#loop0";
         String[][] steps = {
             {"off", "*#loop*", sweep + "#loop0", "off"},
             {"on", sweep + "#loop*", sweep + "#loop1", "on"},
@@ -324,7 +324,15 @@ class LiveTogglesIT {
     /** 'ctl probes PATTERN' as rows keyed by the probe's report name. */
     Map<String, Map<String, String>> probes(String pattern) {
         Map<String, Map<String, String>> r = new LinkedHashMap<>();
-        for (Map<String, String> row : ctlCsv("probes", pattern)) r.put(row.get("probe"), row);
+        Map<String, Integer> loopsSeen = new HashMap<>();
+        for (Map<String, String> row : ctlCsv("probes", pattern)) {
+            r.put(row.get("probe"), row);
+            if (!row.get("kind").equals("loop")) continue;
+            // also under METHOD#loopK: loops are named by source line; ids (and so rows) go in code order, as K does
+            String name = row.get("probe"), method = name.substring(0, name.lastIndexOf("#loop"));
+            int k = loopsSeen.merge(row.get("process") + " " + method, 1, Integer::sum) - 1;
+            r.putIfAbsent(method + "#loop" + k, row);
+        }
         return r;
     }
 
@@ -350,12 +358,12 @@ class LiveTogglesIT {
     /** CSV with a header row (no quoted fields: JVM names and the workload's thread names have no commas). */
     static List<Map<String, String>> csvRows(String text) {
         List<String> lines = Cli.lines(text);
-        String[] head = lines.get(0).split(",");
+        List<String> head = Cli.fields(lines.get(0));
         List<Map<String, String>> rows = new ArrayList<>();
         for (String l : lines.subList(1, lines.size())) {
-            String[] f = l.split(",", -1);
+            List<String> f = Cli.fields(l); // names with ", " are quoted
             Map<String, String> row = new HashMap<>();
-            for (int k = 0; k < head.length && k < f.length; k++) row.put(head[k], f[k]);
+            for (int k = 0; k < head.size() && k < f.size(); k++) row.put(head.get(k), f.get(k));
             rows.add(row);
         }
         return rows;

@@ -68,7 +68,7 @@ class OverheadIT {
                     Cli.java(), "-cp", Cli.classpathOf(CallHeavy.class), "workload.CallHeavy", c[0], "40");
             assertEquals(0, p.exit, p.err);
             Map<String, String> work = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out)
-                    .get("workload.CallHeavy.root()V");
+                    .get("workload.CallHeavy.root()");
             long calls = Long.parseLong(work.get("calls"));
             assertEquals(40, calls, "every root() call counted: " + work);
             long dedTotal = Long.parseLong(work.get("incl_ns")), rawTotal = Long.parseLong(work.get("incl_raw_ns"));

@@ -24,31 +24,31 @@ class ProfileIT {
         assertEquals(0, p.exit, p.err);
         Cli r = Cli.run("report", db.toString(), "--format", "csv", "--by", by);
         assertEquals(0, r.exit, r.err);
-        return Cli.csv(r.out);
+        return Cli.withLoopIndexes(db, Cli.csv(r.out));
     }
 
     @Test
     void exactCallCountsOnADeterministicWorkload() {
         for (String mode : new String[] {"aggregate", "events"}) {
             Map<String, Map<String, String>> m = profileDeterministic(mode, "method");
-            assertEquals("1", m.get(D + "main([Ljava/lang/String;)V").get("calls"), mode);
-            assertEquals("process", m.get(D + "main([Ljava/lang/String;)V").get("resolution"));
-            assertEquals("10", m.get(D + "middle()V").get("calls"));
-            assertEquals("1050", m.get(D + "leaf(I)I").get("calls"));
-            assertEquals("465", m.get(D + "fib(I)I").get("calls"));
-            assertEquals("4", m.get(D + "thrower(I)V").get("calls"));
-            assertEquals("4", m.get(D + "thrower(I)V").get("throws"), "exception through 4 frames: every enter matched");
-            assertEquals("1", m.get(D + "catcher()I").get("calls"));
-            assertEquals("0", m.get(D + "catcher()I").get("throws"));
-            assertEquals("thread", m.get("workload.Deterministic$Worker.run()V").get("resolution"));
-            assertEquals("1", m.get("workload.Deterministic$Worker.run()V").get("calls"));
+            assertEquals("1", m.get(D + "main(java.lang.String[])").get("calls"), mode);
+            assertEquals("process", m.get(D + "main(java.lang.String[])").get("resolution"));
+            assertEquals("10", m.get(D + "middle()").get("calls"));
+            assertEquals("1050", m.get(D + "leaf(int)").get("calls"));
+            assertEquals("465", m.get(D + "fib(int)").get("calls"));
+            assertEquals("4", m.get(D + "thrower(int)").get("calls"));
+            assertEquals("4", m.get(D + "thrower(int)").get("throws"), "exception through 4 frames: every enter matched");
+            assertEquals("1", m.get(D + "catcher()").get("calls"));
+            assertEquals("0", m.get(D + "catcher()").get("throws"));
+            assertEquals("thread", m.get("workload.Deterministic$Worker.run()").get("resolution"));
+            assertEquals("1", m.get("workload.Deterministic$Worker.run()").get("calls"));
 
             Map<String, Map<String, String>> loops = profileDeterministic(mode, "loop");
-            assertEquals("20", loops.get(D + "loops()I#loop0").get("iterations"));
-            assertEquals("1", loops.get(D + "loops()I#loop0").get("calls"));
-            assertEquals("20", loops.get(D + "loops()I#loop1").get("calls"));
-            assertEquals("140", loops.get(D + "loops()I#loop1").get("iterations"));
-            assertEquals("1000", loops.get(D + "middle()V#loop0").get("iterations"));
+            assertEquals("20", loops.get(D + "loops()#loop0").get("iterations"));
+            assertEquals("1", loops.get(D + "loops()#loop0").get("calls"));
+            assertEquals("20", loops.get(D + "loops()#loop1").get("calls"));
+            assertEquals("140", loops.get(D + "loops()#loop1").get("iterations"));
+            assertEquals("1000", loops.get(D + "middle()#loop0").get("iterations"));
         }
     }
 
@@ -67,8 +67,8 @@ class ProfileIT {
             assertNotEquals("0", row.split(",")[5], worker + " recorded calls: " + row);
         }
         Map<String, Map<String, String>> m = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
-        assertEquals("thread", m.get("workload.LambdaThreads.work()V").get("resolution"), m.keySet().toString());
-        assertEquals("1", m.get("workload.LambdaThreads.work()V").get("calls"));
+        assertEquals("thread", m.get("workload.LambdaThreads.work()").get("resolution"), m.keySet().toString());
+        assertEquals("1", m.get("workload.LambdaThreads.work()").get("calls"));
         long lambdaBodies = m.entrySet().stream().filter(e -> e.getKey().startsWith("workload.LambdaThreads.lambda$run$"))
                 .filter(e -> e.getValue().get("resolution").equals("thread")).count();
         assertEquals(4, lambdaBodies, m.keySet().toString());
@@ -101,8 +101,8 @@ class ProfileIT {
         assertTrue(r.out.matches("(?s).*dropped events: [1-9][0-9]*.*"), r.out);
         // aggregates are complete whatever the budget
         Map<String, Map<String, String>> m = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
-        assertEquals("4", m.get("workload.CallHeavy.work()V").get("calls"), "2 warm-up + 2 measured");
-        assertEquals(String.valueOf(4 * 200 * 1219), m.get("workload.CallHeavy.fib(I)I").get("calls"));
+        assertEquals("4", m.get("workload.CallHeavy.work()").get("calls"), "2 warm-up + 2 measured");
+        assertEquals(String.valueOf(4 * 200 * 1219), m.get("workload.CallHeavy.fib(int)").get("calls"));
     }
 
     @Test
@@ -136,8 +136,8 @@ class ProfileIT {
         Path db = dir.resolve("offline.db");
         assertEquals(0, Cli.run("import", session.toString(), "-o", db.toString()).exit);
         Map<String, Map<String, String>> m = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
-        assertEquals("1050", m.get(D + "leaf(I)I").get("calls"));
-        assertEquals("465", m.get(D + "fib(I)I").get("calls"));
+        assertEquals("1050", m.get(D + "leaf(int)").get("calls"));
+        assertEquals("465", m.get(D + "fib(int)").get("calls"));
     }
 
     /**
@@ -181,10 +181,10 @@ class ProfileIT {
             assertTrue(notes.contains("instrumented piece " + workerKey), notes);
         }
         Map<String, Map<String, String>> m = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out);
-        assertEquals("1050", m.get(D + "leaf(I)I").get("calls"), "1000 from main's piece, 50 from the worker's");
-        assertEquals("465", m.get(D + "fib(I)I").get("calls"));
-        assertEquals("1", m.get(D + "main([Ljava/lang/String;)V").get("calls"));
-        assertEquals("1", m.get("workload.Deterministic$Worker.run()V").get("calls"), m.keySet().toString());
+        assertEquals("1050", m.get(D + "leaf(int)").get("calls"), "1000 from main's piece, 50 from the worker's");
+        assertEquals("465", m.get(D + "fib(int)").get("calls"));
+        assertEquals("1", m.get(D + "main(java.lang.String[])").get("calls"));
+        assertEquals("1", m.get("workload.Deterministic$Worker.run()").get("calls"), m.keySet().toString());
     }
 
     /** The classes of the samples (a jar, or a classes directory in the reactor): entry name → bytes. */
@@ -231,7 +231,7 @@ class ProfileIT {
         }
         // issue 15: a method of tens of microseconds with loops inside (probes on by default) was
         // reported with p50 0 when the per-iteration cost was deducted; its median is never 0 now
-        Map<String, String> bitreverse = rows.get("jnt.scimark2.FFT.bitreverse([D)V");
+        Map<String, String> bitreverse = rows.get("jnt.scimark2.FFT.bitreverse(double[])");
         assertNotNull(bitreverse, "FFT.bitreverse is in the report:\n" + r.out);
         assertTrue(Long.parseLong(bitreverse.get("p50_ns")) > 0, "FFT.bitreverse p50 " + bitreverse);
     }

@@ -122,7 +122,7 @@ class SpillIT {
             assertEquals(0, p.eventDrops());
             Map<Long, String> names = new HashMap<>();
             for (ThreadInfo t : store.threads(p.id())) names.put(t.tid(), t.name());
-            for (String m : List.of("workload.UntilTold.m1()V", "workload.UntilTold.m2()V")) {
+            for (String m : List.of("workload.UntilTold.m1()", "workload.UntilTold.m2()")) {
                 int id = store.probes(p.id()).stream().filter(i -> i.displayName().equals(m)).mapToInt(ProbeInfo::id)
                         .findFirst().orElseThrow();
                 Map<String, Long> calls = new HashMap<>();

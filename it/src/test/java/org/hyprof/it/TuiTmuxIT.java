@@ -92,21 +92,21 @@ class TuiTmuxIT {
 
         key("Enter");                                   // process -> thread level
         // the agent's manifest may still be on its way: its thread entries get the level's flags when it comes
-        waitFor(x -> x.contains("thread level") && x.contains("workload.Live$TaskA.run()V"), "thread level");
-        select("TaskA.run()V");
+        waitFor(x -> x.contains("thread level") && x.contains("workload.Live$TaskA.run()"), "thread level");
+        select("TaskA.run()");
         key("Enter");                                   // TaskA.run -> method level
-        waitFor(x -> x.contains("method level") && x.contains("workload.Live.m1()V"), "method level");
-        select("workload.Live.m1()V");
+        waitFor(x -> x.contains("method level") && x.contains("workload.Live.m1()"), "method level");
+        select("workload.Live.m1()");
         key("Enter");                                   // m1 -> loop level
-        String s = waitFor(x -> x.contains("loop level") && line(x, "m1()V#loop0") != null && iterations(x) > 0, "loop iterations");
+        String s = waitFor(x -> x.contains("loop level") && line(x, "m1()#loop@37") != null && iterations(x) > 0, "loop iterations");
         long iterations = iterations(s);
         assertTrue(iterations > 0 && iterations % 200 == 0, "m1's loop runs 200 iterations per call: " + iterations);
 
         key("BSpace");                                  // back to method level
-        waitFor(x -> x.contains("method level") && x.contains("workload.Live.m2()V"), "method level again");
-        select("workload.Live.m2()V");
+        waitFor(x -> x.contains("method level") && x.contains("workload.Live.m2()"), "method level again");
+        select("workload.Live.m2()");
         key("Space");                                   // m2 off
-        waitFor(x -> cells(x, "workload.Live.m2()V")[0].equals("off"), "m2 off");
+        waitFor(x -> cells(x, "workload.Live.m2()")[0].equals("off"), "m2 off");
         // "off" shows once it is sent: wait until m2's count stays the same over two screens between
         // which m1 (called right before m2 in Ta's loop) was called 10 more times, then check it
         // stays the same while m1 goes on again
@@ -138,11 +138,11 @@ class TuiTmuxIT {
 
     /** The calls of m1 and of m2 on a screen at method level. */
     static long[] calls(String screen) {
-        return new long[] {Long.parseLong(cells(screen, "workload.Live.m1()V")[1]), Long.parseLong(cells(screen, "workload.Live.m2()V")[1])};
+        return new long[] {Long.parseLong(cells(screen, "workload.Live.m1()")[1]), Long.parseLong(cells(screen, "workload.Live.m2()")[1])};
     }
 
     static long iterations(String screen) {
-        String[] c = cells(screen, "m1()V#loop0");
+        String[] c = cells(screen, "m1()#loop@37");
         int k = c.length - 2;               // the probe% column, before the name
         if (!c[k].matches("[0-9.]+")) k--;  // its mark (c, !), when there is one
         return Long.parseLong(c[k - 1]);    // iterations, before probe%

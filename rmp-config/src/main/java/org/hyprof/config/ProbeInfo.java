@@ -18,14 +18,22 @@ package org.hyprof.config;
 public record ProbeInfo(int id, boolean loop, Resolution resolution, String className, String methodName,
                         String descriptor, int ownerId, int loopIndex, int line, String source) {
 
-    /** The method this probe belongs to: {@code pkg.Class.name(descriptor)}. */
+    /** The method this probe belongs to, as the JVM names it: {@code pkg.Class.name(descriptor)} (an identity, not a report name). */
     public String methodKey() {
         return className + "." + methodName + descriptor;
     }
 
-    /** Report name: {@code pkg.Class.name(desc)} or {@code pkg.Class.name(desc)#loopK}. */
+    /**
+     * Report name in Java's spelling: {@code pkg.Class.name(int, double[])}, for loops
+     * {@code …#loop@LINE} or {@code …#loopK} (see {@link MethodNames}).
+     */
     public String displayName() {
-        return loop ? methodKey() + "#loop" + loopIndex : methodKey();
+        return MethodNames.probe(this, MethodNames.Style.JAVA);
+    }
+
+    /** Report name in {@code style} (see {@link MethodNames}). */
+    public String displayName(MethodNames.Style style) {
+        return MethodNames.probe(this, style);
     }
 
     /** {@code method} or {@code loop}. */

@@ -32,7 +32,8 @@ import org.hyprof.runtime.Options;
  * <tr><td>out</td><td>session file the runtime writes</td></tr>
  * <tr><td>resolutions</td><td>which probes start on: {@code process;thread;method;loop} (default all)</td></tr>
  * <tr><td>roots</td><td>caller-filter roots: method patterns matched against
- *     {@code pkg.Class.method(desc)}, separated by {@code ;}</td></tr>
+ *     {@code pkg.Class.method}, {@code pkg.Class.method(int, long[])} or {@code pkg.Class.method(desc)}
+ *     (see {@link MethodNames#matchable}), separated by {@code ;}</td></tr>
  * <tr><td>minDuration, minCalls, maxDepth</td><td>rules (see DESIGN.md §3)</td></tr>
  * <tr><td>snapshotMillis, recalibrateMillis, calibrate, process</td><td>runtime tuning</td></tr>
  * <tr><td>connect, token, tokenFile</td><td>stream to a collector at {@code HOST:PORT} (live control), with
@@ -160,8 +161,8 @@ public final class ProfilingConfig {
     /** Whether a method probe is a caller-filter root. */
     public boolean isRoot(ProbeInfo p) {
         if (p.loop()) return false;
-        String key = p.methodKey();
-        for (Glob g : roots) if (g.matches(key) || g.matches(p.className() + "." + p.methodName())) return true;
+        String[] names = MethodNames.matchable(p); // either spelling: Java signature or JVM descriptor
+        for (Glob g : roots) for (String n : names) if (g.matches(n)) return true;
         return false;
     }
 

@@ -119,7 +119,7 @@ public final class Zoom {
         int n = Math.max(s.idCount(), m.idLimit());
         int matched = 0;
         for (ProbeInfo p : m.probes()) {
-            if (g.matches(p.displayName()) || g.matches(p.className() + "." + p.methodName())) {
+            if (matchesAny(g, MethodNames.matchable(p))) {
                 on.set(p.id(), value);
                 matched++;
             }
@@ -146,7 +146,7 @@ public final class Zoom {
         Glob g = new Glob(pattern);
         List<Integer> ids = new ArrayList<>();
         for (ProbeInfo p : m.probes())
-            if (!p.loop() && (g.matches(p.methodKey()) || g.matches(p.className() + "." + p.methodName()))) ids.add(p.id());
+            if (!p.loop() && matchesAny(g, MethodNames.matchable(p))) ids.add(p.id());
         if (ids.isEmpty()) throw new ConfigException("no method matches '" + pattern + "'");
         BitSet on = s.on();
         for (int id : ids) on.set(id); // a root must record to count as entered
@@ -217,5 +217,11 @@ public final class Zoom {
     private static ProbeInfo find(Manifest m, int id) {
         for (ProbeInfo p : m.probes()) if (p.id() == id) return p;
         throw new ConfigException("no probe with id " + id);
+    }
+
+    /** Whether {@code g} matches one of a probe's spellings (Java signature or JVM descriptor, see {@link MethodNames#matchable}). */
+    private static boolean matchesAny(Glob g, String[] names) {
+        for (String n : names) if (g.matches(n)) return true;
+        return false;
     }
 }

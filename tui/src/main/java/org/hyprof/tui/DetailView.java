@@ -32,7 +32,7 @@ final class DetailView {
         ProbeInfo i = p == null ? null : p.probe(s.detailProbe);
         if (i == null) { out.add("(gone)"); return out; }
         SessionView.Agg a = p.agg(i.id());
-        out.add(i.displayName() + "   [" + i.kindLabel() + ", " + i.resolution().label() + (i.line() > 0 ? ", " + i.source() + ":" + i.line() : "") + "]");
+        out.add(p.name(i) + "   [" + i.kindLabel() + ", " + i.resolution().label() + (i.line() > 0 ? ", " + i.source() + ":" + i.line() : "") + "]");
         out.add(String.format(Locale.ROOT, "calls %d   incl %s ms   excl %s ms   min %s us   p50 %s us   p99 %s us   max %s us%s",
                 a.calls(), Units.millis(a.inclNanos()), Units.millis(a.exclNanos()), Units.micros(a.minNanos()),
                 Units.micros(a.p50()), Units.micros(a.p99()), Units.micros(a.maxNanos()),
@@ -139,7 +139,7 @@ final class DetailView {
         for (CallGraph.Edge e : edges.subList(0, Math.min(MAX_EDGES, edges.size()))) {
             int other = callers ? e.callerId() : e.calleeId();
             ProbeInfo o = other == CallGraph.ROOT ? null : p.probe(other);
-            String name = other == CallGraph.ROOT ? "(none recorded: the thread's first method)" : o == null ? "probe#" + other : o.displayName();
+            String name = other == CallGraph.ROOT ? "(none recorded: the thread's first method)" : o == null ? "probe#" + other : p.name(o);
             out.add(String.format(Locale.ROOT, "  %-8s %,12d %12s  %s%s", "", e.calls(), Units.millis(e.inclRawNanos()), name,
                     e.recursiveCalls() > 0 ? String.format(Locale.ROOT, " (%,d recursive: no time of their own)", e.recursiveCalls()) : ""));
         }

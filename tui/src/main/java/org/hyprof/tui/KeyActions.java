@@ -182,7 +182,7 @@ final class KeyActions {
             before[0] = cur;
             return Zoom.setProbe(cur, m, probe.id(), !cur.isOn(probe.id()));
         });
-        ui.message = toggleMessage(probe, p.probes(), before[0], after);
+        ui.message = toggleMessage(p.name(probe), probe, p.probes(), before[0], after);
         reload.run();
     }
 
@@ -191,8 +191,8 @@ final class KeyActions {
      * ("m1 off, and its 1 loop": a loop records only inside its method's frame, so switching a
      * method off switches its loops off, and switching a loop on switches its method on).
      */
-    static String toggleMessage(ProbeInfo probe, List<ProbeInfo> probes, ControlState before, ControlState after) {
-        StringBuilder b = new StringBuilder(probe.displayName()).append(after.isOn(probe.id()) ? " on" : " off");
+    static String toggleMessage(String name, ProbeInfo probe, List<ProbeInfo> probes, ControlState before, ControlState after) {
+        StringBuilder b = new StringBuilder(name).append(after.isOn(probe.id()) ? " on" : " off");
         if (before == null) return b.toString();
         int loops = 0;
         boolean method = false;
@@ -228,7 +228,7 @@ final class KeyActions {
             BitSet on = cur.on();
             on.set(id);
             return cur.withOn(on, Math.max(cur.idCount(), id + 1)).withRoots(already ? new int[0] : new int[] {id});
-        })) + " (root " + probe.displayName() + ")";
+        })) + " (root " + p.name(probe) + ")";
         reload.run();
     }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.hyprof.config.MethodNames;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.correlate.Units;
 import org.hyprof.tui.UiState.View;
@@ -86,14 +87,26 @@ final class Painter {
         cells.add(header);
         for (TableView.Row r : rows) cells.add(r.cells());
         int[] widths = Text.widths(cells);
+        // narrow terminals: figures give way (right to left) so the names stay readable
+        int longest = 0;
+        boolean[] blank = new boolean[header.length];
+        java.util.Arrays.fill(blank, true);
+        for (TableView.Row r : rows) {
+            longest = Math.max(longest, r.cells()[r.cells().length - 1].length());
+            for (int c = 0; c < r.cells().length; c++) if (!r.cells()[c].isBlank()) blank[c] = false;
+        }
+        int[] shown = Text.columnsFor(widths, blank, longest, w);
+        int nameWidth = Text.nameWidth(widths, shown, w);
         g.enableModifiers(SGR.UNDERLINE);
-        g.putString(0, 1, Text.fit(Text.line(header, widths), w));
+        g.putString(0, 1, Text.fit(Text.line(Text.pick(header, shown), Text.pick(widths, shown)), w));
         g.disableModifiers(SGR.UNDERLINE);
         for (int i = 0; i < body && s.scroll + i < rows.size(); i++) {
             TableView.Row r = rows.get(s.scroll + i);
             boolean sel = s.scroll + i == s.cursor;
             if (sel) g.enableModifiers(SGR.REVERSE);
-            g.putString(0, 2 + i, Text.pad(Text.fit(Text.line(r.cells(), widths), w), w));
+            String[] c = Text.pick(r.cells(), shown);
+            c[c.length - 1] = MethodNames.abbreviate(c[c.length - 1], nameWidth);
+            g.putString(0, 2 + i, Text.pad(Text.fit(Text.line(c, Text.pick(widths, shown)), w), w));
             if (sel) g.disableModifiers(SGR.REVERSE);
         }
         if (rows.isEmpty()) g.putString(0, 2, Text.fit(s.filter.isEmpty() ? "(nothing recorded here yet)" : "(no match for '" + s.filter + "')", w));

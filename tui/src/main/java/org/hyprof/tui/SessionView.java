@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.hyprof.config.MethodNames;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Zoom;
 import org.hyprof.control.ControlState;
@@ -75,9 +76,15 @@ final class SessionView {
      */
     record Proc(ProcessInfo info, boolean connected, List<ProbeInfo> probes, Map<Integer, Agg> agg,
                 List<ThreadInfo> threads, ControlState state, Zoom.Scope scope, Map<Long, ThreadSum> threadSums,
-                List<NativeBlock> nativeBlocks) {
+                List<NativeBlock> nativeBlocks, Map<Integer, String> names) {
         Agg agg(int id) {
             return agg.getOrDefault(id, NONE);
+        }
+
+        /** A probe's name as reports and exports name it (the style the UI was started with). */
+        String name(ProbeInfo p) {
+            String n = names.get(p.id());
+            return n != null ? n : p.displayName();
         }
 
         ProbeInfo probe(int id) {
@@ -129,6 +136,11 @@ final class SessionView {
     }
 
     static SessionView load(Store store, LiveInfo live) {
+        return load(store, live, MethodNames.Style.JAVA);
+    }
+
+    /** The session as stored now, probes named in {@code style} (Java signatures or JVM descriptors). */
+    static SessionView load(Store store, LiveInfo live, MethodNames.Style style) {
         List<Proc> ps = new ArrayList<>();
         CalibrationRecord cal = null;
         EnergyModel energy = EnergyModel.load(store);
@@ -191,7 +203,7 @@ final class SessionView {
             if (!cals.isEmpty()) cal = cals.get(cals.size() - 1);
             ps.add(new Proc(pi, live != null && live.connected(pi.id()), probes, agg,
                     store.threads(pi.id()), live == null ? null : live.state(pi.id()), live == null ? null : live.scope(pi.id()),
-                    ts, store.nativeBlocks(pi.id())));
+                    ts, store.nativeBlocks(pi.id()), MethodNames.names(probes, style)));
         }
         return new SessionView(ps, cal, store.notes(), energy);
     }

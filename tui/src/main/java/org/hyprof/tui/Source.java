@@ -1,5 +1,6 @@
 package org.hyprof.tui;
 
+import org.hyprof.config.MethodNames;
 import java.nio.file.Path;
 import java.util.function.Function;
 import org.hyprof.config.ConfigException;
@@ -58,10 +59,15 @@ interface Source extends AutoCloseable {
         private final SessionView view;
 
         Stored(Path file) {
+            this(file, MethodNames.Style.JAVA);
+        }
+
+        /** The session in {@code file}, probes named in {@code style}. */
+        Stored(Path file, MethodNames.Style style) {
             this.file = file;
             this.store = Store.openReadOnly(file);
             try {
-                this.view = SessionView.load(store, null);
+                this.view = SessionView.load(store, null, style);
             } catch (RuntimeException e) {
                 store.close();
                 String why = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -85,8 +91,15 @@ interface Source extends AutoCloseable {
         private final LiveSession session;
         private final Collector collector;
         private final String address;
+        private final MethodNames.Style style;
 
         Live(Store store, LiveSession session, Collector collector, String address) {
+            this(store, session, collector, address, MethodNames.Style.JAVA);
+        }
+
+        /** A collector's session, probes named in {@code style}. */
+        Live(Store store, LiveSession session, Collector collector, String address, MethodNames.Style style) {
+            this.style = style;
             this.store = store;
             this.session = session;
             this.collector = collector;
@@ -108,7 +121,7 @@ interface Source extends AutoCloseable {
                 @Override public boolean connected(long id) { return session.proc(id).connected(); }
                 @Override public ControlState state(long id) { return session.proc(id).state(); }
                 @Override public Zoom.Scope scope(long id) { return session.proc(id).scope(); }
-            });
+            }, style);
         }
 
         @Override

@@ -39,7 +39,7 @@ final class TableView {
         List<Object[]> all = new ArrayList<>();
         for (SessionView.Proc p : s.data.processes)
             for (ProbeInfo i : p.probes())
-                if (!i.loop() && s.matches(i) && p.agg(i.id()).calls() > 0) all.add(new Object[] {p, i});
+                if (!i.loop() && s.matches(p, i) && p.agg(i.id()).calls() > 0) all.add(new Object[] {p, i});
         all.sort((a, b) -> Long.compare(key(s, (SessionView.Proc) b[0], (ProbeInfo) b[1]), key(s, (SessionView.Proc) a[0], (ProbeInfo) a[1])));
         for (Object[] o : all) out.add(probeRow((SessionView.Proc) o[0], (ProbeInfo) o[1], s.data.cpuTime()));
         return new Table(probeHeader(s, "method (sorted by " + s.sortLabel() + ")"), out);
@@ -79,7 +79,7 @@ final class TableView {
                 case METHOD -> !i.loop();
                 case LOOP -> i.id() == z.root() || (i.loop() && i.ownerId() == z.root());
             };
-            if (v && s.matches(i)) shown.add(i);
+            if (v && s.matches(p, i)) shown.add(i);
         }
         Comparator<ProbeInfo> order = z.level() == Resolution.LOOP ? Comparator.comparingInt(ProbeInfo::id)
                 : (a, b) -> Long.compare(key(s, p, b), key(s, p, a));
@@ -108,7 +108,7 @@ final class TableView {
         List<String> c = new ArrayList<>(List.of(state, Long.toString(a.calls()), Units.millis(a.inclNanos()), Units.millis(a.exclNanos())));
         if (cpu) c.add(a.cpuExclNanos() == null ? "" : Units.millis(a.cpuExclNanos()));
         c.addAll(List.of(Units.microjoules(a.energyMicrojoules()), Units.micros(a.p50()), Units.micros(a.p99()),
-            i.loop() ? Long.toString(a.iterations()) : "", probeCell(a), i.displayName()));
+            i.loop() ? Long.toString(a.iterations()) : "", probeCell(a), p.name(i)));
         return new Row(c.toArray(new String[0]), p.info().id(), i.id());
     }
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hyprof.collector.Collector;
+import org.hyprof.config.MethodNames;
 import org.hyprof.live.LiveSession;
 import org.hyprof.store.Store;
 
@@ -17,7 +18,7 @@ import org.hyprof.store.Store;
  * Entry point of the terminal UI, run in a JVM of its own by {@code hyprof tui} (Lanterna never
  * shares a process with the emulator; see THIRD-PARTY.md). Arguments: {@code SESSION.db}, or
  * {@code --listen HOST:PORT [--token T | --token-file F] -o S.db} (without either, the token of
- * {@code S.db.token}, created if missing).
+ * {@code S.db.token}, created if missing); {@code --descriptors} names methods by JVM descriptor.
  */
 public final class TuiMain {
     private TuiMain() {}
@@ -60,18 +61,20 @@ public final class TuiMain {
 
     static Source open(String[] args) throws IOException, InterruptedException {
         String listen = null, token = null, tokenFile = null, out = null, session = null;
+        MethodNames.Style style = MethodNames.Style.JAVA;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--listen" -> listen = args[++i];
                 case "--token" -> token = args[++i];
                 case "--token-file" -> tokenFile = args[++i];
                 case "-o" -> out = args[++i];
+                case "--descriptors" -> style = MethodNames.Style.DESCRIPTOR;
                 default -> session = args[i];
             }
         }
         if (listen == null) {
             if (session == null) throw new IllegalArgumentException("no session given");
-            return new Source.Stored(Path.of(session));
+            return new Source.Stored(Path.of(session), style);
         }
         int colon = listen.lastIndexOf(':');
         Path db = Path.of(out != null ? out : "hyprof-live.db");
@@ -90,7 +93,7 @@ public final class TuiMain {
             store.close();
             throw new IllegalStateException(listen + ": cannot listen (" + e.getMessage() + ")");
         }
-        return new Source.Live(store, live, c, listen.substring(0, colon) + ":" + port + " (" + tokenSaid + ")");
+        return new Source.Live(store, live, c, listen.substring(0, colon) + ":" + port + " (" + tokenSaid + ")", style);
     }
 
     private static void showError(Screen screen, String message) throws IOException {

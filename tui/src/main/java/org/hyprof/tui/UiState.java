@@ -82,9 +82,9 @@ final class UiState {
         }
     }
 
-    /** Whether a probe's name contains the search filter (any case). */
-    boolean matches(ProbeInfo i) {
-        return filter.isEmpty() || i.displayName().toLowerCase(Locale.ROOT).contains(filter.toLowerCase(Locale.ROOT));
+    /** Whether a probe's name (as shown in {@code p}) contains the search filter (any case). */
+    boolean matches(SessionView.Proc p, ProbeInfo i) {
+        return filter.isEmpty() || p.name(i).toLowerCase(Locale.ROOT).contains(filter.toLowerCase(Locale.ROOT));
     }
 
     String sortLabel() {

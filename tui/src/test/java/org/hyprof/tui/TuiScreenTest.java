@@ -180,13 +180,54 @@ class TuiScreenTest {
         golden("tui-method-level.txt", text());
         keys(KeyType.Enter);                       // hottest method: Worker.step -> loop level
         golden("tui-loop-level.txt", text());
-        assertTrue(text().contains("app.Worker.step()V#loop0"));
+        assertTrue(text().contains("app.Worker.step()#loop@26"));
         keys(KeyType.ArrowDown, KeyType.Enter);    // the loop's detail says what its excl is
-        assertTrue(text().contains("app.Worker.step()V#loop0   [loop, loop, Worker.java:26]"), text());
+        assertTrue(text().contains("app.Worker.step()#loop@26   [loop, loop, Worker.java:26]"), text());
         assertTrue(text().contains("(a loop's excl is its time less the methods called inside it: its inner loops are part of it)"), text());
         keys(KeyType.Backspace);                   // back to loop level
         keys(KeyType.Backspace, KeyType.Backspace, KeyType.Backspace);
         assertTrue(text().contains("hyprof  tree: processes"), text());
+    }
+
+    /**
+     * Issue 22 item 5: method names stay readable on narrow terminals: figures give way from the
+     * right and packages are abbreviated as IDEs do (d.HybridDemo.round(boolean)), at 40 and 80
+     * columns (goldens), on a session named as the demo's.
+     */
+    @Test
+    void namesStayReadableDownToFortyColumns() throws Exception {
+        Path db = dir.resolve("narrow.db");
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 4242, "demo.HybridDemo", "test-vm", "aggregate", 0, 1_700_000_000_000L,
+                    1000, 1_700_000_001_000L, "ended", 0, "golden"));
+            s.addProbes(p, List.of(
+                    new ProbeInfo(1, false, Resolution.METHOD, "demo.HybridDemo", "round", "(Z)V", -1, -1, 40, "HybridDemo.java"),
+                    new ProbeInfo(2, false, Resolution.METHOD, "demo.kernels.JavaKernels", "fftTransform", "([DII)V", -1, -1, 50, "JavaKernels.java"),
+                    new ProbeInfo(3, true, Resolution.LOOP, "demo.kernels.JavaKernels", "fftTransform", "([DII)V", 2, 0, 57, "JavaKernels.java")));
+            s.putThread(p, new ThreadInfo(1, "main", 0, 0));
+            s.putStats(p, List.of(
+                    new ProbeStats(1, 1, 12, 1_500_000, 200_000, 1_400_000, 190_000, 1_400_000, 1_400_000, 1, 400, 30, 3, 2, 30, 0, 0, 12, hist(21, 12)),
+                    new ProbeStats(1, 2, 177, 900_000, 900_000, 800_000, 800_000, 200, 90_000, 1, 352, 0, 176, 0, 0, 0, 0, 177, hist(8, 177)),
+                    new ProbeStats(1, 3, 177, 800_000, 800_000, 700_000, 700_000, 200, 90_000, 1, 0, 900, 0, 0, 0, 0, 0, 177, hist(8, 177))));
+        }
+        for (int cols : new int[] {40, 80}) {
+            app.close();
+            source.close();
+            screen.stopScreen();
+            term = new DefaultVirtualTerminal(new TerminalSize(cols, 12));
+            screen = new TerminalScreen(term);
+            screen.startScreen();
+            source = new Source.Stored(db);
+            app = new TuiApp(screen, source);
+            app.reload();
+            app.render();
+            keys('h');
+            String t = text();
+            golden("tui-narrow-" + cols + ".txt", t);
+            assertTrue(t.contains("demo.HybridDemo.round(boolean)"), t);
+            assertTrue(t.contains("  d.k.JavaKernels.fftTransform(…)"), t);
+            assertTrue(t.lines().anyMatch(l -> l.matches("\\s+12  .*demo\\.HybridDemo\\.round\\(boolean\\)")), "calls stay beside the name:\n" + t);
+        }
     }
 
     /**
@@ -213,9 +254,9 @@ class TuiScreenTest {
         }
         reopen(new Source.Stored(db));
         keys('h');
-        String get = text().lines().filter(l -> l.endsWith("app.Main.get()I")).findFirst().orElseThrow();
-        assertTrue(get.matches("\\s+4000 .* 58\\.3 c!  app\\.Main\\.get\\(\\)I"), get);
-        String main = text().lines().filter(l -> l.endsWith("app.Main.main([Ljava/lang/String;)V")).findFirst().orElseThrow();
+        String get = text().lines().filter(l -> l.endsWith("app.Main.get()")).findFirst().orElseThrow();
+        assertTrue(get.matches("\\s+4000 .* 58\\.3 c!  app\\.Main\\.get\\(\\)"), get);
+        String main = text().lines().filter(l -> l.endsWith("app.Main.main(java.lang.String[])")).findFirst().orElseThrow();
         assertTrue(main.contains(" 4.8  app.Main.main"), main);
     }
 
@@ -242,7 +283,7 @@ class TuiScreenTest {
         reopen(new Source.Stored(db));
         keys('h');
         assertTrue(text().contains("cpu ms"), text());
-        String sleepy = text().lines().filter(l -> l.endsWith("app.Main.sleepy()V")).findFirst().orElseThrow();
+        String sleepy = text().lines().filter(l -> l.endsWith("app.Main.sleepy()")).findFirst().orElseThrow();
         assertTrue(sleepy.contains(" 200.000 ") && sleepy.contains(" 1.000 "), sleepy);
         keys('/');
         type("sleepy");
@@ -304,8 +345,8 @@ class TuiScreenTest {
         golden("tui-detail-events.txt", text());
         String t = text();
         // fib: 2 calls from main (9 us + 2 us, through main's loop), 1 recursive call from itself
-        assertTrue(t.contains("           2        0.011  app.Main.main([Ljava/lang/String;)V"), t);
-        assertTrue(t.contains("           1        0.000  app.Main.fib(I)I (1 recursive: no time of their own)"), t);
+        assertTrue(t.contains("           2        0.011  app.Main.main(java.lang.String[])"), t);
+        assertTrue(t.contains("           1        0.000  app.Main.fib(int) (1 recursive: no time of their own)"), t);
         keys(KeyType.Backspace, KeyType.Escape, '/');
         type("Worker.run");
         keys(KeyType.Enter, KeyType.Enter);
@@ -313,7 +354,7 @@ class TuiScreenTest {
         app.render();
         t = text();
         assertTrue(t.contains("(none recorded: the thread's first method)"), t);
-        assertTrue(t.contains("           2        0.004  app.Worker.step()V"), t);
+        assertTrue(t.contains("           2        0.004  app.Worker.step()"), t);
     }
 
     @Test
@@ -329,7 +370,7 @@ class TuiScreenTest {
         assertTrue(text().contains("Backspace or Esc: back"), text());
         assertFalse(text().contains("more lines"), text());
         keys(KeyType.Home);
-        assertTrue(text().contains("app.Native.fft(I)D   [method"), text());
+        assertTrue(text().contains("app.Native.fft(int)   [method"), text());
         keys(KeyType.Backspace);
         assertTrue(text().contains("hyprof  hotspots"), text());
     }
@@ -385,24 +426,24 @@ class TuiScreenTest {
         assertTrue(text().contains("method level"), text());
         keys(KeyType.ArrowDown);                        // m1 (rows in id order: nothing recorded yet)
         keys(KeyType.Enter);                       // m1 -> loop level: m1 (root) and its loop, both on
-        assertEquals("on*", cells("app.Main.m1()V")[0], text());
-        assertEquals("on", cells("app.Main.m1()V#loop0")[0], text());
+        assertEquals("on*", cells("app.Main.m1()")[0], text());
+        assertEquals("on", cells("app.Main.m1()#loop@10")[0], text());
 
         keys(' ');                                 // m1 off: its loop goes off with it
         golden("tui-live-method-off.txt", text());
-        assertTrue(text().contains("app.Main.m1()V off, and its 1 loop"), text());
-        assertEquals("off*", cells("app.Main.m1()V")[0], text());
-        assertEquals("off", cells("app.Main.m1()V#loop0")[0], text());
+        assertTrue(text().contains("app.Main.m1() off, and its 1 loop"), text());
+        assertEquals("off*", cells("app.Main.m1()")[0], text());
+        assertEquals("off", cells("app.Main.m1()#loop@10")[0], text());
 
         keys(' ');                                 // m1 on again: its loop stays off
-        assertTrue(text().contains("app.Main.m1()V on\n") || text().contains("app.Main.m1()V on "), text());
-        assertEquals("off", cells("app.Main.m1()V#loop0")[0], text());
+        assertTrue(text().contains("app.Main.m1() on\n") || text().contains("app.Main.m1() on "), text());
+        assertEquals("off", cells("app.Main.m1()#loop@10")[0], text());
 
         keys(KeyType.ArrowDown, ' ');                   // the loop on
-        assertTrue(text().contains("app.Main.m1()V#loop0 on"), text());
+        assertTrue(text().contains("app.Main.m1()#loop@10 on"), text());
         keys(KeyType.ArrowUp, ' ', KeyType.ArrowDown, ' ');  // m1 off (and its loop), then the loop on: m1 comes back on
-        assertTrue(text().contains("app.Main.m1()V#loop0 on, and its method (a loop records only inside its method)"), text());
-        assertEquals("on*", cells("app.Main.m1()V")[0], text());
+        assertTrue(text().contains("app.Main.m1()#loop@10 on, and its method (a loop records only inside its method)"), text());
+        assertEquals("on*", cells("app.Main.m1()")[0], text());
     }
 
     /** The cells of the table row ending with {@code name}. */

@@ -42,7 +42,7 @@ import org.jf.dexlib2.iface.instruction.Instruction;
 final class LoopPass {
     private LoopPass() {}
 
-    /** A loop that gets probes, with the source line of its header. */
+    /** A loop that gets probes, with its first source line (the smallest line of its instructions). */
     record Planned(LoopFinder.Loop loop, int line) {}
 
     record Found(List<Planned> loops, List<String> skips) {}
@@ -90,7 +90,7 @@ final class LoopPass {
                 skips.add(at + ": no 8-bit registers left for its token and counter (" + c.registerCount + " registers)");
                 continue;
             }
-            kept.add(new Planned(l, line));
+            kept.add(new Planned(l, c.firstLineOf(l.body, l.header))); // names the loop: #loop@LINE
         }
         return new Found(kept, skips);
     }

@@ -193,6 +193,37 @@ final class MethodCode {
         return op == Opcode.MOVE_RESULT || op == Opcode.MOVE_RESULT_WIDE || op == Opcode.MOVE_RESULT_OBJECT;
     }
 
+    /**
+     * The first source line of a loop: the smallest line of its instructions (a compiler may put a
+     * loop's condition, its header, after the body: the header's line is not where the loop
+     * starts in the source); the header's line when none of them has one.
+     */
+    int firstLineOf(java.util.BitSet body, int header) {
+        int[] lines = lines();
+        int min = Integer.MAX_VALUE;
+        for (int i = body.nextSetBit(0); i >= 0 && i < n; i = body.nextSetBit(i + 1))
+            if (lines[i] > 0) min = Math.min(min, lines[i]);
+        return min != Integer.MAX_VALUE ? min : lineAt(header);
+    }
+
+    private int[] lineCache;
+
+    /** Each instruction's line from the line table (the last entry at or before it), -1 before the first. */
+    private int[] lines() {
+        if (lineCache != null) return lineCache;
+        int[] out = new int[n];
+        java.util.Arrays.fill(out, -1);
+        List<LineNumber> entries = new ArrayList<>();
+        for (DebugItem d : debug) if (d instanceof LineNumber ln) entries.add(ln);
+        entries.sort(java.util.Comparator.comparingInt(DebugItem::getCodeAddress));
+        int k = 0, line = -1;
+        for (int i = 0; i < n; i++) {
+            while (k < entries.size() && entries.get(k).getCodeAddress() <= addr[i]) line = entries.get(k++).getLineNumber();
+            out[i] = line;
+        }
+        return lineCache = out;
+    }
+
     /** The first source line of the method, or -1. */
     int firstLine() {
         for (DebugItem d : debug) if (d instanceof LineNumber ln) return ln.getLineNumber();

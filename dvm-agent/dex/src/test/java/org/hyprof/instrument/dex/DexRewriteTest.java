@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.hyprof.config.Manifest;
+import org.hyprof.config.MethodNames;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.ProfilingConfig;
 import org.hyprof.config.SkippedMethod;
@@ -83,6 +84,19 @@ class DexRewriteTest {
                 m.skipped().stream().map(k -> k.methodKey() + ": " + k.reason()).sorted().toList());
         assertTrue(s.methods() > 40, "methods " + s.methods());
         assertTrue(s.loops() >= 10, "loops " + s.loops());
+        // loops are named by their first source line (D8 keeps the line table): Loops.nested's
+        // outer loop starts on line 12 (dexfixtures/Loops.java)
+        var names = MethodNames.names(m.probes(), MethodNames.Style.JAVA);
+        List<ProbeInfo> nested = m.probes().stream()
+                .filter(p -> p.loop() && p.className().equals("dexfixtures.Loops") && p.methodName().equals("nested")).toList();
+        assertEquals(2, nested.size(), nested.toString());
+        assertEquals("dexfixtures.Loops.nested(int)#loop@12", names.get(nested.get(0).id()));
+        // the inner loop: 14 in the source; D8's line table gives one of its instructions 13
+        assertTrue(Set.of("dexfixtures.Loops.nested(int)#loop@13", "dexfixtures.Loops.nested(int)#loop@14")
+                .contains(names.get(nested.get(1).id())), names.get(nested.get(1).id()));
+        // a method D8 left without line entries: its loops are named by index
+        for (ProbeInfo l : m.probes())
+            if (l.loop() && l.line() <= 0) assertTrue(names.get(l.id()).endsWith("#loop" + l.loopIndex()), names.get(l.id()));
     }
 
     @Test

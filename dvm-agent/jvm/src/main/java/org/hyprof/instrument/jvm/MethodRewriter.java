@@ -251,7 +251,7 @@ final class MethodRewriter {
             int id = nextId.getAsInt(); // ids in code order
             int local = firstLocal + 2 * kept.size();
             kept.add(new Probed(l, id, local, local + 1));
-            placed.add(new int[] {id, lineOf(code, l.header)});
+            placed.add(new int[] {id, firstLineOf(code, l.body, l.header)}); // names the loop: #loop@LINE
         }
         List<Probed> byDepth = new ArrayList<>(kept);
         byDepth.sort((a, b) -> Integer.compare(a.loop.body.cardinality(), b.loop.body.cardinality()));
@@ -414,6 +414,19 @@ final class MethodRewriter {
     }
 
     /** Source line of the instruction at index i: the line entry right after it, else the one before. */
+    /**
+     * The first source line of a loop: the smallest line of its instructions (javac and others
+     * may put a loop's condition, its header, after the body); the header's line when none has one.
+     */
+    static int firstLineOf(AbstractInsnNode[] code, java.util.BitSet body, int header) {
+        int line = -1, min = Integer.MAX_VALUE;
+        for (int i = 0; i < code.length; i++) {
+            if (code[i] instanceof LineNumberNode ln) line = ln.line;
+            else if (code[i].getOpcode() >= 0 && body.get(i) && line > 0) min = Math.min(min, line);
+        }
+        return min != Integer.MAX_VALUE ? min : lineOf(code, header);
+    }
+
     static int lineOf(AbstractInsnNode[] code, int i) {
         for (int k = i; k < code.length && (k == i || code[k].getOpcode() < 0); k++)
             if (code[k] instanceof LineNumberNode ln) return ln.line;

@@ -99,5 +99,9 @@ class ClassRewriterTest {
         List<ProbeInfo> loops = byName.values().stream().filter(ProbeInfo::loop).toList();
         assertEquals(6, loops.size(), loops.toString());
         for (ProbeInfo l : loops) assertTrue(l.line() > 0, "loop line known: " + l);
+        // named by their first source line (fixtures/Workload.java: nested's loops start on 40 and 42)
+        var names = org.hyprof.config.MethodNames.names(loops, org.hyprof.config.MethodNames.Style.JAVA);
+        assertTrue(names.containsValue("fixtures.Workload.nested()#loop@40"), names.toString());
+        assertTrue(names.containsValue("fixtures.Workload.nested()#loop@42"), names.toString());
     }
 }

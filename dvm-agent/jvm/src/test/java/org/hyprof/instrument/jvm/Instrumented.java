@@ -78,7 +78,7 @@ final class Instrumented {
             }
         };
         Instrumented i = new Instrumented(bytes, loader.loadClass(className));
-        for (ProbeInfo p : r.probes()) i.byName.put(p.displayName(), p);
+        for (ProbeInfo p : r.probes()) i.byName.put(Instrumented.key(p), p);
         return i;
     }
 
@@ -125,5 +125,13 @@ final class Instrumented {
         ProbeInfo p = byName.get(name);
         assertNotNull(p, "no probe " + name + " in " + byName.keySet());
         return p.id();
+    }
+
+    /**
+     * A probe's key in these tests: its JVM identity, {@code pkg.C.m(desc)} or {@code …#loopK}
+     * (the loop's index, stable where its source line is not), not its report name.
+     */
+    static String key(ProbeInfo p) {
+        return p.loop() ? p.methodKey() + "#loop" + p.loopIndex() : p.methodKey();
     }
 }

@@ -127,7 +127,7 @@ class JarPiecesTest {
                     c.getKey() + " keeps no placeholder");
         }
         Map<String, ProbeInfo> byName = new HashMap<>();
-        for (ProbeInfo p : s.manifest().probes()) byName.put(p.displayName(), p);
+        for (ProbeInfo p : s.manifest().probes()) byName.put(Instrumented.key(p), p);
         return new Out(o, key, s.manifest(), byName);
     }
 

@@ -1,0 +1,35 @@
+package org.hyprof.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+/**
+ * What {@code profile} and {@code demo} print last (on stderr, with their other messages, always:
+ * the same text whether or not it is a terminal, so scripts and tests see one output): the
+ * commands that open the session they wrote. Only commands that work on it are named: exports
+ * need the calls themselves, which only an events-mode session has.
+ */
+final class NextCommands {
+    private NextCommands() {}
+
+    /** The lines for session {@code db}; {@code events}: recorded with {@code --mode events}. */
+    static void print(PrintWriter err, Path db, boolean events) {
+        String s = quoted(db.toString());
+        err.println("hyprof: next:");
+        err.println("  hyprof report " + s + " --top 20          methods (--by loop: loops by source line, --descriptors: JVM names)");
+        err.println("  hyprof report " + s + " --by loop");
+        err.println("  hyprof tui " + s);
+        if (events) {
+            String base = db.getFileName().toString().replaceFirst("\\.db$", "");
+            err.println("  hyprof export " + s + " --format speedscope -o " + quoted(base + ".speedscope.json"));
+        } else {
+            err.println("  (exports — speedscope, chrome, perfetto, folded — need the calls: profile with --mode events)");
+        }
+        err.flush();
+    }
+
+    /** A path as a shell word: quoted when it holds anything but safe characters. */
+    static String quoted(String s) {
+        return s.matches("[A-Za-z0-9_./:=+@%,-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,33 @@
+package org.hyprof.cli;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class NextCommandsTest {
+    static String print(Path db, boolean events) {
+        StringWriter w = new StringWriter();
+        NextCommands.print(new PrintWriter(w), db, events);
+        return w.toString();
+    }
+
+    @Test
+    void namesTheCommandsThatOpenTheSession() {
+        String agg = print(Path.of("hyprof-demo.db"), false);
+        assertTrue(agg.contains("  hyprof report hyprof-demo.db --by loop\n"), agg);
+        assertTrue(agg.contains("  hyprof tui hyprof-demo.db\n"), agg);
+        assertFalse(agg.contains("hyprof export"), "an aggregate session cannot be exported:\n" + agg);
+        String ev = print(Path.of("out/S.db"), true);
+        assertTrue(ev.contains("  hyprof export out/S.db --format speedscope -o S.speedscope.json\n"), ev);
+    }
+
+    @Test
+    void pathsAreShellWords() {
+        assertTrue(print(Path.of("my run.db"), false).contains("hyprof tui 'my run.db'\n"));
+        assertTrue(NextCommands.quoted("it's").equals("'it'\\''s'"));
+    }
+}
