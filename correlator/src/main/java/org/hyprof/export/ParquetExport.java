@@ -329,8 +329,9 @@ public final class ParquetExport {
 
         String name(int probeId) {
             if (names == null) {
-                names = new java.util.HashMap<>();
-                for (var p : store.probes(process.id())) names.put(p.id(), p.displayName());
+                // as every other output names them (Java signatures, loops by line), the profile's too
+                names = new java.util.HashMap<>(org.hyprof.config.MethodNames.names(store.probes(process.id()),
+                        org.hyprof.config.MethodNames.Style.JAVA));
             }
             String n = names.get(probeId);
             return n != null ? n : "probe#" + probeId;

@@ -83,7 +83,7 @@ class ParquetIT {
     @Test
     void theReadmeQueryFindsTheKernelSlowerInBuildB() throws Exception {
         List<Map<String, String>> rows = duckdb(readmeQuery());
-        Map<String, String> kernel = rows.stream().filter(r -> r.get("method").equals("workload.TwoBuilds.kernel(I)J")).findFirst()
+        Map<String, String> kernel = rows.stream().filter(r -> r.get("method").equals("workload.TwoBuilds.kernel(int)")).findFirst()
                 .orElseThrow(() -> new AssertionError("kernel not among the slower methods: " + rows));
         // counts are exact: two sessions of A, one of B, 100 calls each
         assertEquals("200", kernel.get("calls_a"));
@@ -103,7 +103,7 @@ class ParquetIT {
         assertEquals(3, rows.stream().map(r -> r.get("session_id")).distinct().count(), "a session id each");
         // aggregate-mode sessions: no events file; the methods' calls are the report's
         List<Map<String, String>> calls = duckdb("SELECT labels['build'] AS build, sum(calls) AS calls FROM read_parquet('" + fleet
-                + "/*/methods.parquet') WHERE method = 'workload.TwoBuilds.steady()J' GROUP BY ALL ORDER BY build");
+                + "/*/methods.parquet') WHERE method = 'workload.TwoBuilds.steady()' GROUP BY ALL ORDER BY build");
         assertEquals(List.of("200", "100"), calls.stream().map(r -> r.get("calls")).toList());
     }
 
