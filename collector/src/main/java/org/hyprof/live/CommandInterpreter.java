@@ -155,7 +155,7 @@ final class CommandInterpreter {
                 MethodRow r = rows.get(name);
                 out.printf(Locale.ROOT, "%d,%d,%s,%s,%s,%d,%d,%s%n", p.id, i.id(), i.kindLabel(), i.resolution().label(),
                         s == null ? "?" : s.isOn(i.id()) ? "on" : "off", r == null ? 0 : r.calls(),
-                        r == null ? 0 : r.iterations(), name);
+                        r == null ? 0 : r.iterations(), csvField(name)); // Java names hold ", "
             }
         }
     }

@@ -327,7 +327,7 @@ class LiveTogglesIT {
         Map<String, Integer> loopsSeen = new HashMap<>();
         for (Map<String, String> row : ctlCsv("probes", pattern)) {
             r.put(row.get("probe"), row);
-            if (!row.get("kind").equals("loop")) continue;
+            if (!row.get("kind").equals("loop") || row.get("probe").lastIndexOf("#loop") < 0) continue;
             // also under METHOD#loopK: loops are named by source line; ids (and so rows) go in code order, as K does
             String name = row.get("probe"), method = name.substring(0, name.lastIndexOf("#loop"));
             int k = loopsSeen.merge(row.get("process") + " " + method, 1, Integer::sum) - 1;
