@@ -29,12 +29,12 @@ class CpuTimeIT {
     /** Rows of a CSV report keyed by the value of {@code key}. */
     static Map<String, Map<String, String>> rows(String csv, String key) {
         List<String> lines = Cli.lines(csv);
-        String[] head = lines.get(0).split(",", -1);
+        List<String> head = Cli.fields(lines.get(0));
         Map<String, Map<String, String>> rows = new HashMap<>();
         for (String l : lines.subList(1, lines.size())) {
-            String[] f = l.split(",", -1);
+            List<String> f = Cli.fields(l); // names with several parameters are quoted ("f(int, int)")
             Map<String, String> row = new HashMap<>();
-            for (int k = 0; k < head.length && k < f.length; k++) row.put(head[k], f[k]);
+            for (int k = 0; k < head.size() && k < f.size(); k++) row.put(head.get(k), f.get(k));
             rows.put(row.get(key), row);
         }
         return rows;
@@ -102,7 +102,7 @@ class CpuTimeIT {
         double javaEnergy = rows(proc.out, "process").values().stream()
                 .mapToDouble(x -> Double.parseDouble(x.get("java_energy_uj"))).sum();
         assertTrue(javaEnergy > 0, proc.out);
-        for (String waiting : new String[] {"sleepy()V", "blocked()V", "awaitResult(Ljava/util/concurrent/ExecutorService;)V"}) {
+        for (String waiting : new String[] {"sleepy()", "blocked()", "awaitResult(java.util.concurrent.ExecutorService)"}) {
             Map<String, String> row = m.get(W + waiting);
             assertNotNull(row, waiting + " in\n" + r.out);
             assertEquals(clock, row.get("cpu_clock"), waiting);
@@ -113,7 +113,7 @@ class CpuTimeIT {
             assertTrue(Double.parseDouble(row.get("energy_uj")) <= 0.05 * javaEnergy,
                     waiting + ": " + row.get("energy_uj") + " uJ of the session's " + javaEnergy);
         }
-        Map<String, String> spin = m.get(W + "spinFor(J)J");
+        Map<String, String> spin = m.get(W + "spinFor(long)");
         assertNotNull(spin, "spinFor in\n" + r.out);
         long wall = num(spin, "incl_ns"), cpu = num(spin, "cpu_incl_ns");
         assertEquals(4, num(spin, "calls"), "spun 4 times: " + spin);
