@@ -3,6 +3,19 @@ CREATE TABLE calibration (
   measured_at_ns INTEGER NOT NULL,
   inner_ps INTEGER NOT NULL, per_event_ps INTEGER NOT NULL, per_iter_ps INTEGER NOT NULL, clock_ps INTEGER NOT NULL
 );
+CREATE TABLE call_tree (
+  process_id INTEGER NOT NULL, tid INTEGER NOT NULL, node INTEGER NOT NULL, parent INTEGER NOT NULL,
+  probe_id INTEGER NOT NULL, kind INTEGER NOT NULL,
+  calls INTEGER NOT NULL, count_only_calls INTEGER NOT NULL,
+  incl_raw_ns INTEGER NOT NULL, excl_raw_ns INTEGER NOT NULL, incl_ns INTEGER NOT NULL, excl_ns INTEGER NOT NULL,
+  min_ns INTEGER NOT NULL, max_ns INTEGER NOT NULL, iterations INTEGER NOT NULL, throws INTEGER NOT NULL,
+  native_instr INTEGER NOT NULL, native_cycles INTEGER NOT NULL, native_est_ns INTEGER NOT NULL, native_energy_pj INTEGER NOT NULL,
+  cpu_incl_ns INTEGER, cpu_excl_ns INTEGER, cpu_clock INTEGER, hist BLOB,
+  PRIMARY KEY (process_id, tid, node)
+);
+CREATE TABLE call_tree_info (
+  process_id INTEGER PRIMARY KEY, node_budget INTEGER NOT NULL, nodes INTEGER NOT NULL
+);
 CREATE TABLE event_chunk (
   process_id INTEGER NOT NULL, tid INTEGER NOT NULL, seq INTEGER NOT NULL,
   base_ns INTEGER NOT NULL, data BLOB NOT NULL, crc32 INTEGER,

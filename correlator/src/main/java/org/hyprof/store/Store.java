@@ -40,6 +40,7 @@ public final class Store implements AutoCloseable {
     private final EventChunks eventChunks;
     private final NativeBlocks nativeBlocks;
     private final NativeRuns nativeRuns;
+    private final CallTrees callTrees;
 
     private Store(Path file, Connection db) {
         this.file = file;
@@ -52,6 +53,7 @@ public final class Store implements AutoCloseable {
         this.eventChunks = new EventChunks(sql);
         this.nativeBlocks = new NativeBlocks(sql);
         this.nativeRuns = new NativeRuns(sql);
+        this.callTrees = new CallTrees(sql);
     }
 
     /**
@@ -331,6 +333,28 @@ public final class Store implements AutoCloseable {
     /** All aggregates of a process, one row per (thread, probe). */
     public List<ProbeStats> stats(long processId) {
         return aggregates.list(processId);
+    }
+
+    // ------------------------------------------------------------------ calling-context tree (CallTrees)
+
+    /** Inserts or replaces tree nodes of a process (values are cumulative, so the latest wins). */
+    public void putTree(long processId, Collection<TreeRow> rows) {
+        callTrees.put(processId, rows);
+    }
+
+    /** Records the node budget a process's runtime ran with and how many nodes it kept. */
+    public void putTreeInfo(long processId, long nodeBudget, long nodes) {
+        callTrees.putInfo(processId, nodeBudget, nodes);
+    }
+
+    /** {node budget, nodes kept} of a process, or null when it recorded no calling-context tree. */
+    public long[] treeInfo(long processId) {
+        return callTrees.info(processId);
+    }
+
+    /** The tree nodes of a process, by thread and node (parents before their children). */
+    public List<TreeRow> tree(long processId) {
+        return callTrees.list(processId);
     }
 
     // ------------------------------------------------------------------ event logs (EventChunks)

@@ -1,0 +1,494 @@
+package org.hyprof.analysis;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hyprof.config.MethodNames;
+import org.hyprof.config.ProbeInfo;
+import org.hyprof.correlate.EnergyModel;
+import org.hyprof.store.CpuTime;
+import org.hyprof.store.NativeBlock;
+import org.hyprof.store.NativeEpoch;
+import org.hyprof.store.ProcessInfo;
+import org.hyprof.store.Store;
+import org.hyprof.store.ThreadInfo;
+import org.hyprof.store.TreeRow;
+
+/**
+ * A session's calling-context tree: per thread, every distinct call path (methods and loops as
+ * they nested, recursion as it happened) with the figures of the method table. Where it comes from:
+ * <ul>
+ * <li>{@link Source#RECORDED}: the runtime built it while the program ran (aggregate and events
+ *     mode), within a node budget: calls on paths past it sit in an {@code (other paths)}
+ *     pseudo-frame under the deepest kept node ({@link #overflowCalls}). Times are deducted.</li>
+ * <li>{@link Source#EVENTS}: rebuilt from the event log of an events-mode session that has no
+ *     recorded tree (sessions of schema 7 and older). Times are the log's raw times: the deducted
+ *     fields hold them too, and {@link #timesDeducted} is false.</li>
+ * <li>{@link Source#NONE}: an aggregate session recorded before hyprof kept trees.</li>
+ * </ul>
+ * A hybrid run's native work appears as {@code libNAME.so!function} frames under the Java method
+ * that ran it: split by the instructions each function of the library executed for that method
+ * (exact when the method is reached along one path; shared in proportion otherwise), or one
+ * {@code libNAME.so!JNI symbol} frame when the blocks name no function.
+ *
+ * <p>Nodes are in preorder (a parent before its children, siblings by inclusive time, most first);
+ * node 0 … are the threads' roots ({@link Kind#THREAD}), whose figures sum their top-level frames.
+ */
+public final class CallTree {
+    /** What a node stands for. */
+    public enum Kind { THREAD, METHOD, LOOP, NATIVE, OTHER_PATHS }
+
+    /** Where the tree came from (see the class comment). */
+    public enum Source { RECORDED, EVENTS, NONE }
+
+    /** The name of the pseudo-frame that holds calls on paths past the node budget. */
+    public static final String OTHER_PATHS = "(other paths)";
+
+    /**
+     * One node: a call path. Times in ns (deducted unless named raw) over every activation at the
+     * node; {@code native*} and energy exclusive (the node's own) and inclusive (its subtree).
+     *
+     * @param index   position in {@link #nodes()}
+     * @param parent  index of the parent, -1 for a thread's root
+     * @param depth   0 for a thread's root, 1 for top-level frames
+     * @param probeId the method's or loop's probe id; -1 for threads, native and overflow frames
+     * @param name    as in {@code report --by method} ({@link MethodNames}); a thread's name for its root
+     * @param calls   every call, timed and count-only ({@code countOnlyCalls} of them)
+     * @param cpuInclNanos thread CPU time, or null when the session recorded none
+     */
+    public record Node(int index, int parent, int depth, Kind kind, int probeId, String name, long processId, long tid,
+                       String thread, long calls, long countOnlyCalls, long inclNanos, long exclNanos, long inclRawNanos,
+                       long exclRawNanos, long minNanos, long maxNanos, long iterations, long throwsCount,
+                       Long cpuInclNanos, Long cpuExclNanos, long nativeEstNanos, long nativeEstInclNanos,
+                       long nativeInstructions, long nativeInstructionsIncl, double energyMicrojoules,
+                       double energyInclMicrojoules, long[] hist) {}
+
+    private final List<Node> nodes;
+    private final int[][] children;
+    private final Source source;
+    private final long nodeBudget, overflowCalls;
+
+    private CallTree(List<Node> nodes, int[][] children, Source source, long nodeBudget, long overflowCalls) {
+        this.nodes = nodes;
+        this.children = children;
+        this.source = source;
+        this.nodeBudget = nodeBudget;
+        this.overflowCalls = overflowCalls;
+    }
+
+    /** Every node, in preorder. */
+    public List<Node> nodes() {
+        return nodes;
+    }
+
+    /** Indexes of the children of node {@code index}, most inclusive time first. */
+    public int[] children(int index) {
+        return children[index];
+    }
+
+    /** The roots: one per (process, thread). */
+    public List<Node> threads() {
+        List<Node> r = new ArrayList<>();
+        for (Node n : nodes) if (n.parent < 0) r.add(n);
+        return r;
+    }
+
+    public Source source() {
+        return source;
+    }
+
+    /** Whether the times are deducted (a recorded tree) or the event log's raw times. */
+    public boolean timesDeducted() {
+        return source == Source.RECORDED;
+    }
+
+    /** The node budget the runtime ran with (Σ over processes); 0 when the tree was not recorded. */
+    public long nodeBudget() {
+        return nodeBudget;
+    }
+
+    /** Calls made on paths past the node budget, counted in {@code (other paths)} frames. */
+    public long overflowCalls() {
+        return overflowCalls;
+    }
+
+    /** Whether there is nothing to show. */
+    public boolean isEmpty() {
+        return nodes.isEmpty();
+    }
+
+    /**
+     * The path of a node: its frames from the top-level one down, joined by {@code ;} (the thread
+     * is not part of it: it is the node's {@code thread}).
+     */
+    public String path(int index) {
+        List<String> names = new ArrayList<>();
+        for (int i = index; i >= 0 && nodes.get(i).kind != Kind.THREAD; i = nodes.get(i).parent) names.add(nodes.get(i).name);
+        Collections.reverse(names);
+        return String.join(";", names);
+    }
+
+    /** One side of a butterfly: a caller or callee of a method, summed over the paths it is on. */
+    public record Edge(String name, long calls, long inclNanos, long paths) {}
+
+    /** Who called frames named {@code method}: parents' names (a thread's root for top-level calls), most time first. */
+    public List<Edge> callers(String method) {
+        Map<String, long[]> acc = new LinkedHashMap<>();
+        for (Node n : nodes) {
+            if (!n.name.equals(method) || n.parent < 0) continue;
+            Node p = nodes.get(n.parent);
+            String name = p.kind == Kind.THREAD ? "(thread " + p.name + ")" : p.name;
+            long[] a = acc.computeIfAbsent(name, k -> new long[3]);
+            a[0] += n.calls;
+            a[1] += n.inclNanos;
+            a[2]++;
+        }
+        return edges(acc);
+    }
+
+    /** What frames named {@code method} called: children's names, most time first. */
+    public List<Edge> callees(String method) {
+        Map<String, long[]> acc = new LinkedHashMap<>();
+        for (Node n : nodes) {
+            if (!n.name.equals(method) || n.kind == Kind.THREAD) continue;
+            for (int c : children[n.index]) {
+                Node k = nodes.get(c);
+                long[] a = acc.computeIfAbsent(k.name, x -> new long[3]);
+                a[0] += k.calls;
+                a[1] += k.inclNanos;
+                a[2]++;
+            }
+        }
+        return edges(acc);
+    }
+
+    private static List<Edge> edges(Map<String, long[]> acc) {
+        List<Edge> r = new ArrayList<>();
+        acc.forEach((k, a) -> r.add(new Edge(k, a[0], a[1], a[2])));
+        r.sort(Comparator.comparingLong(Edge::inclNanos).reversed().thenComparing(Edge::name));
+        return r;
+    }
+
+    // ------------------------------------------------------------------ loading
+
+    /** The session's tree, names in Java's spelling. */
+    public static CallTree load(Store store) {
+        return load(store, MethodNames.Style.JAVA);
+    }
+
+    /**
+     * The session's tree over all its processes: the recorded one where a process has it, else
+     * rebuilt from its event log, else none. A session mixing sources reports the weakest.
+     */
+    public static CallTree load(Store store, MethodNames.Style style) {
+        Builder b = new Builder(EnergyModel.load(store));
+        Source source = null;
+        List<ProcessInfo> procs = store.processes();
+        for (ProcessInfo p : procs) {
+            Source s = b.addProcess(store, p, style, procs.size() > 1);
+            if (s == null) continue;
+            if (source == null || s.ordinal() > source.ordinal()) source = s;
+        }
+        return b.build(source == null ? Source.NONE : source);
+    }
+
+    /** Builds a tree node by node (parents first), then orders and freezes it. */
+    private static final class Builder {
+        private final EnergyModel energy;
+        private final List<long[]> figs = new ArrayList<>();   // per node, see F_*
+        private final List<Object[]> meta = new ArrayList<>(); // per node: Kind, name, probeId, processId, tid, thread, parent, cpu?, hist
+        private long nodeBudget, overflowCalls;
+
+        // figure slots
+        static final int CALLS = 0, CO = 1, INCL = 2, EXCL = 3, IRAW = 4, ERAW = 5, MIN = 6, MAX = 7, ITER = 8, THR = 9,
+                CPUI = 10, CPUE = 11, NEST = 12, NINS = 13, NPJ = 14, N = 15;
+
+        Builder(EnergyModel energy) {
+            this.energy = energy;
+        }
+
+        int add(Kind kind, String name, int probeId, long processId, long tid, String thread, int parent, boolean cpu, long[] hist) {
+            long[] f = new long[N];
+            f[MIN] = Long.MAX_VALUE;
+            figs.add(f);
+            meta.add(new Object[] {kind, name, probeId, processId, tid, thread, parent, cpu, hist});
+            return figs.size() - 1;
+        }
+
+        Source addProcess(Store store, ProcessInfo p, MethodNames.Style style, boolean manyProcesses) {
+            Map<Integer, ProbeInfo> probes = new HashMap<>();
+            for (ProbeInfo pi : store.probes(p.id())) probes.put(pi.id(), pi);
+            Map<Integer, String> names = MethodNames.names(probes.values(), style);
+            Map<Long, String> threadNames = new HashMap<>();
+            for (ThreadInfo t : store.threads(p.id())) threadNames.put(t.tid(), t.name());
+            long[] info = store.treeInfo(p.id());
+            if (info != null) {
+                nodeBudget += info[0];
+                addRecorded(store, p, probes, names, threadNames, manyProcesses);
+                return Source.RECORDED;
+            }
+            if (store.eventChunkCount(p.id()) > 0) {
+                addFromEvents(store, p, style, manyProcesses);
+                return Source.EVENTS;
+            }
+            return null;
+        }
+
+        private static String threadLabel(String name, ProcessInfo p, boolean manyProcesses) {
+            return manyProcesses ? p.name() + " " + p.pid() + "/" + name : name;
+        }
+
+        private void addRecorded(Store store, ProcessInfo p, Map<Integer, ProbeInfo> probes, Map<Integer, String> names,
+                                 Map<Long, String> threadNames, boolean manyProcesses) {
+            NativeSplit split = new NativeSplit(store.nativeBlocks(p.id()), store.nativeEpochs(p.id()));
+            long tid = Long.MIN_VALUE;
+            Map<Integer, Integer> at = new HashMap<>(); // the thread's node → builder index
+            String thread = null;
+            for (TreeRow r : store.tree(p.id())) {
+                if (r.tid() != tid) {
+                    tid = r.tid();
+                    thread = threadLabel(threadNames.getOrDefault(tid, "thread-" + tid), p, manyProcesses);
+                    at.clear();
+                    at.put(0, add(Kind.THREAD, thread, -1, p.id(), tid, thread, -1, false, null));
+                }
+                Integer parent = at.get(r.parent());
+                if (parent == null) continue; // its parent was not stored (a damaged or partial file)
+                Kind kind = r.kind() == TreeRow.LOOP ? Kind.LOOP : r.kind() == TreeRow.OTHER_PATHS ? Kind.OTHER_PATHS : Kind.METHOD;
+                String name = kind == Kind.OTHER_PATHS ? OTHER_PATHS : names.getOrDefault(r.probeId(), "probe#" + r.probeId());
+                int i = add(kind, name, kind == Kind.OTHER_PATHS ? -1 : r.probeId(), p.id(), tid, thread, parent, r.cpu() != null, r.hist());
+                at.put(r.node(), i);
+                long[] f = figs.get(i);
+                f[CALLS] = r.allCalls();
+                f[CO] = r.countOnlyCalls();
+                f[INCL] = r.inclNanos();
+                f[EXCL] = r.exclNanos();
+                f[IRAW] = r.inclRawNanos();
+                f[ERAW] = r.exclRawNanos();
+                f[MIN] = r.calls() > 0 ? r.minNanos() : Long.MAX_VALUE;
+                f[MAX] = r.maxNanos();
+                f[ITER] = r.iterations();
+                f[THR] = r.throwsCount();
+                if (r.cpu() != null) {
+                    f[CPUI] = r.cpu().inclNanos();
+                    f[CPUE] = r.cpu().exclNanos();
+                }
+                f[NEST] = r.nativeCost().estNanos();
+                f[NINS] = r.nativeCost().instructions();
+                f[NPJ] = r.nativeCost().energyPicojoules();
+                if (kind == Kind.OTHER_PATHS) overflowCalls += f[CALLS];
+                if (f[NINS] > 0 || f[NEST] > 0) split.addFrames(this, i, r.probeId(), f[NINS], f[NEST], f[NPJ]);
+            }
+        }
+
+        private void addFromEvents(Store store, ProcessInfo p, MethodNames.Style style, boolean manyProcesses) {
+            CallStream stream = CallStream.of(store, p, null, style);
+            Map<Long, Integer> child = new HashMap<>();
+            stream.replay(new CallStream.Visitor() {
+                final List<Integer> stack = new ArrayList<>();
+                String thread;
+
+                @Override
+                public void thread(CallStream.ThreadRef t) {
+                    thread = threadLabel(t.name(), p, manyProcesses);
+                    stack.clear();
+                    stack.add(add(Kind.THREAD, thread, -1, p.id(), t.tid(), thread, -1, false, null));
+                }
+
+                @Override
+                public void open(int probeId, boolean loop, long startNanos, int depth) {
+                    int parent = stack.get(stack.size() - 1);
+                    long key = ((long) parent << 32) | ((long) probeId << 1) | (loop ? 1 : 0);
+                    Integer i = child.get(key);
+                    if (i == null) {
+                        i = add(loop ? Kind.LOOP : Kind.METHOD, stream.name(probeId), probeId, p.id(),
+                                (Long) meta.get(parent)[4], thread, parent, false, null);
+                        child.put(key, i);
+                    }
+                    stack.add(i);
+                }
+
+                @Override
+                public void close(Timeline.Call c, double selfEnergyMicrojoules, NativeEpoch epoch) {
+                    int i = stack.remove(stack.size() - 1);
+                    long[] f = figs.get(i);
+                    long d = Math.max(0, c.endNanos() - c.startNanos());
+                    f[CALLS]++;
+                    f[INCL] += d;
+                    f[IRAW] += d;
+                    f[MIN] = Math.min(f[MIN], d);
+                    f[MAX] = Math.max(f[MAX], d);
+                    f[ITER] += c.iterations();
+                    if (c.thrown()) f[THR]++;
+                    if (epoch != null) {
+                        f[NEST] += epoch.estNanos();
+                        f[NINS] += epoch.instructions();
+                        f[NPJ] += epoch.energyPicojoules();
+                    }
+                }
+            });
+            // exclusive = inclusive less the children's, once all calls are in
+            for (int i = 0; i < figs.size(); i++) {
+                Object[] m = meta.get(i);
+                if ((Long) m[3] != p.id() || m[0] == Kind.THREAD) continue;
+                figs.get(i)[EXCL] += figs.get(i)[INCL];
+                figs.get(i)[ERAW] += figs.get(i)[IRAW];
+                int parent = (Integer) m[6];
+                if (meta.get(parent)[0] != Kind.THREAD) {
+                    figs.get(parent)[EXCL] -= figs.get(i)[INCL];
+                    figs.get(parent)[ERAW] -= figs.get(i)[IRAW];
+                }
+            }
+        }
+
+        CallTree build(Source source) {
+            int n = figs.size();
+            // inclusive native and energy by subtree; thread roots sum their children. Children
+            // come after their parents, so one backward pass adds each node into its parent.
+            long[] nestIncl = new long[n], ninsIncl = new long[n];
+            double[] eExcl = new double[n], eIncl = new double[n];
+            List<List<Integer>> kids = new ArrayList<>();
+            for (int i = 0; i < n; i++) kids.add(new ArrayList<>());
+            for (int i = 0; i < n; i++) {
+                long[] f = figs.get(i);
+                Object[] m = meta.get(i);
+                boolean cpu = (Boolean) m[7];
+                Kind k = (Kind) m[0];
+                if (k == Kind.NATIVE) eExcl[i] = f[NPJ] / 1e6;
+                else if (k != Kind.THREAD)
+                    eExcl[i] = Math.max(0, energy.microjoules(cpu ? f[CPUE] : f[EXCL], f[NEST], f[NPJ]));
+                nestIncl[i] = k == Kind.NATIVE ? 0 : f[NEST];
+                ninsIncl[i] = k == Kind.NATIVE ? 0 : f[NINS];
+                eIncl[i] = eExcl[i];
+                int parent = (Integer) m[6];
+                if (parent >= 0) kids.get(parent).add(i);
+            }
+            for (int i = n - 1; i >= 0; i--) {
+                int parent = (Integer) meta.get(i)[6];
+                if (parent < 0) continue;
+                nestIncl[parent] += nestIncl[i];
+                ninsIncl[parent] += ninsIncl[i];
+                eIncl[parent] += eIncl[i];
+                if (meta.get(parent)[0] == Kind.THREAD) {
+                    long[] pf = figs.get(parent), f = figs.get(i);
+                    pf[CALLS] += f[CALLS];
+                    pf[INCL] += f[INCL];
+                    pf[IRAW] += f[IRAW];
+                    pf[CPUI] += f[CPUI];
+                    if ((Boolean) meta.get(i)[7]) meta.get(parent)[7] = true;
+                }
+            }
+            // preorder, siblings by inclusive time (then name, so equal figures keep one order)
+            Comparator<Integer> order = Comparator.<Integer>comparingLong(i -> -figs.get(i)[INCL])
+                    .thenComparing(i -> (String) meta.get(i)[1]);
+            int[] newIndex = new int[n];
+            int[] sequence = new int[n];
+            int count = 0;
+            java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>();
+            for (int i = n - 1; i >= 0; i--) if ((Integer) meta.get(i)[6] < 0) todo.push(i);
+            while (!todo.isEmpty()) {
+                int i = todo.pop();
+                newIndex[i] = count;
+                sequence[count++] = i;
+                List<Integer> ks = kids.get(i);
+                ks.sort(order);
+                for (int k = ks.size() - 1; k >= 0; k--) todo.push(ks.get(k));
+            }
+            List<Node> out = new ArrayList<>(count);
+            int[][] children = new int[count][];
+            int[] depth = new int[n];
+            for (int s = 0; s < count; s++) {
+                int i = sequence[s];
+                long[] f = figs.get(i);
+                Object[] m = meta.get(i);
+                int parent = (Integer) m[6];
+                depth[i] = parent < 0 ? 0 : depth[parent] + 1;
+                boolean cpu = (Boolean) m[7];
+                Kind k = (Kind) m[0];
+                long[] hist = (long[]) m[8];
+                out.add(new Node(s, parent < 0 ? -1 : newIndex[parent], depth[i], k, (Integer) m[2], (String) m[1],
+                        (Long) m[3], (Long) m[4], (String) m[5], f[CALLS], f[CO], f[INCL], f[EXCL], f[IRAW], f[ERAW],
+                        f[MIN] == Long.MAX_VALUE ? 0 : f[MIN], f[MAX], f[ITER], f[THR], cpu ? (Long) f[CPUI] : null,
+                        cpu ? (Long) f[CPUE] : null, f[NEST], nestIncl[i] + (k == Kind.NATIVE ? f[NEST] : 0), f[NINS],
+                        ninsIncl[i] + (k == Kind.NATIVE ? f[NINS] : 0), eExcl[i], eIncl[i],
+                        hist == null ? new long[0] : hist));
+                List<Integer> ks = kids.get(i);
+                int[] c = new int[ks.size()];
+                for (int j = 0; j < c.length; j++) c[j] = newIndex[ks.get(j)];
+                children[s] = c;
+            }
+            return new CallTree(Collections.unmodifiableList(out), children, source, nodeBudget, overflowCalls);
+        }
+    }
+
+    /**
+     * How a Java method's native work splits into the library functions it ran: per probe, the
+     * instructions each (library, function) executed for that method's calls, from the blocks'
+     * per-method execution counts.
+     */
+    private static final class NativeSplit {
+        private final Map<Integer, Map<String, Long>> byProbe = new HashMap<>();
+        private final Map<Integer, String> entry = new HashMap<>();
+
+        NativeSplit(List<NativeBlock> blocks, List<NativeEpoch> epochs) {
+            for (NativeBlock b : blocks) {
+                String lib = b.library().substring(b.library().lastIndexOf('/') + 1);
+                if (b.function() == null || b.function().isEmpty()) continue;
+                String frame = lib + "!" + b.function();
+                b.executionsByProbe().forEach((probe, ex) ->
+                        byProbe.computeIfAbsent(probe, k -> new LinkedHashMap<>()).merge(frame, ex * b.instructions(), Long::sum));
+            }
+            for (NativeEpoch e : epochs) entry.putIfAbsent(e.probeId(), e.symbol());
+        }
+
+        /** Adds the native frames of node {@code at} (probe {@code probeId}) and moves its native figures onto them. */
+        void addFrames(Builder b, int at, int probeId, long instructions, long estNanos, long picojoules) {
+            Map<String, Long> fns = byProbe.get(probeId);
+            Object[] m = b.meta.get(at);
+            long processId = (Long) m[3], tid = (Long) m[4];
+            String thread = (String) m[5];
+            if (fns == null || fns.isEmpty()) {
+                String sym = entry.getOrDefault(probeId, "native");
+                fns = Map.of(sym.contains("!") ? sym : "native!" + sym, 1L);
+            }
+            long total = 0;
+            for (long v : fns.values()) total += v;
+            long leftIns = instructions, leftNs = estNanos, leftPj = picojoules;
+            List<Map.Entry<String, Long>> list = new ArrayList<>(fns.entrySet());
+            list.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+            for (int j = 0; j < list.size(); j++) {
+                boolean last = j == list.size() - 1;
+                double share = total == 0 ? 0 : (double) list.get(j).getValue() / total;
+                long ins = last ? leftIns : Math.round(instructions * share);
+                long ns = last ? leftNs : Math.round(estNanos * share);
+                long pj = last ? leftPj : Math.round(picojoules * share);
+                leftIns -= ins;
+                leftNs -= ns;
+                leftPj -= pj;
+                int i = b.add(Kind.NATIVE, list.get(j).getKey(), -1, processId, tid, thread, at, false, null);
+                long[] f = b.figs.get(i);
+                f[Builder.CALLS] = b.figs.get(at)[Builder.CALLS];
+                f[Builder.INCL] = f[Builder.EXCL] = f[Builder.IRAW] = f[Builder.ERAW] = ns;
+                f[Builder.NEST] = ns;
+                f[Builder.NINS] = ins;
+                f[Builder.NPJ] = pj;
+            }
+            // the Java frame keeps its own time less the native time now shown below it
+            long[] f = b.figs.get(at);
+            f[Builder.EXCL] = Math.max(0, f[Builder.EXCL] - estNanos);
+            f[Builder.ERAW] = Math.max(0, f[Builder.ERAW] - estNanos);
+            f[Builder.NEST] = 0;
+            f[Builder.NINS] = 0;
+            f[Builder.NPJ] = 0;
+            f[Builder.CPUE] = Math.max(0, f[Builder.CPUE] - estNanos); // as the method table charges it
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CallTree[" + nodes.size() + " nodes, " + source + "]";
+    }
+}
