@@ -1,12 +1,16 @@
 package org.hyprof.cli;
 
 import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.hyprof.correlate.NativeRunReport;
 import org.hyprof.correlate.Profile;
 import org.hyprof.correlate.ReportWriter;
+import org.hyprof.export.HtmlReport;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
 import picocli.CommandLine.Command;
@@ -22,7 +26,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "Times are deducted (the probes' own calibrated cost taken out) unless --raw.",
             "Energy: Java code's exclusive time x the CPU power of the session's power profile (override",
             "with --power-profile etc.), plus native code's estimate from the CPU profile (hybrid runs).",
-            "CSV columns (--by method): " + ReportWriter.METHOD_COLUMNS})
+            "CSV columns (--by method): " + ReportWriter.METHOD_COLUMNS,
+            "--format html -o FILE: one self-contained page (flame graph and icicle of the calling-context tree,",
+            "method table, native blocks, thread timeline of events sessions) that opens from file:// with no network."})
 public final class ReportCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -48,8 +54,17 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--top", paramLabel = "N", defaultValue = "0", description = "Show the first N rows (0 = all).")
     int top;
 
-    @Option(names = "--format", paramLabel = "F", defaultValue = "table", description = "table, csv or json. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--format", paramLabel = "F", defaultValue = "table",
+            description = "table, csv, json or html (html needs -o FILE). Default: ${DEFAULT-VALUE}.")
     String format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "File to write (required by --format html; others print).")
+    Path output;
+
+    @Option(names = "--prune", paramLabel = "PERCENT", defaultValue = "" + HtmlReport.DEFAULT_PRUNE_PERCENT,
+            description = "html: leave out frames below PERCENT of the total in every weight (their count and time are stated;"
+                    + " at most " + HtmlReport.MAX_FRAMES + " frames are kept). Default: ${DEFAULT-VALUE}.")
+    double prunePercent;
 
     @Option(names = "--raw", description = "Table shows raw times (probe cost included); CSV/JSON always have both.")
     boolean raw;
@@ -63,8 +78,10 @@ public final class ReportCommand implements Callable<Integer> {
         boolean nativeRuns = by.trim().equalsIgnoreCase("native");
         ReportWriter.By b = nativeRuns ? ReportWriter.By.METHOD : parse(ReportWriter.By.class, by, "--by");
         Profile.Sort s = parse(Profile.Sort.class, sort, "--sort");
-        ReportWriter.Format f = parse(ReportWriter.Format.class, format, "--format");
         if (top < 0) throw new UserError("--top must be ≥ 0", 2);
+        if (format.trim().equalsIgnoreCase("html")) return html(nativeRuns);
+        ReportWriter.Format f = parse(ReportWriter.Format.class, format, "--format");
+        if (output != null) throw new UserError("-o: only with --format html (the other formats print; redirect them)", 2);
         try (Store store = Store.openReadOnly(session)) {
             PrintWriter out = spec.commandLine().getOut();
             if (nativeRuns || store.processes().isEmpty() && !store.nativeRuns().isEmpty()) {
@@ -78,6 +95,34 @@ public final class ReportCommand implements Callable<Integer> {
             throw new UserError(e.getMessage());
         }
         return 0;
+    }
+
+    /** {@code --format html}: the self-contained page, written through a temporary file. */
+    private Integer html(boolean nativeRuns) {
+        if (output == null) throw new UserError("--format html: needs -o FILE (a page is not printed to the terminal)", 2);
+        if (nativeRuns) throw new UserError("--format html: not for --by native (native runs have their own table; use --format table)", 2);
+        checkPrune(prunePercent);
+        OutputFile.check(output, session);
+        try (Store store = Store.openReadOnly(session)) {
+            if (store.processes().isEmpty())
+                throw new UserError(session + ": empty session (no process recorded" + (store.nativeRuns().isEmpty() ? ")"
+                        : "; it holds native runs: see them with --by native)"));
+            DamagedChunks.check(store, session, store.processes(), allowDamaged, spec.commandLine().getErr());
+            Profile p = power.given() ? Profile.load(store, power.model(), naming.style()) : Profile.load(store, naming.style());
+            OutputFile.write(output, tmp -> {
+                try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                    HtmlReport.writeSession(store, p, naming.style(), prunePercent, w);
+                }
+            });
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage());
+        }
+        spec.commandLine().getErr().println("wrote " + output);
+        return 0;
+    }
+
+    static void checkPrune(double percent) {
+        if (!(percent >= 0 && percent <= 100)) throw new UserError("--prune: " + percent + " is not a percentage between 0 and 100", 2);
     }
 
     static <E extends Enum<E>> E parse(Class<E> type, String value, String option) {
