@@ -94,6 +94,10 @@ class HtmlReportIT {
     }
 
     static void assertNoConsoleErrors() {
+        assertNoConsoleErrors(driver);
+    }
+
+    static void assertNoConsoleErrors(WebDriver driver) {
         List<LogEntry> severe = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue()).toList();
         assertEquals(List.of(), severe.stream().map(LogEntry::getMessage).toList(), "console errors");
@@ -104,16 +108,19 @@ class HtmlReportIT {
         return (Map<String, Object>) ((JavascriptExecutor) driver).executeScript("return hyprof.state()");
     }
 
-    /** Clicks the widest drawn frame whose name matches {@code pattern} (a JS regex). */
+    /** Clicks the widest drawn frame whose name matches {@code pattern} (a JS regex), scrolled into view first. */
     @SuppressWarnings("unchecked")
     static void clickFrame(String pattern) {
-        Map<String, Object> r = (Map<String, Object>) ((JavascriptExecutor) driver).executeScript("return hyprof.frameRect(arguments[0])", pattern);
-        assertNotNull(r, "a drawn frame matching " + pattern);
-        WebElement canvas = driver.findElement(By.id("flame"));
-        double x = num(r.get("x")) + Math.min(num(r.get("width")) / 2, 20), y = num(r.get("y")) + num(r.get("height")) / 2;
-        // offsets are from the element's centre
-        new Actions(driver).moveToElement(canvas, (int) (x - canvas.getRect().width / 2.0), (int) (y - canvas.getRect().height / 2.0))
-                .click().perform();
+        Map<String, Object> p = (Map<String, Object>) ((JavascriptExecutor) driver).executeScript(
+                "var r = hyprof.frameRect(arguments[0]); if (!r) return null;"
+                        + "var wrap = document.getElementById('flame-wrap'), c = document.getElementById('flame');"
+                        + "wrap.scrollTop = Math.max(0, r.y - wrap.clientHeight / 2);"
+                        + "var b = c.getBoundingClientRect();"
+                        + "window.scrollBy(0, b.top + r.y - wrap.scrollTop - window.innerHeight / 2);"
+                        + "b = c.getBoundingClientRect();"
+                        + "return {x: b.left + r.x + Math.min(r.width / 2, 20), y: b.top + r.y + r.height / 2};", pattern);
+        assertNotNull(p, "a drawn frame matching " + pattern);
+        new Actions(driver).moveToLocation((int) num(p.get("x")), (int) num(p.get("y"))).click().perform();
     }
 
     static double num(Object o) {
@@ -211,6 +218,14 @@ class HtmlReportIT {
         waitFor("zoomed on middle()", st -> String.valueOf(st.get("zoom")).contains("Deterministic.middle"));
         driver.findElement(By.id("back")).click();
         waitFor("back on main()", st -> String.valueOf(st.get("zoom")).contains("Deterministic.main"));
+        // the whole header and the graph in one picture, the pointer on a frame (its tooltip shows)
+        driver.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 1250));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> p = (Map<String, Object>) ((JavascriptExecutor) driver).executeScript(
+                "window.scrollTo(0, 0); var r = hyprof.frameRect('Deterministic\\.fib'), b = document.getElementById('flame').getBoundingClientRect();"
+                        + "return {x: b.left + r.x + r.width * 0.6, y: b.top + r.y + r.height / 2};");
+        new Actions(driver).moveToLocation((int) num(p.get("x")), (int) num(p.get("y"))).perform();
+        new WebDriverWait(driver, DEADLINE).until(d -> d.findElement(By.id("tooltip")).isDisplayed());
         File png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
         Path out = Path.of("target/html-report.png");
         Files.copy(png.toPath(), out, StandardCopyOption.REPLACE_EXISTING);
