@@ -58,6 +58,41 @@ class HtmlReportTest {
         }
     }
 
+    /** A session holding a recorded tree of {@code nodes} nodes on thread "main". */
+    static Path recorded(Path db, int nodes) {
+        try (Store s = Store.create(db)) {
+            long p = s.addProcess(new ProcessInfo(0, 7, "app.Tree", "test-vm", "aggregate", 0, 1_700_000_000_000L, 1,
+                    1_700_000_000_010L, "ended", 0, "golden"));
+            List<ProbeInfo> probes = new ArrayList<>();
+            for (int m = 1; m <= 6; m++) probes.add(new ProbeInfo(m, m == 5, m == 5 ? Resolution.LOOP : Resolution.METHOD, "app.Tree",
+                    "m" + m, "()V", m == 5 ? 1 : -1, m == 5 ? 0 : -1, m, "Tree.java"));
+            s.addProbes(p, probes);
+            s.putThread(p, new org.hyprof.store.ThreadInfo(1, "main", 0, 0));
+            s.putTree(p, SyntheticTree.rows(1, nodes));
+            s.putTreeInfo(p, 100, nodes);
+        }
+        return db;
+    }
+
+    @Test
+    void comparisonDataMatchesGolden() throws Exception {
+        // B: the same program with more paths (and so more time in the frames above them)
+        try (Store sa = Store.openReadOnly(recorded(dir.resolve("a.db"), 9));
+             Store sb = Store.openReadOnly(recorded(dir.resolve("b.db"), 14))) {
+            StringWriter w = new StringWriter();
+            HtmlReport.writeComparison(sa, Profile.load(sa), sb, Profile.load(sb), MethodNames.Style.JAVA,
+                    HtmlReport.DEFAULT_PRUNE_PERCENT, w);
+            JsonNode d = data(w.toString());
+            assertEquals("compare", d.get("mode").asText());
+            JsonNode f = d.get("frames");
+            assertEquals(2, f.get("sides").asInt());
+            assertEquals(15, f.get("count").asInt(), "B's 14 nodes (A's 9 among them) and the thread");
+            for (String side : new String[] {"a", "b"}) ((com.fasterxml.jackson.databind.node.ObjectNode) d.get("header").get(side)).remove("file");
+            Golden.check("html/compare-data.json",
+                    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(d) + "\n");
+        }
+    }
+
     @Test
     void pageIsSelfContained() throws Exception {
         ExportGoldenTest.timeline(dir);

@@ -17,7 +17,6 @@ import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
@@ -32,7 +31,8 @@ class HtmlScaleIT {
     static final int NODES = 1_000_000;
     static final long MAX_PAGE_BYTES = 20L << 20;
 
-    @TempDir static Path dir;
+    /** Kept after the test (not a temporary directory): bench/README's memory figure reuses the session. */
+    static final Path DIR = Path.of("target/html-scale");
     static WebDriver driver;
 
     @AfterAll
@@ -43,7 +43,9 @@ class HtmlScaleIT {
 
     @Test
     void millionNodePageIsBoundedAndDraws() throws Exception {
-        Path db = dir.resolve("million.db"), page = dir.resolve("million.html");
+        Files.createDirectories(DIR);
+        Path db = DIR.resolve("million.db"), page = DIR.resolve("million.html");
+        for (String f : new String[] {"million.db", "million.db-wal", "million.db-shm"}) Files.deleteIfExists(DIR.resolve(f));
         try (Store s = Store.create(db)) {
             long p = s.addProcess(new ProcessInfo(0, 1, "synthetic.Million", "vm", "aggregate", 0, 1_700_000_000_000L, 1,
                     1_700_000_010_000L, "ended", 0, "HtmlScaleIT"));
