@@ -234,6 +234,21 @@ class HtmlReportIT {
     }
 
     @Test
+    void aggregateSessionRendersWithItsTreeOrSaysItHasNone() {
+        Path db = dir.resolve("agg.db"), html = dir.resolve("agg.html");
+        Cli p = Cli.run("profile", "-o", db.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Deterministic.class), "workload.Deterministic");
+        assertEquals(0, p.exit, p.err);
+        Cli r = Cli.run("report", db.toString(), "--format", "html", "-o", html.toString());
+        assertEquals(0, r.exit, r.err);
+        open(html);
+        assertNoConsoleErrors();
+        String facts = driver.findElement(By.id("facts")).getText();
+        assertTrue(facts.contains("recorded by the runtime") || facts.contains("has no calling-context tree"), facts);
+        assertTrue(driver.findElements(By.cssSelector("#methods tbody tr")).size() >= 5, "the method table is there either way");
+        assertTrue(driver.findElement(By.id("timeline-section")).getAttribute("hidden") != null, "no timeline without events");
+    }
+
+    @Test
     void htmlNeedsAnOutputFile() {
         Cli r = Cli.run("report", dir.resolve("a.db").toString(), "--format", "html");
         assertEquals(2, r.exit);
