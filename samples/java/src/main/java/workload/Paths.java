@@ -15,8 +15,9 @@ import java.util.Map;
  * System.nanoTime and the totals are written to the file named by the first argument, one line
  * per path: {@code path calls nanos} (path as frames joined by {@code ;}, innermost last), for the
  * calling-context tree's acceptance test to hold its figures against. A warm-up first runs the
- * probes' own code enough to be compiled: interpreted, a probe pair costs microseconds, which the
- * callers' clocks would see and the callee's own time not.
+ * probes' own code until it is compiled (run the workload with every probe timed, {@code --time-all},
+ * so the warm-up calls stay timed): interpreted, a probe pair costs microseconds, which the callers'
+ * clocks see and the callee's own time does not.
  */
 public final class Paths {
     static volatile long sink;
@@ -46,7 +47,7 @@ public final class Paths {
     static void light() {
         for (int i = 0; i < 120; i++) {
             long t0 = System.nanoTime();
-            work(100_000);
+            work(500_000);
             note("light;work", System.nanoTime() - t0);
         }
     }
@@ -59,7 +60,7 @@ public final class Paths {
         }
         for (int i = 0; i < 5; i++) {
             long t0 = System.nanoTime();
-            work(400_000);
+            work(2_000_000);
             note(here + ";work", System.nanoTime() - t0);
         }
     }
@@ -72,14 +73,23 @@ public final class Paths {
     }
 
     public static void main(String[] args) throws Exception {
-        for (int i = 0; i < 30_000; i++) sink += warm(2_000);
+        // Warm up until a batch of near-empty calls is fast: the probes' code is then compiled (on a
+        // loaded machine the JIT's threads wait for a core, so a fixed count is not enough). At most 20 s.
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        for (;;) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 1_000; i++) sink += warm(1);
+            long perCall = (System.nanoTime() - t0) / 1_000;
+            if (perCall < 1_000 || System.nanoTime() > deadline) break;
+        }
+        for (int i = 0; i < 5_000; i++) sink += warm(1);
         heavy();
         light();
         rec(3, "");
         Thread t = new Thread(() -> {
             for (int i = 0; i < 10; i++) {
                 long t0 = System.nanoTime();
-                work(500_000);
+                work(2_000_000);
                 note("lambda;work", System.nanoTime() - t0);
             }
         }, "lambda-worker");

@@ -41,7 +41,7 @@ class CallTreeIT {
     @Test
     void callsPerPathAreExactAndEachPathsTimeIsWhatItsCallersMeasured() throws Exception {
         Path db = dir.resolve("paths.db"), truth = dir.resolve("paths.truth");
-        Cli p = Cli.run("profile", "-o", db.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Paths.class),
+        Cli p = Cli.run("profile", "--time-all", "-o", db.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Paths.class),
                 "workload.Paths", truth.toString());
         assertEquals(0, p.exit, p.err);
         List<String> lines = Files.readAllLines(truth);
