@@ -84,7 +84,7 @@ public final class TreeWriter {
     /** The nodes shown, in preorder (thread roots included), siblings in the chosen order, within the limits. */
     public List<CallTree.Node> shown() {
         List<CallTree.Node> out = new ArrayList<>();
-        for (CallTree.Node t : tree.threads()) visit(t, t, out);
+        for (CallTree.Node t : tree.threads()) visit(t, out);
         return out;
     }
 
@@ -97,18 +97,24 @@ public final class TreeWriter {
         return paths - shown;
     }
 
-    private void visit(CallTree.Node n, CallTree.Node thread, List<CallTree.Node> out) {
-        out.add(n);
-        if (limits.maxDepth() > 0 && n.depth() >= limits.maxDepth()) return;
-        List<CallTree.Node> kids = new ArrayList<>();
-        for (int c : tree.children(n.index())) {
-            CallTree.Node k = tree.nodes().get(c);
-            if (limits.minShare() > 0 && thread.inclNanos() > 0 && k.inclNanos() < limits.minShare() * thread.inclNanos()) continue;
-            kids.add(k);
+    /** Preorder under a thread's root, without recursion (a deep recursion in the program makes a deep tree). */
+    private void visit(CallTree.Node thread, List<CallTree.Node> out) {
+        java.util.ArrayDeque<CallTree.Node> todo = new java.util.ArrayDeque<>();
+        todo.push(thread);
+        while (!todo.isEmpty()) {
+            CallTree.Node n = todo.pop();
+            out.add(n);
+            if (limits.maxDepth() > 0 && n.depth() >= limits.maxDepth()) continue;
+            List<CallTree.Node> kids = new ArrayList<>();
+            for (int c : tree.children(n.index())) {
+                CallTree.Node k = tree.nodes().get(c);
+                if (limits.minShare() > 0 && thread.inclNanos() > 0 && k.inclNanos() < limits.minShare() * thread.inclNanos()) continue;
+                kids.add(k);
+            }
+            if (sort != null) kids.sort(order(sort, inclusive));
+            if (limits.topChildren() > 0 && kids.size() > limits.topChildren()) kids = kids.subList(0, limits.topChildren());
+            for (int i = kids.size() - 1; i >= 0; i--) todo.push(kids.get(i));
         }
-        if (sort != null) kids.sort(order(sort, inclusive));
-        if (limits.topChildren() > 0 && kids.size() > limits.topChildren()) kids = kids.subList(0, limits.topChildren());
-        for (CallTree.Node k : kids) visit(k, thread, out);
     }
 
     /** Sibling order for a sort key, largest first (then name, so equal figures keep one order). */

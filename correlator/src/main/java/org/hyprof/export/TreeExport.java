@@ -93,22 +93,15 @@ public final class TreeExport {
             throws IOException {
         Map<String, Integer> frames = new LinkedHashMap<>();
         List<CallTree.Node> nodes = tree.nodes();
-        int[][] stack = new int[nodes.size()][];
+        int[] frameOf = new int[nodes.size()];
         try (JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
             // first the frames (every name of the kept threads), then the profiles that index them
             List<CallTree.Node> roots = new ArrayList<>();
-            for (CallTree.Node r : tree.threads()) if (threads.test(r)) roots.add(r);
-            for (CallTree.Node n : nodes) {
-                if (n.parent() < 0) {
-                    stack[n.index()] = roots.contains(n) ? new int[0] : null;
-                    continue;
-                }
-                int[] up = stack[n.parent()];
-                if (up == null) continue;
-                Integer f = frames.computeIfAbsent(n.name(), k -> frames.size());
-                int[] s = java.util.Arrays.copyOf(up, up.length + 1);
-                s[up.length] = f;
-                stack[n.index()] = s;
+            for (CallTree.Node r : tree.threads()) {
+                if (!threads.test(r)) continue;
+                roots.add(r);
+                for (int i = r.index() + 1; i < nodes.size() && nodes.get(i).parent() >= 0; i++)
+                    frameOf[i] = frames.computeIfAbsent(nodes.get(i).name(), k -> frames.size());
             }
             g.writeStartObject();
             g.writeStringField("$schema", "https://www.speedscope.app/file-format-schema.json");
@@ -127,13 +120,14 @@ public final class TreeExport {
             g.writeArrayFieldStart("profiles");
             String unit = w == Weight.TIME || w == Weight.CPU ? "nanoseconds" : "none";
             for (CallTree.Node r : roots) {
-                List<int[]> samples = new ArrayList<>();
+                // a path's frames are read up its parents when written: memory stays that of one path
+                List<Integer> samples = new ArrayList<>();
                 List<Double> weights = new ArrayList<>();
                 double total = 0;
                 for (int i = r.index() + 1; i < nodes.size() && nodes.get(i).parent() >= 0; i++) {
                     double v = weight(nodes.get(i), w, false);
                     if (v <= 0) continue;
-                    samples.add(stack[i]);
+                    samples.add(i);
                     weights.add(v);
                     total += v;
                 }
@@ -144,9 +138,15 @@ public final class TreeExport {
                 g.writeNumberField("startValue", 0);
                 number(g, "endValue", total, w);
                 g.writeArrayFieldStart("samples");
-                for (int[] s : samples) {
+                int[] path = new int[16];
+                for (int i : samples) {
+                    int depth = 0;
+                    for (int k = i; nodes.get(k).parent() >= 0; k = nodes.get(k).parent()) {
+                        if (depth == path.length) path = java.util.Arrays.copyOf(path, depth * 2);
+                        path[depth++] = frameOf[k];
+                    }
                     g.writeStartArray();
-                    for (int f : s) g.writeNumber(f);
+                    for (int d = depth - 1; d >= 0; d--) g.writeNumber(path[d]);
                     g.writeEndArray();
                 }
                 g.writeEndArray();

@@ -28,16 +28,24 @@ final class CallTreeView {
         boolean first = s.tree == null;
         s.tree = CallTree.load(source.store(), source.style());
         s.treeLoadedMillis = nowMillis;
-        s.treeKeys = keys(s.tree);
+        s.treeKeys = keys(s.tree, s.pathIds);
         if (first) for (CallTree.Node r : s.tree.threads()) s.expanded.add(s.treeKeys[r.index()]);
         return true;
     }
 
-    /** Each node's key: its process and thread, then its path ({@code pid/tid|frame;frame}). */
-    static String[] keys(CallTree t) {
+    /**
+     * Each node's key: a number standing for its process, thread and path, the same in every reload
+     * ({@code ids} keeps the numbers given so far: a path is its parent's number and its frame's name,
+     * so keys take memory per node, not per node × depth as spelled-out paths would in a deep recursion).
+     */
+    static String[] keys(CallTree t, java.util.Map<String, Integer> ids) {
         String[] k = new String[t.nodes().size()];
-        for (CallTree.Node n : t.nodes())
-            k[n.index()] = n.parent() < 0 ? n.processId() + "/" + n.tid() + "|" : k[n.parent()] + (n.depth() > 1 ? ";" : "") + n.name();
+        for (CallTree.Node n : t.nodes()) {
+            String at = n.parent() < 0 ? "thread " + n.processId() + "/" + n.tid() : k[n.parent()] + "\u0000" + n.kind() + " " + n.name();
+            Integer id = ids.get(at);
+            if (id == null) ids.put(at, id = ids.size());
+            k[n.index()] = "#" + id;
+        }
         return k;
     }
 
@@ -58,16 +66,22 @@ final class CallTreeView {
         return new TableView.Table(header, rows);
     }
 
-    private static void add(UiState s, CallTree t, CallTree.Node n, List<TableView.Row> rows) {
-        String key = s.treeKeys[n.index()];
-        boolean open = s.expanded.contains(key), kids = t.children(n.index()).length > 0;
-        boolean root = n.kind() == CallTree.Kind.THREAD;
-        String mark = !kids ? "  " : open ? "- " : "+ ";
-        String name = "  ".repeat(n.depth()) + mark + (root ? "thread " + n.name() : n.name());
-        rows.add(new TableView.Row(new String[] {Long.toString(n.calls()), Units.millis(n.inclNanos()),
-            root ? "" : Units.millis(n.exclNanos()), root ? "" : Units.microjoules(n.energyMicrojoules()),
-            Units.microjoules(n.energyInclMicrojoules()), name}, n.processId(), n.probeId(), key));
-        if (open) for (int c : t.children(n.index())) add(s, t, t.nodes().get(c), rows);
+    /** The visible rows under {@code top} in preorder, without recursion (deep recursion in the program makes a deep tree). */
+    private static void add(UiState s, CallTree t, CallTree.Node top, List<TableView.Row> rows) {
+        java.util.ArrayDeque<CallTree.Node> todo = new java.util.ArrayDeque<>();
+        todo.push(top);
+        while (!todo.isEmpty()) {
+            CallTree.Node n = todo.pop();
+            String key = s.treeKeys[n.index()];
+            int[] kids = t.children(n.index());
+            boolean open = s.expanded.contains(key), root = n.kind() == CallTree.Kind.THREAD;
+            String mark = kids.length == 0 ? "  " : open ? "- " : "+ ";
+            String name = "  ".repeat(n.depth()) + mark + (root ? "thread " + n.name() : n.name());
+            rows.add(new TableView.Row(new String[] {Long.toString(n.calls()), Units.millis(n.inclNanos()),
+                root ? "" : Units.millis(n.exclNanos()), root ? "" : Units.microjoules(n.energyMicrojoules()),
+                Units.microjoules(n.energyInclMicrojoules()), name}, n.processId(), n.probeId(), key));
+            if (open) for (int i = kids.length - 1; i >= 0; i--) todo.push(t.nodes().get(kids[i]));
+        }
     }
 
     /** The node a row stands for, or null. */

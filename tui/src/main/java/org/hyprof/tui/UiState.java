@@ -58,6 +58,8 @@ final class UiState {
     long treeLoadedMillis;
     /** Each node's key (process, thread and path; see {@link CallTreeView#keys}), by node index. */
     String[] treeKeys = new String[0];
+    /** The numbers given to call paths so far (see {@link CallTreeView#keys}). */
+    final Map<String, Integer> pathIds = new HashMap<>();
     /** Keys of the expanded call-tree nodes: by path, so they stay expanded across reloads of a live tree. */
     final Set<String> expanded = new HashSet<>();
     /** The method the butterfly view shows. */
