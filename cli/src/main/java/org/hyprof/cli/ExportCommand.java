@@ -110,7 +110,7 @@ public final class ExportCommand implements Callable<Integer> {
     /** {@code --format parquet}: each session into its own directory under {@code out} (every session is checked to exist first). */
     private int parquet() {
         if (pretty) throw new UserError("--pretty: only with --format chrome", 2);
-        if (weight != null) throw new UserError("--weight: only with --format folded", 2);
+        if (weight != null) throw new UserError("--weight: only with --format folded or speedscope", 2);
         if (thread != null || process != null)
             throw new UserError("--thread/--process: not with --format parquet (it writes every thread and process; filter in the query)", 2);
         for (Map.Entry<String, String> e : labels.entrySet()) {

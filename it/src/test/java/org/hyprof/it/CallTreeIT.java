@@ -118,6 +118,28 @@ class CallTreeIT {
     }
 
     @Test
+    void badOptionsAreOneLineUsageErrors() {
+        String s = db.toString(), o = dir.resolve("x").toString();
+        String[][] bad = {
+            {"report", s, "--by", "tree", "--depth", "-1"},
+            {"report", s, "--by", "tree", "--min-share", "101"},
+            {"report", s, "--depth", "2"},
+            {"report", s, "--by", "tree", "--callers", "fib"},
+            {"report", s, "--callers", "fib", "--callees", "leaf"},
+            {"export", s, "--format", "folded", "--weight", "joules", "-o", o},
+            {"export", s, "--format", "chrome", "--weight", "calls", "-o", o},
+        };
+        for (String[] args : bad) {
+            Cli c = Cli.run(args);
+            assertEquals(2, c.exit, String.join(" ", args) + ": " + c.err);
+            assertEquals(1, Cli.lines(c.err).size(), String.join(" ", args) + ": " + c.err);
+        }
+        Cli none = Cli.run("report", s, "--callers", "no.such.Method");
+        assertEquals(1, none.exit);
+        assertTrue(none.err.contains("'no.such.Method' names no frame of the calling-context tree"), none.err);
+    }
+
+    @Test
     void aggregateSessionShowsItsTreeOrSaysItHasNone() throws Exception {
         Path agg = dir.resolve("agg.db");
         Cli p = Cli.run("profile", "-o", agg.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Deterministic.class),
