@@ -128,6 +128,7 @@ public final class TreeWriter {
         return c.reversed().thenComparing(CallTree.Node::name);
     }
 
+    /** Writes the tree: an indented table under its header lines, or one CSV/JSON row per path shown. */
     public void write(ReportWriter.Format format, PrintWriter out) {
         switch (format) {
             case CSV -> csv(out);

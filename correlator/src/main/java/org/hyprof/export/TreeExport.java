@@ -37,6 +37,7 @@ public final class TreeExport {
         /** Calls made on the path. */
         CALLS;
 
+        /** {@code time}, {@code cpu}, {@code energy} or {@code calls} (any case); IllegalArgumentException otherwise. */
         public static Weight parse(String s) {
             return valueOf(s.trim().toUpperCase(Locale.ROOT));
         }

@@ -34,7 +34,7 @@ final class HelpView {
                 "  cpu ms             exclusive thread CPU time (empty: not recorded); excl - cpu is waiting",
                 "                     (sleep, locks, I/O, no core free); Java energy is charged on CPU time",
                 "  p50/p99 us         per call;  uJ: exclusive energy;  iter: loop iterations",
-                "  call tree          per path: calls, incl/excl ms, uJ and uJ incl (with callees);",
+                "  call tree          per path: calls, incl/excl ms, uJ and uJ incl (with callees); siblings by incl",
                 "                     (other paths): calls on paths past the runtime's node budget",
                 "  butterfly          share %: the caller's (callee's) inclusive time / the method's",
                 "",
