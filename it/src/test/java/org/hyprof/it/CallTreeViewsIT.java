@@ -25,7 +25,7 @@ import workload.Deterministic;
  * log) through {@code report --by tree}, {@code --callers}, {@code export --format folded --weight calls}
  * and speedscope, each consistent with the method table; and an aggregate run.
  */
-class CallTreeIT {
+class CallTreeViewsIT {
     @TempDir static Path dir;
     static Path db;
     static Map<String, Map<String, String>> methods;
