@@ -250,7 +250,7 @@ class ExportIT {
 
     @Test
     void weightIsOnlyForFoldedAndSpeedscope() {
-        // (speedscope takes --weight since the calling-context tree: sampled profiles, see CallTreeIT)
+        // (speedscope takes --weight since the calling-context tree: sampled profiles, see CallTreeViewsIT)
         for (String f : new String[] {"trace", "chrome", "perfetto"}) {
             Path out = dir.resolve("w." + f);
             Cli c = Cli.run("export", db.toString(), "--format", f, "--weight", "energy", "-o", out.toString());
