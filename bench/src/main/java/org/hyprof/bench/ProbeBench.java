@@ -63,6 +63,13 @@ public class ProbeBench {
     @Param({"sampled"})
     public String cpuClock;
 
+    /**
+     * Nodes of the calling-context tree (runtime option {@code treeNodes}; 0 = no tree):
+     * {@code -p treeNodes=0,100000} gives a pair's cost without and with the tree, same run.
+     */
+    @Param({"100000"})
+    public long treeNodes;
+
     @Setup(Level.Trial)
     public void start() {
         Hyprof.reset();
@@ -72,6 +79,7 @@ public class ProbeBench {
         o.budgetBytes = 8L << 30;
         o.timeAll = timeAll;
         o.set("cpuClock", cpuClock);
+        o.treeNodes = treeNodes;
         Hyprof.start(o);
         Hyprof.defineProbes(ON, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, false}, null);
         Hyprof.defineProbes(LOOP, new byte[] {Hyprof.LOOP}, new boolean[] {true}, null);

@@ -21,6 +21,10 @@ import org.hyprof.export.ParquetExport;
 import org.hyprof.export.PerfettoTrace;
 import org.hyprof.export.Speedscope;
 import org.hyprof.analysis.CallStream;
+import org.hyprof.analysis.CallTree;
+import org.hyprof.correlate.TreeWriter;
+import org.hyprof.export.TreeExport;
+import java.util.function.Predicate;
 import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
@@ -43,6 +47,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "  chrome      Chrome Trace Event JSON (Perfetto UI, chrome://tracing)",
             "  folded      folded stacks (flamegraph.pl, speedscope, Perfetto)",
             "  speedscope  speedscope's JSON (evented profiles)",
+            "              folded and speedscope also from an aggregate session's calling-context tree (one stack per",
+            "              call path, weighted by --weight; speedscope: sampled profiles), and from an events session's",
+            "              tree rebuilt from its log with --weight cpu|calls (speedscope: any --weight)",
             "  perfetto    Perfetto's protobuf trace (ui.perfetto.dev; can be merged with a system trace)",
             "  parquet     the session's tables (processes, threads, methods, loops, native epochs and blocks, events)",
             "              as Parquet files in DIR/<session id>/, one table per file over many sessions:",
@@ -75,7 +82,8 @@ public final class ExportCommand implements Callable<Integer> {
     Long process;
 
     @Option(names = "--weight", paramLabel = "W",
-            description = "folded only: time (µs, the default) or energy (µJ). The other formats are timelines; chrome has energy as counter tracks.")
+            description = "folded and speedscope: time (µs in folded; the default), cpu (µs), energy (µJ) or calls: each stack's own"
+                    + " (exclusive) figure. The other formats are timelines; chrome has energy as counter tracks.")
     String weight;
 
     /** The session's processes as --process takes them: "its processes: 1 app.Main (pid 42, events mode), …". */
@@ -102,7 +110,7 @@ public final class ExportCommand implements Callable<Integer> {
     /** {@code --format parquet}: each session into its own directory under {@code out} (every session is checked to exist first). */
     private int parquet() {
         if (pretty) throw new UserError("--pretty: only with --format chrome", 2);
-        if (weight != null) throw new UserError("--weight: only with --format folded", 2);
+        if (weight != null) throw new UserError("--weight: only with --format folded or speedscope", 2);
         if (thread != null || process != null)
             throw new UserError("--thread/--process: not with --format parquet (it writes every thread and process; filter in the query)", 2);
         for (Map.Entry<String, String> e : labels.entrySet()) {
@@ -129,6 +137,41 @@ public final class ExportCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** folded or speedscope from the session's calling-context tree (recorded, or rebuilt from an event log). */
+    private int tree(Store store, Path session, String f) {
+        CallTree t = CallTree.load(store, naming.style());
+        if (t.source() == CallTree.Source.NONE)
+            throw new UserError(session + ": " + TreeWriter.NO_TREE.replace("use --mode events", "use --mode events for event-based exports"));
+        TreeExport.Weight w = TreeExport.Weight.parse(weight == null ? "time" : weight);
+        Predicate<CallTree.Node> roots = r -> (process == null || r.processId() == process)
+                && (thread == null || r.thread().equals(thread) || r.thread().endsWith("/" + thread));
+        if (t.threads().stream().noneMatch(roots))
+            throw new UserError(session + ": no calls recorded" + (thread != null ? " on thread '" + thread + "'" : ""));
+        if (w == TreeExport.Weight.CPU && t.nodes().stream().noneMatch(n -> n.cpuInclNanos() != null))
+            throw new UserError(session + ": --weight cpu: this session recorded no thread CPU time (profiled with --clock off, or before hyprof kept it)");
+        try {
+            OutputFile.write(out, tmp -> {
+                if (f.equals("folded")) {
+                    try (PrintWriter pw = new PrintWriter(Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))) {
+                        TreeExport.folded(t, w, roots, pw);
+                        if (pw.checkError()) throw new IOException("write failed");
+                    }
+                } else {
+                    try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                        TreeExport.speedscope(t, w, roots, session.getFileName().toString(), o);
+                    }
+                }
+            });
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage());
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("hyprof: wrote " + out + " (calling-context tree, " + (t.source() == CallTree.Source.RECORDED ? "recorded" : "rebuilt from the event log")
+                + ", weight " + w.name().toLowerCase(Locale.ROOT) + (t.overflowCalls() > 0 ? "; " + t.overflowCalls() + " calls in " + CallTree.OTHER_PATHS : "") + ")");
+        err.flush();
+        return 0;
+    }
+
     @Override
     public Integer call() {
         String f = format.toLowerCase(Locale.ROOT);
@@ -141,9 +184,10 @@ public final class ExportCommand implements Callable<Integer> {
         Path session = sessions.get(0);
         if (pretty && !f.equals("chrome")) throw new UserError("--pretty: only with --format chrome", 2);
         if (weight != null) {
-            if (!weight.equals("time") && !weight.equals("energy")) throw new UserError("--weight: time or energy, not '" + weight + "'", 2);
-            if (!f.equals("folded"))
-                throw new UserError("--weight: only with --format folded (" + f + " is a timeline: it has no weights"
+            if (!List.of("time", "cpu", "energy", "calls").contains(weight))
+                throw new UserError("--weight: time, cpu, energy or calls, not '" + weight + "'", 2);
+            if (!f.equals("folded") && !f.equals("speedscope"))
+                throw new UserError("--weight: only with --format folded or speedscope (" + f + " is a timeline: it has no weights"
                         + (f.equals("chrome") ? "; its energy is in counter tracks)" : ")"), 2);
         }
         if (!Files.exists(session)) throw new UserError(session + ": no such session");
@@ -163,6 +207,10 @@ public final class ExportCommand implements Callable<Integer> {
                 streams.add(CallStream.of(store, p, thread, naming.style()));
                 if (f.equals("trace")) break;
             }
+            boolean treeFormat = f.equals("folded") || f.equals("speedscope");
+            // the event log gives time and energy timelines; an aggregate session, or another weight, comes from the tree
+            if (treeFormat && (streams.isEmpty() || "cpu".equals(weight) || "calls".equals(weight) || f.equals("speedscope") && weight != null))
+                return tree(store, session, f);
             if (streams.isEmpty())
                 throw new UserError(session + (process != null ? ": process " + process : "") + ": recorded in aggregate mode: " + f
                         + " needs the calls themselves (profile again with --mode events)");

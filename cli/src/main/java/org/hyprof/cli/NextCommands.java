@@ -21,6 +21,7 @@ final class NextCommands {
         err.println("  hyprof tui " + s);
         if (events) {
             String base = db.getFileName().toString().replaceFirst("\\.db$", "");
+            err.println("  hyprof report " + s + " --by tree         the calling-context tree (--callers M, --callees M: a method's butterfly)");
             err.println("  hyprof export " + s + " --format speedscope -o " + quoted(base + ".speedscope.json"));
         } else {
             err.println("  (exports — speedscope, chrome, perfetto, folded — need the calls: profile with --mode events)");

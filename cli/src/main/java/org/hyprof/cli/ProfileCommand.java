@@ -58,6 +58,12 @@ public final class ProfileCommand implements Callable<Integer> {
             description = "With --keep last: events older than this (e.g. 10s, 500ms) are not kept either. Config key 'maxAge'.")
     String maxAge;
 
+    @Option(names = "--tree-nodes", paramLabel = "N",
+            description = {"Nodes the calling-context tree (report --by tree) may keep over all live threads; calls on",
+                "paths past them are counted in an '(other paths)' frame under the deepest kept node, and the",
+                "method table still counts every call. 0: no tree. Default 100000 (at most 64 MB). Config key 'treeNodes'."})
+    String treeNodes;
+
     @Option(names = "--append", description = "Add this run as another process of an existing session.")
     boolean append;
 
@@ -108,6 +114,7 @@ public final class ProfileCommand implements Callable<Integer> {
             cfg.set("mode", mode, "--mode");
             cfg.set("budget", budget, "--budget");
             if (keep != null) cfg.set("keep", keep, "--keep");
+            if (treeNodes != null) cfg.set("treeNodes", treeNodes, "--tree-nodes");
             if ("last".equals(keep) && !mode.equals("events"))
                 throw new UserError("--keep last needs --mode events (aggregate mode keeps no events)", 2);
             if (maxAge != null) {
@@ -136,6 +143,7 @@ public final class ProfileCommand implements Callable<Integer> {
         agentArgs.add("budget=" + budget);
         if (keep != null) agentArgs.add("keep=" + keep);
         if (maxAge != null) agentArgs.add("maxAge=" + maxAge);
+        if (treeNodes != null) agentArgs.add("treeNodes=" + treeNodes);
         for (String a : agentArgs)
             if (a.indexOf(',') >= 0) throw new UserError("'" + a + "': commas are not allowed in patterns or paths", 2);
         List<String> cmd = new ArrayList<>(command);

@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.hyprof.analysis.CallTree;
 import org.hyprof.correlate.NativeRunReport;
 import org.hyprof.correlate.Profile;
 import org.hyprof.correlate.ReportWriter;
+import org.hyprof.correlate.TreeWriter;
 import org.hyprof.export.HtmlReport;
 import org.hyprof.store.Store;
 import org.hyprof.store.StoreException;
@@ -36,13 +38,31 @@ public final class ReportCommand implements Callable<Integer> {
     Path session;
 
     @Option(names = "--by", paramLabel = "WHAT", defaultValue = "method",
-            description = "method, loop, thread, process, or native (runs stored by 'hyprof native -o'). Default: ${DEFAULT-VALUE}"
+            description = "method, loop, thread, process, tree (the calling-context tree: one row per call path, indented),"
+                    + " or native (runs stored by 'hyprof native -o'). Default: ${DEFAULT-VALUE}"
                     + " (native for a session holding only native runs).")
     String by;
 
-    @Option(names = "--sort", paramLabel = "KEY", defaultValue = "excl",
-            description = "excl (hotspots: time in the method itself), incl (with callees), calls or energy. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--sort", paramLabel = "KEY",
+            description = "excl (hotspots: time in the method itself), incl (with callees), calls or energy. Default: excl"
+                    + " (--by tree: siblings by incl).")
     String sort;
+
+    @Option(names = "--depth", paramLabel = "N", defaultValue = "0",
+            description = "--by tree: show frames at most N deep (1 = top-level frames; 0 = all).")
+    int depth;
+
+    @Option(names = "--min-share", paramLabel = "PCT", defaultValue = "0",
+            description = "--by tree: hide call paths with less than PCT %% of their thread's inclusive time.")
+    double minSharePercent;
+
+    @Option(names = "--callers", paramLabel = "M",
+            description = "Who called method M, per caller: calls, inclusive time and share (from the calling-context tree)."
+                    + " M as --by method names it, or a unique part of that name, or a glob (*, ?).")
+    String callers;
+
+    @Option(names = "--callees", paramLabel = "M", description = "What method M called, per callee (as --callers; both: a butterfly).")
+    String callees;
 
     @Option(names = "--inclusive", description = "Native and energy figures inclusive of callees (CSV columns *_incl).")
     boolean inclusive;
@@ -51,7 +71,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Mixin NamingOptions naming;
 
-    @Option(names = "--top", paramLabel = "N", defaultValue = "0", description = "Show the first N rows (0 = all).")
+    @Option(names = "--top", paramLabel = "N", defaultValue = "0", description = "Show the first N rows (0 = all); --by tree: the N heaviest children of each node.")
     int top;
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "table",
@@ -76,14 +96,25 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         boolean nativeRuns = by.trim().equalsIgnoreCase("native");
-        ReportWriter.By b = nativeRuns ? ReportWriter.By.METHOD : parse(ReportWriter.By.class, by, "--by");
-        Profile.Sort s = parse(Profile.Sort.class, sort, "--sort");
+        boolean tree = by.trim().equalsIgnoreCase("tree"), butterfly = callers != null || callees != null;
+        ReportWriter.By b = nativeRuns || tree ? ReportWriter.By.METHOD : parse(ReportWriter.By.class, by, "--by");
+        Profile.Sort s = parse(Profile.Sort.class, sort == null ? "excl" : sort, "--sort");
         if (top < 0) throw new UserError("--top must be ≥ 0", 2);
-        if (format.trim().equalsIgnoreCase("html")) return html(nativeRuns);
+        if (format.trim().equalsIgnoreCase("html")) {
+            if (tree || butterfly) throw new UserError("--format html: the page shows the tree and its callers itself; not with --by tree, --callers or --callees", 2);
+            return html(nativeRuns);
+        }
         ReportWriter.Format f = parse(ReportWriter.Format.class, format, "--format");
         if (output != null) throw new UserError("-o: only with --format html (the other formats print; redirect them)", 2);
+        if (depth < 0) throw new UserError("--depth must be ≥ 0", 2);
+        if (!(minSharePercent >= 0 && minSharePercent <= 100)) throw new UserError("--min-share must be within 0 … 100 (a percentage)", 2);
+        if (!tree && (depth != 0 || minSharePercent != 0)) throw new UserError("--depth/--min-share: only with --by tree", 2);
+        if (butterfly && (tree || nativeRuns)) throw new UserError("--callers/--callees: not with --by " + by.trim() + " (they are a view of their own)", 2);
+        if (callers != null && callees != null && !callers.equals(callees))
+            throw new UserError("--callers and --callees name different methods; give one, or the same for a butterfly", 2);
         try (Store store = Store.openReadOnly(session)) {
             PrintWriter out = spec.commandLine().getOut();
+            if (tree || butterfly) return tree(store, out, f, tree ? (sort == null ? null : s) : null);
             if (nativeRuns || store.processes().isEmpty() && !store.nativeRuns().isEmpty()) {
                 new NativeRunReport(store.nativeRuns()).write(f, out);
                 return 0;
@@ -123,6 +154,31 @@ public final class ReportCommand implements Callable<Integer> {
 
     static void checkPrune(double percent) {
         if (!(percent >= 0 && percent <= 100)) throw new UserError("--prune: " + percent + " is not a percentage between 0 and 100", 2);
+    }
+
+    /** {@code --by tree}, {@code --callers}, {@code --callees}: views of the calling-context tree. */
+    private int tree(Store store, PrintWriter out, ReportWriter.Format f, Profile.Sort siblings) {
+        DamagedChunks.check(store, session, store.processes(), allowDamaged, spec.commandLine().getErr());
+        CallTree t = CallTree.load(store, naming.style());
+        if (callers == null && callees == null) {
+            int clock = t.nodes().stream().anyMatch(n -> n.cpuInclNanos() != null) ? Profile.load(store, naming.style()).cpuClock() : 0;
+            new TreeWriter(t, siblings, new TreeWriter.Limits(depth, minSharePercent / 100, top), raw, inclusive, clock).write(f, out);
+            if (t.source() == CallTree.Source.NONE && f != ReportWriter.Format.TABLE) {
+                spec.commandLine().getErr().println("hyprof: " + session + ": " + TreeWriter.NO_TREE);
+                spec.commandLine().getErr().flush();
+            }
+            return 0;
+        }
+        if (t.source() == CallTree.Source.NONE) throw new UserError(session + ": " + TreeWriter.NO_TREE);
+        String m = callers != null ? callers : callees;
+        String method;
+        try {
+            method = TreeWriter.resolve(t, m);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(session + ": " + (callers != null ? "--callers" : "--callees") + ": " + e.getMessage());
+        }
+        TreeWriter.butterfly(t, method, callers != null, callees != null, f, out);
+        return 0;
     }
 
     static <E extends Enum<E>> E parse(Class<E> type, String value, String option) {

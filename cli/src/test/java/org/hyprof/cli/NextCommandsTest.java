@@ -23,6 +23,7 @@ class NextCommandsTest {
         assertFalse(agg.contains("hyprof export"), "an aggregate session cannot be exported:\n" + agg);
         String ev = print(Path.of("out/S.db"), true);
         assertTrue(ev.contains("  hyprof export out/S.db --format speedscope -o S.speedscope.json\n"), ev);
+        assertTrue(ev.contains("  hyprof report out/S.db --by tree "), ev);
     }
 
     @Test

@@ -245,6 +245,9 @@ public final class CallTree {
         private void addRecorded(Store store, ProcessInfo p, Map<Integer, ProbeInfo> probes, Map<Integer, String> names,
                                  Map<Long, String> threadNames, boolean manyProcesses) {
             NativeSplit split = new NativeSplit(store.nativeBlocks(p.id()), store.nativeEpochs(p.id()));
+            List<Integer> withNative = new ArrayList<>();
+            Map<Integer, List<Integer>> kids = new HashMap<>();
+            Map<Integer, Long> callsByProbe = new HashMap<>();
             long tid = Long.MIN_VALUE;
             Map<Integer, Integer> at = new HashMap<>(); // the thread's node → builder index
             String thread = null;
@@ -261,6 +264,8 @@ public final class CallTree {
                 String name = kind == Kind.OTHER_PATHS ? OTHER_PATHS : names.getOrDefault(r.probeId(), "probe#" + r.probeId());
                 int i = add(kind, name, kind == Kind.OTHER_PATHS ? -1 : r.probeId(), p.id(), tid, thread, parent, r.cpu() != null, r.hist());
                 at.put(r.node(), i);
+                kids.computeIfAbsent(parent, k -> new ArrayList<>()).add(i);
+                if (kind == Kind.METHOD) callsByProbe.merge(r.probeId(), r.allCalls(), Long::sum);
                 long[] f = figs.get(i);
                 f[CALLS] = r.allCalls();
                 f[CO] = r.countOnlyCalls();
@@ -280,8 +285,56 @@ public final class CallTree {
                 f[NINS] = r.nativeCost().instructions();
                 f[NPJ] = r.nativeCost().energyPicojoules();
                 if (kind == Kind.OTHER_PATHS) overflowCalls += f[CALLS];
-                if (f[NINS] > 0 || f[NEST] > 0) split.addFrames(this, i, r.probeId(), f[NINS], f[NEST], f[NPJ]);
+                if (f[NINS] > 0 || f[NEST] > 0) withNative.add(i);
             }
+            for (int i : withNative) {
+                long[] f = figs.get(i);
+                int probe = (Integer) meta.get(i)[2];
+                if (split.ran(probe)) {
+                    split.addFrames(this, i, i, probe, f[NINS], f[NEST], f[NPJ]);
+                    continue;
+                }
+                // A native method that went count-only has no frame: its native work was charged to
+                // its caller. Give it back to the callee nodes that ran native code, in proportion to
+                // the work their calls from here would have done (their share of the method's calls ×
+                // its instructions over the run).
+                List<Integer> natives = new ArrayList<>();
+                double total = 0;
+                for (int c : kids.getOrDefault(i, List.of())) {
+                    int q = (Integer) meta.get(c)[2];
+                    if (meta.get(c)[0] == Kind.METHOD && split.ran(q)) {
+                        natives.add(c);
+                        total += weight(c, q, split, callsByProbe);
+                    }
+                }
+                if (natives.isEmpty() || total <= 0) {
+                    // no native callee recorded here (their probes were off then): the work goes to
+                    // the library functions of every native method, by what each ran over the run
+                    split.addSpread(this, i, f[NINS], f[NEST], f[NPJ]);
+                    continue;
+                }
+                long ins = f[NINS], ns = f[NEST], pj = f[NPJ];
+                for (int k = 0; k < natives.size(); k++) {
+                    int c = natives.get(k);
+                    boolean last = k == natives.size() - 1;
+                    double share = weight(c, (Integer) meta.get(c)[2], split, callsByProbe) / total;
+                    long cIns = last ? ins : Math.round(f[NINS] * share), cNs = last ? ns : Math.round(f[NEST] * share);
+                    long cPj = last ? pj : Math.round(f[NPJ] * share);
+                    ins -= cIns;
+                    ns -= cNs;
+                    pj -= cPj;
+                    long[] cf = figs.get(c);
+                    cf[INCL] += cNs; // the callee's node now holds the time its native code took
+                    cf[IRAW] += cNs;
+                    split.addFrames(this, c, i, (Integer) meta.get(c)[2], cIns, cNs, cPj);
+                }
+            }
+        }
+
+        /** Native instructions expected of the calls at node c of native method q. */
+        private double weight(int c, int q, NativeSplit split, Map<Integer, Long> callsByProbe) {
+            long all = callsByProbe.getOrDefault(q, 0L);
+            return all == 0 ? 0 : (double) figs.get(c)[CALLS] / all * Math.max(1, split.instructions(q));
         }
 
         private void addFromEvents(Store store, ProcessInfo p, MethodNames.Style style, boolean manyProcesses) {
@@ -432,6 +485,7 @@ public final class CallTree {
     private static final class NativeSplit {
         private final Map<Integer, Map<String, Long>> byProbe = new HashMap<>();
         private final Map<Integer, String> entry = new HashMap<>();
+        private final Map<Integer, Long> instructions = new HashMap<>();
 
         NativeSplit(List<NativeBlock> blocks, List<NativeEpoch> epochs) {
             for (NativeBlock b : blocks) {
@@ -441,18 +495,65 @@ public final class CallTree {
                 b.executionsByProbe().forEach((probe, ex) ->
                         byProbe.computeIfAbsent(probe, k -> new LinkedHashMap<>()).merge(frame, ex * b.instructions(), Long::sum));
             }
-            for (NativeEpoch e : epochs) entry.putIfAbsent(e.probeId(), e.symbol());
+            for (NativeEpoch e : epochs) {
+                entry.putIfAbsent(e.probeId(), e.symbol());
+                instructions.merge(e.probeId(), e.instructions(), Long::sum);
+            }
         }
 
-        /** Adds the native frames of node {@code at} (probe {@code probeId}) and moves its native figures onto them. */
-        void addFrames(Builder b, int at, int probeId, long instructions, long estNanos, long picojoules) {
+        /** Whether native method {@code probeId} ran native code (its blocks or its calls were recorded). */
+        boolean ran(int probeId) {
+            return byProbe.containsKey(probeId) || entry.containsKey(probeId);
+        }
+
+        /** Instructions native method {@code probeId}'s calls ran over the run (0 when unknown). */
+        long instructions(int probeId) {
+            return instructions.getOrDefault(probeId, 0L);
+        }
+
+        /** Native frames made so far, by parent node and name: a frame is added to, never repeated. */
+        private final Map<String, Integer> frames = new HashMap<>();
+
+        /**
+         * Native work charged to node {@code at} whose native method is not known (no native callee
+         * of it was recorded): frames of every native method's functions, each by its share of the
+         * instructions the run's native calls executed.
+         */
+        void addSpread(Builder b, int at, long instructions, long estNanos, long picojoules) {
+            long all = 0;
+            for (long v : this.instructions.values()) all += v;
+            if (all == 0) {
+                addFrames(b, at, at, Integer.MIN_VALUE, instructions, estNanos, picojoules);
+                return;
+            }
+            List<Map.Entry<Integer, Long>> qs = new ArrayList<>(this.instructions.entrySet());
+            qs.sort(Map.Entry.comparingByKey());
+            long ins = instructions, ns = estNanos, pj = picojoules;
+            for (int k = 0; k < qs.size(); k++) {
+                boolean last = k == qs.size() - 1;
+                double share = (double) qs.get(k).getValue() / all;
+                long qi = last ? ins : Math.round(instructions * share), qn = last ? ns : Math.round(estNanos * share);
+                long qp = last ? pj : Math.round(picojoules * share);
+                ins -= qi;
+                ns -= qn;
+                pj -= qp;
+                if (qi != 0 || qn != 0 || qp != 0) addFrames(b, at, at, qs.get(k).getKey(), qi, qn, qp);
+            }
+        }
+
+        /**
+         * Adds native frames under node {@code at} (native method {@code probeId}) holding the given
+         * native work, taken from node {@code owner}'s own figures (at itself, or the caller it was
+         * charged to while the native method was count-only).
+         */
+        void addFrames(Builder b, int at, int owner, int probeId, long instructions, long estNanos, long picojoules) {
             Map<String, Long> fns = byProbe.get(probeId);
             Object[] m = b.meta.get(at);
             long processId = (Long) m[3], tid = (Long) m[4];
             String thread = (String) m[5];
             if (fns == null || fns.isEmpty()) {
-                String sym = entry.getOrDefault(probeId, "native");
-                fns = Map.of(sym.contains("!") ? sym : "native!" + sym, 1L);
+                String sym = entry.get(probeId);
+                fns = Map.of(sym == null ? "(native code)" : sym, 1L);
             }
             long total = 0;
             for (long v : fns.values()) total += v;
@@ -468,21 +569,30 @@ public final class CallTree {
                 leftIns -= ins;
                 leftNs -= ns;
                 leftPj -= pj;
-                int i = b.add(Kind.NATIVE, list.get(j).getKey(), -1, processId, tid, thread, at, false, null);
+                if (ins == 0 && ns == 0 && pj == 0) continue; // a share too small to show
+                String name = list.get(j).getKey();
+                Integer i = frames.get(at + "\u0000" + name);
+                if (i == null) {
+                    i = b.add(Kind.NATIVE, name, -1, processId, tid, thread, at, false, null);
+                    frames.put(at + "\u0000" + name, i);
+                    b.figs.get(i)[Builder.CALLS] = b.figs.get(at)[Builder.CALLS]; // the calls of the frame above
+                }
                 long[] f = b.figs.get(i);
-                f[Builder.CALLS] = b.figs.get(at)[Builder.CALLS];
-                f[Builder.INCL] = f[Builder.EXCL] = f[Builder.IRAW] = f[Builder.ERAW] = ns;
-                f[Builder.NEST] = ns;
-                f[Builder.NINS] = ins;
-                f[Builder.NPJ] = pj;
+                f[Builder.INCL] += ns;
+                f[Builder.EXCL] += ns;
+                f[Builder.IRAW] += ns;
+                f[Builder.ERAW] += ns;
+                f[Builder.NEST] += ns;
+                f[Builder.NINS] += ins;
+                f[Builder.NPJ] += pj;
             }
-            // the Java frame keeps its own time less the native time now shown below it
-            long[] f = b.figs.get(at);
+            // the Java frame it was charged to keeps its own time less the native time now shown below
+            long[] f = b.figs.get(owner);
             f[Builder.EXCL] = Math.max(0, f[Builder.EXCL] - estNanos);
             f[Builder.ERAW] = Math.max(0, f[Builder.ERAW] - estNanos);
-            f[Builder.NEST] = 0;
-            f[Builder.NINS] = 0;
-            f[Builder.NPJ] = 0;
+            f[Builder.NEST] -= estNanos;
+            f[Builder.NINS] -= instructions;
+            f[Builder.NPJ] -= picojoules;
             f[Builder.CPUE] = Math.max(0, f[Builder.CPUE] - estNanos); // as the method table charges it
         }
     }

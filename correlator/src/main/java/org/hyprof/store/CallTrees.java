@@ -31,7 +31,9 @@ final class CallTrees {
     }
 
     void putInfo(long processId, long nodeBudget, long nodes) {
-        sql.update("INSERT OR REPLACE INTO call_tree_info(process_id, node_budget, nodes) VALUES (?,?,?)", processId, nodeBudget, nodes);
+        // nodes held shrink as ended threads give theirs back: the most ever held is what was kept
+        sql.update("INSERT INTO call_tree_info(process_id, node_budget, nodes) VALUES (?,?,?) ON CONFLICT(process_id)"
+                + " DO UPDATE SET node_budget = excluded.node_budget, nodes = max(nodes, excluded.nodes)", processId, nodeBudget, nodes);
     }
 
     /** {node budget, nodes}, or null when the process recorded no tree. */

@@ -22,6 +22,7 @@ import org.hyprof.runtime.chunk.PayloadReader;
 import org.hyprof.runtime.chunk.SnapshotChunk;
 import org.hyprof.runtime.chunk.TextChunk;
 import org.hyprof.runtime.chunk.ThreadsChunk;
+import org.hyprof.runtime.chunk.TreeChunk;
 
 /**
  * Stores one process's session chunks as they come, from a session file ({@link SessionImporter})
@@ -139,6 +140,7 @@ public final class SessionIngest {
                 for (ThreadsChunk.Row t : ThreadsChunk.decode(r).rows)
                     if (t.osTid > 0) store.putOsTid(processId, t.tid, t.osTid);
             }
+            case SessionFormat.TREE -> tree(TreeChunk.decode(r));
             default -> throw new IllegalStateException("unexpected chunk type " + type);
         }
     }
@@ -176,6 +178,23 @@ public final class SessionIngest {
 
     private void events(EventsChunk e) {
         if (store.addEventChunk(processId, e.tid, e.seq, e.baseNanos, e.records)) eventChunks++;
+    }
+
+    /** Tree nodes replace what was stored of them (cumulative), with the budget the runtime ran with. */
+    private void tree(TreeChunk c) {
+        List<TreeRow> rows = new ArrayList<>();
+        for (TreeChunk.ThreadNodes t : c.threads)
+            for (TreeChunk.Node n : t.nodes) {
+                long[] f = n.fields;
+                rows.add(new TreeRow(t.tid, n.index, n.parent, n.kind() == TreeRow.OTHER_PATHS ? -1 : n.probeId(),
+                        Math.min(n.kind(), TreeRow.OTHER_PATHS), f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+                        new NativeCost(f[12], f[13], f[14], f[15], 0, 0, 0, 0),
+                        c.cpuClock == 0 ? null : new CpuTime(f[10], f[11], c.cpuClock), new long[0]));
+            }
+        store.inTransaction(() -> {
+            store.putTreeInfo(processId, c.nodeBudget, c.nodesHeld);
+            store.putTree(processId, rows);
+        });
     }
 
     private void end(EndChunk e) {

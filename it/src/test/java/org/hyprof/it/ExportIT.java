@@ -249,13 +249,14 @@ class ExportIT {
     }
 
     @Test
-    void weightIsOnlyForFolded() {
-        for (String f : new String[] {"trace", "chrome", "speedscope"}) {
+    void weightIsOnlyForFoldedAndSpeedscope() {
+        // (speedscope takes --weight since the calling-context tree: sampled profiles, see CallTreeViewsIT)
+        for (String f : new String[] {"trace", "chrome", "perfetto"}) {
             Path out = dir.resolve("w." + f);
             Cli c = Cli.run("export", db.toString(), "--format", f, "--weight", "energy", "-o", out.toString());
             assertEquals(2, c.exit, c.err);
             assertEquals(1, Cli.lines(c.err).size(), c.err);
-            assertTrue(c.err.startsWith("hyprof: --weight: only with --format folded (" + f + " is a timeline"), c.err);
+            assertTrue(c.err.startsWith("hyprof: --weight: only with --format folded or speedscope (" + f + " is a timeline"), c.err);
             assertFalse(Files.exists(out));
         }
     }

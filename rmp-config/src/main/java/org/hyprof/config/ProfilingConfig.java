@@ -29,6 +29,9 @@ import org.hyprof.runtime.Options;
  * <tr><td>maxAge</td><td>with {@code keep=last}: events older than this are not kept, e.g. {@code 10s}</td></tr>
  * <tr><td>statsBudget</td><td>bytes of per-thread aggregate pages all live threads may hold, e.g.
  *     {@code 64m} (default 32m); past it activations needing a new page are dropped and counted</td></tr>
+ * <tr><td>treeNodes</td><td>nodes the calling-context tree may keep over all live threads (default
+ *     100000, at most 64 MB; 0 = no tree); calls on new paths past it are counted in an
+ *     {@code (other paths)} frame under the deepest kept node</td></tr>
  * <tr><td>out</td><td>session file the runtime writes</td></tr>
  * <tr><td>resolutions</td><td>which probes start on: {@code process;thread;method;loop} (default all)</td></tr>
  * <tr><td>roots</td><td>caller-filter roots: method patterns matched against
@@ -61,7 +64,7 @@ import org.hyprof.runtime.Options;
 public final class ProfilingConfig {
     private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "keep", "maxAge", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
-            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "timeAll", "cpuClock", "cpuSampleMicros", "nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit", "sites");
+            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "treeNodes", "timeAll", "cpuClock", "cpuSampleMicros", "nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit", "sites");
     /** Settings of a hybrid run (passed to bb-tracer inside the agent, not to the runtime). */
     private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit");
 

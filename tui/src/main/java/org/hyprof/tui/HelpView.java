@@ -19,6 +19,10 @@ final class HelpView {
                 "  /                              search by name (Esc clears)",
                 "  s                              sort: excl, incl, calls, energy",
                 "  h or Tab                       zoom tree <-> hotspot table",
+                "  t                              call tree: every call path (Right or + expands, Left or - collapses,",
+                "                                 Enter toggles; Backspace: zoom tree); live: reloaded every 2 s",
+                "  b                              butterfly of the selected method: callers above, callees below",
+                "                                 (Enter on one: its butterfly; Backspace or Esc: back)",
                 "  d                              detail of the selected method or loop",
                 "  e                              energy: Java vs native per process and thread",
                 "  q                              quit",
@@ -30,6 +34,9 @@ final class HelpView {
                 "  cpu ms             exclusive thread CPU time (empty: not recorded); excl - cpu is waiting",
                 "                     (sleep, locks, I/O, no core free); Java energy is charged on CPU time",
                 "  p50/p99 us         per call;  uJ: exclusive energy;  iter: loop iterations",
+                "  call tree          per path: calls, incl/excl ms, uJ and uJ incl (with callees); siblings by incl",
+                "                     (other paths): calls on paths past the runtime's node budget",
+                "  butterfly          share %: the caller's (callee's) inclusive time / the method's",
                 "",
                 "Up/Down scroll, any other key closes this help");
     }

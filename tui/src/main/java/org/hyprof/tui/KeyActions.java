@@ -23,7 +23,8 @@ import org.hyprof.tui.UiState.View;
  *
  * <p>Keys: arrows/PgUp/PgDn move, Enter zooms in (or opens detail), Backspace zooms out, Space
  * toggles a probe, {@code r} rules, {@code f} caller-filter root, {@code /} search, {@code s}
- * sort, {@code h}/Tab tree ↔ hotspots, {@code d} detail, {@code e} energy, {@code ?} help,
+ * sort, {@code h}/Tab tree ↔ hotspots, {@code t} call tree (Right/{@code +} expand, Left/{@code -}
+ * collapse, Enter toggles), {@code b} butterfly, {@code d} detail, {@code e} energy, {@code ?} help,
  * {@code q} quit ({@link HelpView} lists them for the user).
  */
 final class KeyActions {
@@ -66,14 +67,21 @@ final class KeyActions {
                 case Escape -> {
                     ui.filter = "";
                     ui.message = "";
+                    if (ui.view == View.BUTTERFLY) leaveButterfly();
                     if (ui.view == View.DETAIL || ui.view == View.ENERGY) ui.view = ui.back;
                 }
                 case Tab -> switchView(ui.view == View.TREE ? View.HOTSPOTS : View.TREE);
+                case ArrowRight -> { if (ui.view == View.CALLTREE) CallTreeView.expand(ui, true); }
+                case ArrowLeft -> { if (ui.view == View.CALLTREE) CallTreeView.expand(ui, false); }
                 default -> { }
             }
             if (c == null) return;
             switch (c) {
                 case 'q' -> ui.running = false;
+                case 't' -> { if (ui.view != View.CALLTREE) switchView(View.CALLTREE); }
+                case 'b' -> butterfly();
+                case '+' -> { if (ui.view == View.CALLTREE) CallTreeView.expand(ui, true); }
+                case '-' -> { if (ui.view == View.CALLTREE) CallTreeView.expand(ui, false); }
                 case ' ' -> toggle();
                 case 'r' -> startPrompt("rule (min-duration=DUR, min-calls=N, max-depth=N, none): ", this::rule);
                 case 'f' -> root();
@@ -122,8 +130,40 @@ final class KeyActions {
         return Math.max(1, screenRows.getAsInt() - 4);
     }
 
+    /** The butterfly of the selected method (call tree: the node's; tables: the probe's; butterfly: the row's). */
+    private void butterfly() {
+        TableView.Row r = ui.selected();
+        String m = null;
+        if (ui.view == View.CALLTREE) m = CallTreeView.method(ui, r);
+        else if (ui.view == View.BUTTERFLY) m = r == null ? null : r.key();
+        else if (r != null && r.probeId() >= 0) {
+            SessionView.Proc p = ui.proc(r.processId());
+            ProbeInfo probe = p == null ? null : p.probe(r.probeId());
+            if (probe != null) m = p.name(probe);
+        }
+        if (m == null) { ui.message = "select a method for its butterfly (callers and callees)"; return; }
+        if (ui.view != View.BUTTERFLY) {
+            ui.back = ui.view;
+            ui.backRow = r;
+        }
+        ui.butterflyMethod = m;
+        ui.view = View.BUTTERFLY;
+        ui.cursor = 0;
+        ui.scroll = 0;
+        ui.keep = new TableView.Row(new String[0], -1, -1, m); // the method's own row, once drawn
+    }
+
+    /** Back to the view the butterfly was opened from, on the row selected there. */
+    private void leaveButterfly() {
+        ui.view = ui.back;
+        ui.keep = ui.backRow;
+        ui.backRow = null;
+    }
+
     private void enter() throws InterruptedException {
         TableView.Row r = ui.selected();
+        if (ui.view == View.CALLTREE) { CallTreeView.toggle(ui); return; }
+        if (ui.view == View.BUTTERFLY) { butterfly(); return; }
         if (ui.view == View.HOTSPOTS) { detail(); return; }
         if (ui.view != View.TREE || r == null) return;
         if (ui.currentProcess == null) {
@@ -155,7 +195,9 @@ final class KeyActions {
     }
 
     private void zoomOut() throws InterruptedException {
+        if (ui.view == View.BUTTERFLY) { leaveButterfly(); return; }
         if (ui.view == View.DETAIL || ui.view == View.ENERGY) { ui.view = ui.back; return; }
+        if (ui.view == View.CALLTREE) { switchView(View.TREE); return; }
         if (ui.view != View.TREE || ui.currentProcess == null) return;
         SessionView.Proc p = ui.proc(ui.currentProcess);
         if (source.live() && p != null && p.connected()) {

@@ -56,6 +56,15 @@ final class Painter {
             case DETAIL -> text = DetailView.lines(s, graphs);
             case ENERGY -> text = EnergyView.lines(s.data);
             case HELP -> text = HelpView.lines();
+            case CALLTREE, BUTTERFLY -> {
+                try {
+                    TableView.Row before = s.selected(); // a row of the tree drawn last: select it again in the new one
+                    if (CallTreeView.refresh(s, source, System.currentTimeMillis()) && s.keep == null && before != null && before.key() != null) s.keep = before;
+                } catch (RuntimeException e) {
+                    s.message = "cannot read the calling-context tree: " + Text.oneLine(e);
+                }
+                table = s.view == View.CALLTREE ? CallTreeView.tree(s) : CallTreeView.butterfly(s);
+            }
         }
         s.rows = table == null ? List.of() : table.rows();
         g.enableModifiers(SGR.BOLD);
@@ -105,11 +114,22 @@ final class Painter {
             boolean sel = s.scroll + i == s.cursor;
             if (sel) g.enableModifiers(SGR.REVERSE);
             String[] c = Text.pick(r.cells(), shown);
-            c[c.length - 1] = MethodNames.abbreviate(c[c.length - 1], nameWidth);
+            c[c.length - 1] = abbreviate(c[c.length - 1], nameWidth);
             g.putString(0, 2 + i, Text.pad(Text.fit(Text.line(c, Text.pick(widths, shown)), w), w));
             if (sel) g.disableModifiers(SGR.REVERSE);
         }
         if (rows.isEmpty()) g.putString(0, 2, Text.fit(s.filter.isEmpty() ? "(nothing recorded here yet)" : "(no match for '" + s.filter + "')", w));
+    }
+
+    /**
+     * A name cell at the width left for it: the call tree's indentation and marks (and the
+     * butterfly's arrows) stay, the name after them is abbreviated as the method table does.
+     */
+    static String abbreviate(String cell, int width) {
+        int k = 0;
+        while (k < cell.length() && " +-<>*".indexOf(cell.charAt(k)) >= 0) k++;
+        if (k == 0 || k >= width) return MethodNames.abbreviate(cell, width);
+        return cell.substring(0, k) + MethodNames.abbreviate(cell.substring(k), width - k);
     }
 
     /** The text lines that fit from the scroll position; when more follow, the last row says so. */

@@ -24,6 +24,11 @@ interface Source extends AutoCloseable {
     /** The session's store (read through its API only; method detail replays event logs from it). */
     Store store();
 
+    /** How methods are named (as reports name them): the calling-context tree is loaded with it. */
+    default MethodNames.Style style() {
+        return MethodNames.Style.JAVA;
+    }
+
     /**
      * Live controls; a stored session says why it cannot (ConfigException with the message for
      * the status line). {@code change} returns the control state sent to the agent.
@@ -57,6 +62,7 @@ interface Source extends AutoCloseable {
         private final Store store;
         private final Path file;
         private final SessionView view;
+        private final MethodNames.Style style;
 
         Stored(Path file) {
             this(file, MethodNames.Style.JAVA);
@@ -65,6 +71,7 @@ interface Source extends AutoCloseable {
         /** The session in {@code file}, probes named in {@code style}. */
         Stored(Path file, MethodNames.Style style) {
             this.file = file;
+            this.style = style;
             this.store = Store.openReadOnly(file);
             try {
                 this.view = SessionView.load(store, null, style);
@@ -82,6 +89,7 @@ interface Source extends AutoCloseable {
         /** The view read when opened (a stored session does not change). */
         @Override public SessionView load() { return view; }
         @Override public Store store() { return store; }
+        @Override public MethodNames.Style style() { return style; }
         @Override public void close() { store.close(); }
     }
 
@@ -150,6 +158,11 @@ interface Source extends AutoCloseable {
         @Override
         public Store store() {
             return store;
+        }
+
+        @Override
+        public MethodNames.Style style() {
+            return style;
         }
 
         LiveSession session() {

@@ -18,8 +18,16 @@ import org.hyprof.correlate.Units;
 final class TableView {
     private TableView() {}
 
-    /** One table row: its cells and what it stands for (a process id, and a probe id or -1). */
-    record Row(String[] cells, long processId, int probeId) {}
+    /**
+     * One table row: its cells and what it stands for (a process id, and a probe id or -1); {@code key}
+     * names a call-tree node by its thread and path, or a butterfly row by its method (null elsewhere),
+     * so a selection survives a reload that reorders the rows.
+     */
+    record Row(String[] cells, long processId, int probeId, String key) {
+        Row(String[] cells, long processId, int probeId) {
+            this(cells, processId, probeId, null);
+        }
+    }
 
     /** A table to draw: column titles and rows, every row as many cells as the header. */
     record Table(String[] header, List<Row> rows) {}

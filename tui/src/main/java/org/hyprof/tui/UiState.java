@@ -1,6 +1,9 @@
 package org.hyprof.tui;
 
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
+import org.hyprof.analysis.CallTree;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,8 +18,10 @@ import org.hyprof.config.Zoom;
  * UI thread only.
  */
 final class UiState {
-    /** The five views: zoom tree and hotspots are tables; detail, energy and help are text. */
-    enum View { TREE, HOTSPOTS, DETAIL, ENERGY, HELP }
+    /**
+     * The views: zoom tree, hotspots, call tree and butterfly are tables; detail, energy and help are text.
+     */
+    enum View { TREE, HOTSPOTS, DETAIL, ENERGY, HELP, CALLTREE, BUTTERFLY }
 
     /** What the tables sort by, largest first. */
     enum Sort { EXCL, INCL, CALLS, ENERGY }
@@ -48,6 +53,19 @@ final class UiState {
     int textScroll, textLines;
     /** The row selected before a live refresh, to select again once the rows are rebuilt. */
     TableView.Row keep;
+    /** The calling-context tree as last loaded (null until the call-tree or butterfly view is first shown), and when. */
+    CallTree tree;
+    long treeLoadedMillis;
+    /** Each node's key (process, thread and path; see {@link CallTreeView#keys}), by node index. */
+    String[] treeKeys = new String[0];
+    /** The numbers given to call paths so far (see {@link CallTreeView#keys}). */
+    final Map<String, Integer> pathIds = new HashMap<>();
+    /** Keys of the expanded call-tree nodes: by path, so they stay expanded across reloads of a live tree. */
+    final Set<String> expanded = new HashSet<>();
+    /** The method the butterfly view shows. */
+    String butterflyMethod;
+    /** The row selected in the view the butterfly was opened from: selected again on the way back. */
+    TableView.Row backRow;
 
     /** The loaded process with this store id, or null. */
     SessionView.Proc proc(Long id) {
@@ -75,7 +93,8 @@ final class UiState {
         if (before == null) return;
         for (int i = 0; i < rows.size(); i++) {
             TableView.Row r = rows.get(i);
-            if (r.processId() == before.processId() && r.probeId() == before.probeId()) {
+            if (before.key() != null ? before.key().equals(r.key())
+                    : r.processId() == before.processId() && r.probeId() == before.probeId()) {
                 cursor = i;
                 return;
             }

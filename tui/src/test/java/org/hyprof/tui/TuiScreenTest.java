@@ -39,6 +39,8 @@ import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
 import org.hyprof.store.TimingCounts;
+import org.hyprof.store.TreeRow;
+import org.hyprof.testing.Await;
 import org.hyprof.testing.Golden;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -355,6 +357,119 @@ class TuiScreenTest {
         t = text();
         assertTrue(t.contains("(none recorded: the thread's first method)"), t);
         assertTrue(t.contains("           2        0.004  app.Worker.step()"), t);
+    }
+
+    private static TreeRow node(long tid, int node, int parent, int probe, int kind, long calls, long incl, long excl) {
+        return new TreeRow(tid, node, parent, probe, kind, calls, 0, incl + 20 * calls, excl + 20 * calls, incl, excl,
+                calls == 0 ? 0 : incl / calls, calls == 0 ? 0 : incl / calls, kind == TreeRow.LOOP ? 2 * calls : 0, 0,
+                NativeCost.NONE, null, new long[0]);
+    }
+
+    /** The test session with a recorded calling-context tree: main → loop → {fib → fib, fft}, (other paths); run → step → loop. */
+    static Path treeSession(Path dir) {
+        Path db = session(dir.resolve("ctree.db"), false);
+        try (Store s = Store.open(db)) {
+            long p = s.processes().get(0).id();
+            s.putTree(p, List.of(
+                    node(1, 1, 0, 1, TreeRow.METHOD, 1, 1_400_000, 190_000),
+                    node(1, 2, 1, 3, TreeRow.LOOP, 1, 950_000, 95_000),
+                    node(1, 3, 2, 2, TreeRow.METHOD, 176, 700_000, 600_000),
+                    node(1, 4, 3, 2, TreeRow.METHOD, 1, 100_000, 100_000),
+                    node(1, 5, 2, 7, TreeRow.METHOD, 3, 155_000, 155_000),
+                    node(1, 6, 1, -1, TreeRow.OTHER_PATHS, 4, 265_000, 265_000),
+                    node(12, 1, 0, 4, TreeRow.METHOD, 1, 2_900_000, 240_000),
+                    node(12, 2, 1, 5, TreeRow.METHOD, 40, 2_660_000, 10_000),
+                    node(12, 3, 2, 6, TreeRow.LOOP, 40, 2_650_000, 2_650_000)));
+            s.putTreeInfo(p, 8, 9);
+        }
+        return db;
+    }
+
+    /** Issue 22 item 2: the call tree expands and collapses by key; the butterfly shows a method's callers and callees. */
+    @Test
+    void callTreeExpandsCollapsesAndShowsTheButterfly() throws Exception {
+        reopen(new Source.Stored(treeSession(dir)));
+        keys('t');
+        golden("tui-calltree.txt", text());
+        String t = text();
+        assertTrue(t.contains("call tree (recorded; 4 calls in (other paths))"), t);
+        assertTrue(t.contains("+ app.Main.main(java.lang.String[])"), t);
+        keys(KeyType.ArrowDown, KeyType.ArrowRight, KeyType.ArrowDown, '+'); // main, then its loop
+        golden("tui-calltree-expanded.txt", text());
+        t = text();
+        assertTrue(t.contains("      + app.Main.fib(int)"), t);
+        assertTrue(t.contains("        app.Native.fft(int)"), t);
+        assertTrue(t.contains("      (other paths)"), t);
+        keys(KeyType.ArrowDown, KeyType.Enter);                              // fib: Enter toggles it open
+        assertTrue(text().contains("        app.Main.fib(int)"), text());
+        keys('b');                                                           // fib's butterfly
+        golden("tui-butterfly.txt", text());
+        t = text();
+        assertTrue(t.contains("<- app.Main.main(java.lang.String[])#loop@5"), t);
+        assertTrue(t.contains("<- app.Main.fib(int)"), t);
+        assertTrue(t.contains("** app.Main.fib(int)"), t);
+        assertTrue(t.contains("-> app.Main.fib(int)"), t);
+        keys(KeyType.ArrowUp, KeyType.ArrowUp, KeyType.Enter);               // the loop's butterfly: main above, fib and fft below
+        t = text();
+        assertTrue(t.contains("** app.Main.main(java.lang.String[])#loop@5") && t.contains("-> app.Native.fft(int)"), t);
+        keys(KeyType.Backspace);                                             // back to the call tree, fib still selected
+        keys(KeyType.ArrowLeft);                                             // fib open: collapses
+        assertFalse(text().contains("        app.Main.fib(int)"), text());
+        keys(KeyType.ArrowLeft, KeyType.ArrowLeft);                          // closed: to its parent (the loop), which then collapses
+        assertFalse(text().contains("app.Native.fft(int)"), text());
+        term.setTerminalSize(new TerminalSize(40, 22));
+        screen.doResizeIfNecessary();
+        keys(KeyType.ArrowDown);
+        golden("tui-calltree-40.txt", text());
+        assertTrue(text().contains("      + a.Main.main(…)#loop@5"), text()); // indentation kept, the name abbreviated
+        keys(KeyType.Backspace);
+        assertTrue(text().contains("hyprof  tree: processes"), text());
+    }
+
+    @Test
+    void callTreeOfASessionWithoutOneSaysSo() throws Exception {
+        keys('t');
+        assertTrue(text().contains("this session has no calling-context tree"), text());
+        keys(KeyType.Backspace, 'h', 'b');                                   // hotspots: the butterfly of the top method
+        assertTrue(text().contains("this session has no calling-context tree"), text());
+    }
+
+    /** A live session's tree is read again (at most every 2 s): expanded nodes and the selection stay, by path. */
+    @Test
+    void liveCallTreeReloadsAndKeepsExpandedNodesAndSelection() throws Exception {
+        Path db = treeSession(dir);
+        Store store = Store.open(db);
+        Source live = new Source() {
+            @Override public String describe() { return "live test"; }
+            @Override public boolean live() { return true; }
+            @Override public SessionView load() { return SessionView.load(store, null); }
+            @Override public Store store() { return store; }
+            @Override public void close() { store.close(); }
+        };
+        reopen(live);
+        keys('t', KeyType.ArrowDown, KeyType.ArrowRight, KeyType.ArrowDown, KeyType.ArrowRight, KeyType.ArrowDown); // fib selected
+        assertTrue(selectedLine().contains("+ app.Main.fib(int)"), text());
+        // the program runs on: a new path under main's loop, heavier than fib, so it is drawn above it
+        long p = store.processes().get(0).id();
+        store.putTree(p, List.of(node(1, 7, 2, 5, TreeRow.METHOD, 9, 900_000, 900_000)));
+        Await.until("the tree reloaded", () -> {
+            app.render();
+            return text().contains("        app.Worker.step()");
+        });
+        assertTrue(selectedLine().contains("+ app.Main.fib(int)"), "the selection followed fib:\n" + text());
+        assertTrue(text().contains("- app.Main.main(java.lang.String[])#loop@5"), "still expanded:\n" + text());
+    }
+
+    /** The reversed (selected) line of the screen. */
+    String selectedLine() {
+        TerminalSize size = term.getTerminalSize();
+        for (int r = 2; r < size.getRows() - 2; r++) {
+            if (!term.getCharacter(0, r).getModifiers().contains(com.googlecode.lanterna.SGR.REVERSE)) continue;
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < size.getColumns(); c++) line.append(term.getCharacter(c, r).getCharacterString());
+            return line.toString();
+        }
+        return "";
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.hyprof.runtime.chunk.PayloadWriter;
 import org.hyprof.runtime.chunk.SnapshotChunk;
 import org.hyprof.runtime.chunk.TextChunk;
 import org.hyprof.runtime.chunk.ThreadsChunk;
+import org.hyprof.runtime.chunk.TreeChunk;
 
 /**
  * Encodes what the runtime records as session chunks ({@link SessionFormat}, each kind with its
@@ -43,9 +44,16 @@ abstract class ChunkSink implements Sink {
     /** Closes the underlying output after the final chunks. */
     protected abstract void finish();
 
+    /**
+     * Per thread index: the tree nodes last sent (their count) and each one's calls + count-only
+     * calls + iterations then, so a TREE chunk carries only new and changed nodes.
+     */
+    private final Map<Integer, long[]> treeSent = new HashMap<Integer, long[]>();
+
     /** Forget what was sent: the next snapshot carries every probe (after a reconnect). */
     protected synchronized void resetSnapshots() {
         lastSeen.clear();
+        treeSent.clear();
     }
 
     @Override
@@ -97,10 +105,12 @@ abstract class ChunkSink implements Sink {
         if (closed) return;
         ThreadState[] threads = Recorder.threads();
         writeSnapshot(threads, changedOnly);
-        if (lastSeen.size() > threads.length) { // states dropped without retire (calibration threads)
+        writeTrees(threads, changedOnly);
+        if (lastSeen.size() > threads.length || treeSent.size() > threads.length) { // states dropped without retire (calibration threads)
             java.util.Set<Integer> held = new java.util.HashSet<Integer>();
             for (ThreadState t : threads) held.add(t.index);
             lastSeen.keySet().retainAll(held);
+            treeSent.keySet().retainAll(held);
         }
     }
 
@@ -112,10 +122,14 @@ abstract class ChunkSink implements Sink {
         mustKeep = true;
         try {
             writeSnapshot(ended, false);
+            writeTrees(ended, false);
         } finally {
             mustKeep = false;
         }
-        for (ThreadState t : ended) lastSeen.remove(t.index);
+        for (ThreadState t : ended) {
+            lastSeen.remove(t.index);
+            treeSent.remove(t.index);
+        }
     }
 
     /**
@@ -196,6 +210,70 @@ abstract class ChunkSink implements Sink {
         if (partsInChunk > 0 || !emitted) emitSnapshot(at, partsInChunk);
         parts.release(2 * SNAPSHOT_CHUNK_BYTES);
         part.release(2 * SNAPSHOT_CHUNK_BYTES);
+    }
+
+    /**
+     * TREE chunks of the threads' calling-context trees: nodes new since the last one, and (with
+     * {@code changedOnly}) those whose calls, count-only calls or iterations moved; else every node.
+     * Cut like snapshots, a thread's nodes spread over as many chunks as they need.
+     */
+    private void writeTrees(ThreadState[] threads, boolean changedOnly) {
+        if (PathTree.budget() <= 0) return;
+        long at = System.nanoTime();
+        int threadParts = 0;
+        parts.reset();
+        for (ThreadState t : threads) {
+            PathTree tr = t.tree;
+            if (tr == null) continue;
+            int size = tr.size; // volatile read first: the nodes below it are complete
+            int[] parent = tr.parent, key = tr.key;
+            long[] rec = tr.rec;
+            if (parent.length < size || rec.length < size * PathTree.NREC) continue; // grown under us: next time
+            long[] sent = treeSent.get(t.index);
+            if (sent == null || sent.length < size) {
+                long[] n = new long[Math.max(size, sent == null ? 16 : sent.length * 2)];
+                if (sent != null) System.arraycopy(sent, 0, n, 0, sent.length);
+                java.util.Arrays.fill(n, sent == null ? 0 : sent.length, n.length, -1);
+                sent = n;
+                treeSent.put(t.index, sent);
+            }
+            int inPart = 0;
+            part.reset();
+            for (int i = 1; i < size; i++) {
+                int b = i * PathTree.NREC;
+                long mark = rec[b + PathTree.CALLS] + rec[b + PathTree.COUNT_ONLY] + rec[b + PathTree.ITERATIONS];
+                if (changedOnly && sent[i] == mark) continue;
+                sent[i] = mark;
+                TreeChunk.node(part, i, parent[i], key[i], rec, b);
+                inPart++;
+                if (parts.size() + part.size() >= snapshotChunkBytes()) {
+                    TreeChunk.thread(parts, t.tid, inPart);
+                    parts.append(part);
+                    part.reset();
+                    emitTree(at, ++threadParts);
+                    threadParts = 0;
+                    inPart = 0;
+                }
+            }
+            if (inPart > 0) {
+                TreeChunk.thread(parts, t.tid, inPart);
+                parts.append(part);
+                part.reset();
+                threadParts++;
+            }
+        }
+        if (threadParts > 0) emitTree(at, threadParts);
+        parts.reset();
+        parts.release(2 * SNAPSHOT_CHUNK_BYTES);
+        part.release(2 * SNAPSHOT_CHUNK_BYTES);
+    }
+
+    private void emitTree(long at, int threadParts) {
+        TreeChunk.begin(chunk.reset(), at, PathTree.budget(), PathTree.nodesHeld(), Recorder.cpuMode, threadParts);
+        chunk.append(parts);
+        parts.reset();
+        emit(SessionFormat.TREE);
+        chunk.release(2 * SNAPSHOT_CHUNK_BYTES);
     }
 
     /** Threads this sink writes for the first time (or again after a reconnect): their OS ids first. */

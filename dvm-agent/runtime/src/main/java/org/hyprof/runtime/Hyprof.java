@@ -48,6 +48,7 @@ public final class Hyprof {
             Recorder.keepLast = o.keepLast;
             Recorder.maxAgeNanos = o.keepLast ? o.maxAgeNanos : 0;
             Recorder.setStatsBudget(o.statsBudgetBytes);
+            PathTree.setBudget(o.treeNodes);
             Recorder.countOnlyAllowed = !o.timeAll;
             CpuClock cpu = o.cpuClock == CpuClock.OFF ? null : CpuClock.forThisVm();
             if (cpu == null && o.cpuClock != CpuClock.OFF)

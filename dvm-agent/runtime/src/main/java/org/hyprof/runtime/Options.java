@@ -11,7 +11,8 @@ import java.util.List;
  * {@code budget} (event-log bytes, suffix k/m/g), {@code keep} ({@code first}|{@code last}: which
  * events the budget keeps), {@code maxAge} (with {@code keep=last}: events older than this are not
  * kept, e.g. {@code 10s}), {@code statsBudget} (bytes of per-thread
- * aggregate pages over all live threads, suffix k/m/g, default 32m), {@code snapshotMillis},
+ * aggregate pages over all live threads, suffix k/m/g, default 32m), {@code treeNodes} (nodes of the
+ * calling-context tree over all live threads, 0 = none, default 100000), {@code snapshotMillis},
  * {@code recalibrateMillis} (0 = only at start), {@code calibrate} (true|false),
  * {@code process} (name shown in reports), {@code minDuration} (ns, or with unit ns/us/ms/s),
  * {@code minCalls}, {@code maxDepth}, {@code roots} (probe ids separated by {@code :}),
@@ -42,6 +43,20 @@ public final class Options {
      * default 32m): past it, an activation that needs a new page is dropped and counted.
      */
     public long statsBudgetBytes = Recorder.DEFAULT_STATS_BUDGET;
+    /**
+     * Nodes the calling-context tree may keep over all live threads ({@code treeNodes}, 0 = no
+     * tree): past it, calls on new paths are counted in an {@code (other paths)} node under the
+     * deepest kept one. The default keeps the tree within 64 MB at worst ({@link #DEFAULT_TREE_NODES}).
+     */
+    public long treeNodes = DEFAULT_TREE_NODES;
+    /**
+     * 100,000 nodes: a node takes {@code PathTree.NODE_BYTES} (160) bytes, at most twice that
+     * while its thread's arrays grow, twice again with the overflow nodes (one per kept node at
+     * most): 640 bytes per node, 64 MB.
+     */
+    public static final long DEFAULT_TREE_NODES = 100000;
+    /** The largest {@code treeNodes} accepted. */
+    public static final long MAX_TREE_NODES = 50000000;
     public long snapshotMillis = 2000;
     public long recalibrateMillis = 30000;
     public boolean calibrate = true;
@@ -96,6 +111,11 @@ public final class Options {
             else throw new IllegalArgumentException("keep must be first or last, not '" + v + "'");
         } else if (k.equals("maxAge")) maxAgeNanos = parseDurationNanos(v);
         else if (k.equals("statsBudget")) statsBudgetBytes = parseSize(v);
+        else if (k.equals("treeNodes")) {
+            treeNodes = parseLong(k, v, 0);
+            // node indexes are ints per thread, and a tree past this would not fit a phone anyway
+            if (treeNodes > MAX_TREE_NODES) throw new IllegalArgumentException(k + " must be at most " + MAX_TREE_NODES + ", not '" + v + "'");
+        }
         else if (k.equals("snapshotMillis")) snapshotMillis = parseLong(k, v, 10);
         else if (k.equals("recalibrateMillis")) recalibrateMillis = parseLong(k, v, 0);
         else if (k.equals("calibrate")) calibrate = parseBoolean(k, v);

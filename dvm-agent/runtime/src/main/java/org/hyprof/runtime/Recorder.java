@@ -51,7 +51,7 @@ final class Recorder {
         try {
             if (id >= c.on.length || !c.on[id]) return 0;
             if (c.countOnly(id)) {
-                state().countOnly(c, id);
+                state().countOnly(c, id, false);
                 return 0;
             }
             return state().enter(c, id);
@@ -65,7 +65,7 @@ final class Recorder {
     static int count(int id) {
         try {
             Config c = config;
-            if (id < c.on.length && c.on[id]) state().countOnly(c, id);
+            if (id < c.on.length && c.on[id]) state().countOnly(c, id, false);
         } catch (Throwable t) {
             internalFailure(t);
         }
@@ -93,7 +93,7 @@ final class Recorder {
         try {
             if (id >= c.on.length || !c.on[id]) return 0;
             if (c.countOnly(id)) { // a loop too short to time: counted, its iterations handed to loopEnd
-                return state().countOnly(c, id) ? ThreadState.COUNT_ONLY_LOOP : 0;
+                return state().countOnly(c, id, true) ? ThreadState.COUNT_ONLY_LOOP : 0;
             }
             return state().loopEnter(c, id);
         } catch (Throwable t) {
@@ -277,7 +277,10 @@ final class Recorder {
     /** Drops a thread's state from snapshots (the calibration thread's). */
     static void unregister(ThreadState s) {
         synchronized (THREADS) {
-            if (THREADS.remove(s)) statsLeft.addAndGet(s.statsBytes);
+            if (THREADS.remove(s)) {
+                statsLeft.addAndGet(s.statsBytes);
+                if (s.tree != null) s.tree.release();
+            }
             threadArray = THREADS.toArray(new ThreadState[0]);
         }
     }
@@ -304,6 +307,7 @@ final class Recorder {
             for (ThreadState t : dead) {
                 if (!THREADS.remove(t)) continue;
                 statsLeft.addAndGet(t.statsBytes);
+                if (t.tree != null) t.tree.release();
                 retiredEventDrops += t.log.dropped;
                 retiredEventOverwrites += t.log.overwritten;
                 retiredDepthDrops += t.depthDrops;
@@ -529,6 +533,7 @@ final class Recorder {
             countOnlyAllowed = true;
             cpuMode = CpuClock.OFF;
             cpuClock = null;
+            for (ThreadState t : THREADS) if (t.tree != null) t.tree.release();
             THREADS.clear();
             STATE = newThreadLocal();
             threadArray = new ThreadState[0];

@@ -48,6 +48,7 @@ import org.hyprof.runtime.chunk.EventRecords;
  *     the native method, symbol, blocks executed, instructions, cycles, estimated ns, energy pJ,
  *     emulator wall ns (Java callbacks excluded).</li>
  * <li>{@link #THREADS}: count, then per thread: Java tid, OS tid (0 = unknown).</li>
+ * <li>{@link #TREE}: calling-context tree nodes (see {@code TreeChunk}), after each snapshot.</li>
  * </ul>
  */
 public final class SessionFormat {
@@ -80,8 +81,10 @@ public final class SessionFormat {
     public static final int NATIVE_EPOCHS = 10;
     /** The OS thread id of each recording thread (sent before its first snapshot row). */
     public static final int THREADS = 11;
+    /** Nodes of the threads' calling-context trees, new or changed since the last TREE chunk. */
+    public static final int TREE = 12;
     /** Highest chunk type a reader must know. */
-    public static final int LAST_TYPE = THREADS;
+    public static final int LAST_TYPE = TREE;
 
     /** Largest payload a reader accepts, checked before allocating. */
     public static final int MAX_PAYLOAD = 64 << 20;

@@ -39,7 +39,8 @@ final class ThreadState {
     private static final int F_CHILD_DINCL = 9; // Σ deducted inclusive time of direct callees, as recorded (clamped)
     private static final int F_CPU = 10;        // the thread's CPU time at entry (cpuAt)
     private static final int F_CHILD_CPU = 11;  // Σ deducted CPU time of direct callees, as recorded
-    private static final int FRAME = 12;
+    private static final int F_NODE = 12;       // the frame's node in the calling-context tree (a marker: its caller's)
+    private static final int FRAME = 13;
     private static final long LOOP_EVENT = 1L << 32;
     private static final long KIND_LOOP = 1, ROOT = 2;
 
@@ -138,6 +139,9 @@ final class ThreadState {
     private boolean natUsed;
 
     final EventLog log;
+
+    /** The calling-context tree ({@code treeNodes}); null when the run keeps none. */
+    final PathTree tree = PathTree.budget() > 0 ? new PathTree() : null;
 
     // ------------------------------------------------------------------ thread CPU time
 
@@ -296,14 +300,18 @@ final class ThreadState {
         long[] f = frames;
         int t = top;
         if (t == f.length && (f = growStack()) == null) { depthDrops++; return 0; }
+        int node = t == 0 ? 0 : (int) f[t - FRAME + F_NODE];
         if (c.maxDepth > 0 && methodDepth >= c.maxDepth) {
             // below the maximum depth: a marker, so that this call's exit is not taken for an
             // outer activation of the same method (recursion)
             f[t + F_ID] = (long) id << 2;
             f[t + F_EVENTS] = -1;
+            f[t + F_NODE] = node;
             top = t + FRAME;
             return top;
         }
+        PathTree tr = tree;
+        f[t + F_NODE] = tr == null ? 0 : tr.child(node, id << 2);
         if (id >= active.length) growActive(id);
         active[id]++;
         methodDepth++;
@@ -332,7 +340,7 @@ final class ThreadState {
      * the open activations like a probe event. False when nothing was counted (filtered out, or past
      * the stats budget): a loop's iterations are then not counted either.
      */
-    boolean countOnly(Config c, int id) {
+    boolean countOnly(Config c, int id, boolean loop) {
         if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return false;
         long[] p = page(id);
@@ -340,6 +348,11 @@ final class ThreadState {
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         p[b + Stats.SEEN]++;
         p[b + Stats.R_COUNT_ONLY_CALLS]++;
+        PathTree tr = tree;
+        if (tr != null) { // the node first: making it may grow the record array
+            int n = tr.child(topNode(), id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD));
+            tr.rec[n * PathTree.NREC + PathTree.COUNT_ONLY]++;
+        }
         cost += Recorder.calibration.countFx; // taken out of the open activations around it
         return true;
     }
@@ -442,6 +455,7 @@ final class ThreadState {
         if (natUsed) finishNative(t, id, recorded, open == 0);
         if (!recorded) return;
         addCall(p, b, f, t, id);
+        if (tree != null) treeCall(t, thrown, 0);
         if (thrown) p[b + Stats.THROWS]++;
         if (open == 0) addOutermost(p, b);
         if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
@@ -629,6 +643,15 @@ final class ThreadState {
         if (n == null || slot + NAT > n.length) return;
         long[] p = recorded ? natPage(id) : null;
         if (p == null && recorded) statsDrops++;
+        PathTree tr = tree;
+        if (recorded && tr != null) {
+            long[] r = tr.rec;
+            int nb = (int) frames[t + F_NODE] * PathTree.NREC;
+            r[nb + PathTree.NATIVE_INSTR] += n[slot];
+            r[nb + PathTree.NATIVE_CYCLES] += n[slot + 1];
+            r[nb + PathTree.NATIVE_EST_NS] += n[slot + 2];
+            r[nb + PathTree.NATIVE_ENERGY_PJ] += n[slot + 3];
+        }
         if (p != null) {
             int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.NAT_REC - Stats.NATIVE_INSTR;
             p[b + Stats.NATIVE_INSTR] += n[slot];
@@ -680,6 +703,8 @@ final class ThreadState {
         if (t > 0 && f[t - FRAME + F_EVENTS] < 0) return 0; // inside a call below the maximum depth
         if (t == f.length && (f = growStack()) == null) { depthDrops++; return 0; }
         if (id >= active.length) growActive(id);
+        PathTree tr = tree;
+        f[t + F_NODE] = tr == null ? 0 : tr.child(t == 0 ? 0 : (int) f[t - FRAME + F_NODE], id << 2 | PathTree.LOOP);
         active[id]++; // a loop of a recursive method is open once per activation
         long perEvent = Recorder.calibration.perEventFx;
         countLoopEvent(f, t - FRAME);
@@ -785,6 +810,7 @@ final class ThreadState {
         if (natUsed) finishNative(t, id, recorded, outermost);
         if (!recorded) return;
         addCall(p, b, f, t, id);
+        if (tree != null) treeCall(t, false, iterations);
         p[b + Stats.ITERATIONS] += iterations;
         if (outermost) addOutermost(p, b);
         if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
@@ -802,6 +828,11 @@ final class ThreadState {
         long[] p = page(id);
         if (p == null) { statsDrops++; return; }
         p[(id & (Stats.PAGE_PROBES - 1)) * Stats.REC + Stats.ITERATIONS] += iterations;
+        PathTree tr = tree;
+        if (tr != null) {
+            int n = tr.child(topNode(), id << 2 | PathTree.LOOP);
+            tr.rec[n * PathTree.NREC + PathTree.ITERATIONS] += iterations;
+        }
         countIterations(top - FRAME, iterations);
     }
 
@@ -816,6 +847,38 @@ final class ThreadState {
             f[k + F_DIRECT_ITERS] += iterations;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
+    }
+
+    // ------------------------------------------------------------------ calling-context tree
+
+    /** The tree node of the innermost open frame (0: none, the thread). */
+    private int topNode() {
+        return top == 0 ? 0 : (int) frames[top - FRAME + F_NODE];
+    }
+
+    /**
+     * A recorded activation (frame t, figures from {@link #deduct}) goes to its tree node. Inside an
+     * {@code (other paths)} node (its caller's node is the same) it adds its call and exclusive
+     * figures only: the outermost activation there holds its inclusive time.
+     */
+    private void treeCall(int t, boolean thrown, long iterations) {
+        PathTree tr = tree;
+        int n = (int) frames[t + F_NODE];
+        long[] r = tr.rec;
+        int b = n * PathTree.NREC;
+        r[b + PathTree.CALLS]++;
+        r[b + PathTree.EXCL_RAW] += dExclRaw;
+        r[b + PathTree.EXCL] += dExcl;
+        r[b + PathTree.CPU_EXCL] += dCpuExcl;
+        if (t == 0 || frames[t - FRAME + F_NODE] != n) {
+            r[b + PathTree.INCL_RAW] += dRaw;
+            r[b + PathTree.INCL] += dIncl;
+            r[b + PathTree.CPU_INCL] += dCpuIncl;
+        }
+        if (dIncl < r[b + PathTree.MIN]) r[b + PathTree.MIN] = dIncl;
+        if (dIncl > r[b + PathTree.MAX]) r[b + PathTree.MAX] = dIncl;
+        r[b + PathTree.ITERATIONS] += iterations;
+        if (thrown) r[b + PathTree.THROWS]++;
     }
 
     // ------------------------------------------------------------------ storage

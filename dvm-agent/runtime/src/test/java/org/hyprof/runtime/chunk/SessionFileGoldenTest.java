@@ -48,6 +48,16 @@ class SessionFileGoldenTest {
                     assertEquals(1, t.rows.size());
                     assertEquals(31_337, t.rows.get(0).osTid);
                 }
+                case SessionFormat.TREE -> {
+                    TreeChunk t = TreeChunk.decode(r);
+                    assertEquals(2, t.threads.get(0).nodes.size());
+                    TreeChunk.Node loop = t.threads.get(0).nodes.get(1);
+                    assertEquals(1, loop.parent);
+                    assertEquals(2, loop.probeId());
+                    assertEquals(1, loop.kind());
+                    assertEquals(0, loop.fields[6], "untimed min is 0");
+                    assertEquals(3, loop.fields[8]);
+                }
                 default -> fail("unknown type " + type);
             }
             assertTrue(r.atEnd(), "chunk type " + type + " decoded whole");

@@ -73,6 +73,23 @@ public final class SessionFiles {
         ThreadsChunk.begin(w.reset(), 1);
         ThreadsChunk.row(w, TID, 31_337);
         c.add(new Object[] {SessionFormat.THREADS, w.toByteArray()});
+        long[] nodes = new long[2 * TreeChunk.FIELDS]; // main, and its loop under it
+        nodes[0] = 1;                       // calls
+        nodes[2] = nodes[3] = 9_000;        // raw inclusive, exclusive
+        nodes[4] = nodes[5] = nodes[6] = nodes[7] = 8_500; // deducted inclusive, exclusive, min, max
+        nodes[10] = nodes[11] = 6_000;      // CPU
+        nodes[12] = 1_000;                  // native: instructions, cycles, est ns, pJ (the epoch's)
+        nodes[13] = 1_500;
+        nodes[14] = 750;
+        nodes[15] = 400_000;
+        nodes[TreeChunk.FIELDS] = 1;
+        nodes[TreeChunk.FIELDS + 6] = Long.MAX_VALUE; // as the runtime keeps min until a call is timed
+        nodes[TreeChunk.FIELDS + 8] = 3;    // iterations
+        TreeChunk.begin(w.reset(), 3_000_000, 100_000, 64, 1, 1);
+        TreeChunk.thread(w, TID, 2);
+        TreeChunk.node(w, 1, 0, 1 << 2, nodes, 0);
+        TreeChunk.node(w, 2, 1, 2 << 2 | 1, nodes, TreeChunk.FIELDS);
+        c.add(new Object[] {SessionFormat.TREE, w.toByteArray()});
         new EndChunk(1_764_000_001_000L, 4_000_000, 0).encode(w.reset());
         c.add(new Object[] {SessionFormat.END, w.toByteArray()});
         return c;

@@ -1,0 +1,193 @@
+package org.hyprof.runtime;
+
+import static org.hyprof.runtime.ProbeTest.mine;
+import static org.hyprof.runtime.ProbeTest.spin;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The calling-context tree a thread keeps: one node per distinct path, exact calls, bounded by the node budget. */
+class PathTreeTest {
+    static final int A = 1, B = 2, C = 3, L = 4;
+
+    @AfterEach
+    void stop() {
+        Hyprof.reset();
+    }
+
+    private static void start(long treeNodes, int probes) {
+        Hyprof.reset();
+        Options o = new Options();
+        o.calibrate = false;
+        o.snapshotMillis = 60_000;
+        o.treeNodes = treeNodes;
+        Hyprof.start(o);
+        byte[] kinds = new byte[probes];
+        boolean[] on = new boolean[probes];
+        for (int i = 0; i < probes; i++) {
+            kinds[i] = i + 1 == L ? Hyprof.LOOP : Hyprof.METHOD;
+            on[i] = true;
+        }
+        Hyprof.defineProbes(1, kinds, on, null);
+    }
+
+    /** Nodes of this thread's tree whose key is probe id's (kind METHOD unless loop). */
+    private static List<Integer> nodesOf(PathTree t, int id, boolean loop) {
+        List<Integer> r = new ArrayList<>();
+        int key = id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD);
+        for (int n = 1; n < t.size; n++) if (t.key[n] == key) r.add(n);
+        return r;
+    }
+
+    private static long f(PathTree t, int node, int field) {
+        return t.rec[node * PathTree.NREC + field];
+    }
+
+    private static void call(int id, long spinNanos, Runnable inside) {
+        int tok = Probe.begin(id);
+        spin(spinNanos);
+        inside.run();
+        Probe.end(id, tok);
+    }
+
+    @Test
+    void aMethodReachedAlongTwoPathsHasTwoNodesWithExactCallsAndTimesThatNest() {
+        start(Options.DEFAULT_TREE_NODES, 4);
+        call(A, 0, () -> {
+            for (int i = 0; i < 3; i++) call(B, 50_000, () -> {});
+            for (int i = 0; i < 2; i++) call(C, 0, () -> call(B, 10_000, () -> {}));
+        });
+        PathTree t = Recorder.state().tree;
+        List<Integer> bs = nodesOf(t, B, false);
+        assertEquals(2, bs.size(), "B under A and under A;C");
+        int a = nodesOf(t, A, false).get(0), c = nodesOf(t, C, false).get(0);
+        assertEquals(0, t.parent[a]);
+        assertEquals(c, t.parent[bs.get(1)]);
+        assertEquals(a, t.parent[bs.get(0)]);
+        assertEquals(3, f(t, bs.get(0), PathTree.CALLS));
+        assertEquals(2, f(t, bs.get(1), PathTree.CALLS));
+        assertEquals(mine().get(B, Stats.CALLS), f(t, bs.get(0), PathTree.CALLS) + f(t, bs.get(1), PathTree.CALLS),
+                "the method table's calls = Σ over its nodes");
+        assertTrue(f(t, bs.get(0), PathTree.INCL_RAW) >= 150_000);
+        for (int n = 1; n < t.size; n++) {
+            assertTrue(f(t, n, PathTree.EXCL) <= f(t, n, PathTree.INCL), "exclusive ≤ inclusive at node " + n);
+            assertTrue(f(t, n, PathTree.EXCL) >= 0);
+        }
+        // the books: a node's inclusive = its exclusive + its children's inclusive (deducted, as the runtime keeps them)
+        long children = 0;
+        for (int n = 1; n < t.size; n++) if (t.parent[n] == a) children += f(t, n, PathTree.INCL);
+        assertEquals(f(t, a, PathTree.INCL), f(t, a, PathTree.EXCL) + children);
+    }
+
+    @Test
+    void recursionNestsAsItHappened() {
+        start(Options.DEFAULT_TREE_NODES, 4);
+        recurse(3);
+        recurse(3);
+        PathTree t = Recorder.state().tree;
+        List<Integer> as = nodesOf(t, A, false);
+        assertEquals(4, as.size(), "A, A;A, A;A;A, A;A;A;A");
+        for (int i = 0; i < as.size(); i++) {
+            assertEquals(i == 0 ? 0 : as.get(i - 1), t.parent[as.get(i)]);
+            assertEquals(2, f(t, as.get(i), PathTree.CALLS));
+        }
+    }
+
+    private static void recurse(int depth) {
+        int tok = Probe.begin(A);
+        if (depth > 0) recurse(depth - 1);
+        Probe.end(A, tok);
+    }
+
+    @Test
+    void loopsAreNodesUnderTheirMethodWithTheirIterations() {
+        start(Options.DEFAULT_TREE_NODES, 4);
+        call(A, 0, () -> {
+            for (int k = 0; k < 2; k++) {
+                int lt = Probe.loopBegin(L);
+                int i = 0;
+                for (; i < 5; i++) call(B, 0, () -> {});
+                Probe.loopEnd(L, lt, i);
+            }
+        });
+        PathTree t = Recorder.state().tree;
+        int loop = nodesOf(t, L, true).get(0);
+        assertEquals(nodesOf(t, A, false).get(0), t.parent[loop]);
+        assertEquals(2, f(t, loop, PathTree.CALLS));
+        assertEquals(10, f(t, loop, PathTree.ITERATIONS));
+        int b = nodesOf(t, B, false).get(0);
+        assertEquals(loop, t.parent[b], "B called in the loop");
+        assertEquals(10, f(t, b, PathTree.CALLS));
+    }
+
+    @Test
+    void pastTheBudgetNewPathsGoToTheOtherPathsNodeAndNoCallIsLost() {
+        int probes = 400;
+        start(64, probes); // one block of nodes
+        int calls = 0;
+        int tok = Probe.begin(A);
+        for (int id = 10; id < probes; id++) {
+            call(id, 0, () -> {});
+            calls++;
+            call(id, 0, () -> call(B, 0, () -> {}));
+            calls += 2;
+        }
+        Probe.end(A, tok);
+        calls++;
+        PathTree t = Recorder.state().tree;
+        assertTrue(t.size <= 64 + 1 + 64, "kept nodes within the budget, overflow nodes one per kept node at most: " + t.size);
+        long total = 0, other = 0;
+        for (int n = 1; n < t.size; n++) {
+            total += f(t, n, PathTree.CALLS);
+            if (t.isOther(n)) other += f(t, n, PathTree.CALLS);
+        }
+        assertEquals(calls, total, "every call is on some node");
+        assertTrue(other > 0, "some calls went to (other paths)");
+        int a = nodesOf(t, A, false).get(0);
+        List<Integer> others = new ArrayList<>();
+        for (int n = 1; n < t.size; n++) if (t.isOther(n)) others.add(n);
+        for (int n : others) assertFalse(t.isOther(t.parent[n]), "an overflow node hangs under a kept node");
+        int o = -1;
+        for (int n : others) if (t.parent[n] == a) o = n;
+        assertTrue(o > 0, "new paths under A (the deepest kept node there) went to A's (other paths)");
+        // calls below the overflow node stay in it: its inclusive time is its outermost calls', its exclusive every call's
+        assertEquals(f(t, o, PathTree.INCL), f(t, o, PathTree.EXCL));
+        assertEquals(PathTree.budget(), 64);
+        Hyprof.reset();
+        assertEquals(0, PathTree.nodesHeld(), "a dropped state gives its nodes back");
+    }
+
+    @Test
+    void countOnlyCallsAreCountedOnTheirPathEvenWhenTheirNodeGrowsTheTree() {
+        int probes = 100;
+        start(Options.DEFAULT_TREE_NODES, probes);
+        for (int id = 10; id < probes; id++) Hyprof.countOnly(id);
+        int tok = Probe.begin(A);
+        for (int id = 10; id < probes; id++) {
+            assertEquals(0, Probe.begin(id), "count-only: no frame");
+            assertEquals(0, Probe.begin(id));
+        }
+        Probe.end(A, tok);
+        PathTree t = Recorder.state().tree;
+        long counted = 0;
+        for (int id = 10; id < probes; id++) {
+            List<Integer> ns = nodesOf(t, id, false);
+            assertEquals(1, ns.size());
+            assertEquals(nodesOf(t, A, false).get(0), t.parent[ns.get(0)]);
+            counted += f(t, ns.get(0), PathTree.COUNT_ONLY);
+            assertEquals(mine().get(id, Stats.COUNT_ONLY_CALLS), f(t, ns.get(0), PathTree.COUNT_ONLY));
+        }
+        assertEquals(2L * (probes - 10), counted, "the tree grew several times on the way: no count lost");
+    }
+
+    @Test
+    void noTreeWhenTheBudgetIsZero() {
+        start(0, 4);
+        call(A, 0, () -> call(B, 0, () -> {}));
+        assertNull(Recorder.state().tree);
+        assertEquals(1, mine().get(B, Stats.CALLS));
+    }
+}
