@@ -6,8 +6,9 @@ import java.nio.file.Path;
 /**
  * What {@code profile} and {@code demo} print last (on stderr, with their other messages, always:
  * the same text whether or not it is a terminal, so scripts and tests see one output): the
- * commands that open the session they wrote. Only commands that work on it are named: exports
- * need the calls themselves, which only an events-mode session has.
+ * commands that open the session they wrote. Only commands that work on it are named: the tree
+ * exports work on every session that recorded a calling-context tree; timelines need the calls
+ * themselves, which only an events-mode session has.
  */
 final class NextCommands {
     private NextCommands() {}
@@ -19,12 +20,14 @@ final class NextCommands {
         err.println("  hyprof report " + s + " --top 20          methods (--by loop: loops by source line, --descriptors: JVM names)");
         err.println("  hyprof report " + s + " --by loop");
         err.println("  hyprof tui " + s);
+        String base = db.getFileName().toString().replaceFirst("\\.db$", "");
+        err.println("  hyprof report " + s + " --by tree         the calling-context tree (--callers M, --callees M: a method's butterfly)");
+        err.println("  hyprof report " + s + " --format html -o " + quoted(base + ".html") + "   flame graphs of time, CPU and energy in a browser");
         if (events) {
-            String base = db.getFileName().toString().replaceFirst("\\.db$", "");
-            err.println("  hyprof report " + s + " --by tree         the calling-context tree (--callers M, --callees M: a method's butterfly)");
             err.println("  hyprof export " + s + " --format speedscope -o " + quoted(base + ".speedscope.json"));
         } else {
-            err.println("  (exports — speedscope, chrome, perfetto, folded — need the calls: profile with --mode events)");
+            err.println("  hyprof export " + s + " --format folded --weight time -o " + quoted(base + ".folded"));
+            err.println("  (timelines — chrome, perfetto, speedscope's — need the calls: profile with --mode events)");
         }
         err.flush();
     }

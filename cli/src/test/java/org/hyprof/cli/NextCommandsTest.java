@@ -20,7 +20,10 @@ class NextCommandsTest {
         String agg = print(Path.of("hyprof-demo.db"), false);
         assertTrue(agg.contains("  hyprof report hyprof-demo.db --by loop\n"), agg);
         assertTrue(agg.contains("  hyprof tui hyprof-demo.db\n"), agg);
-        assertFalse(agg.contains("hyprof export"), "an aggregate session cannot be exported:\n" + agg);
+        assertTrue(agg.contains("  hyprof export hyprof-demo.db --format folded --weight time -o hyprof-demo.folded\n"), agg);
+        assertTrue(agg.contains("  hyprof report hyprof-demo.db --format html -o hyprof-demo.html "), agg);
+        assertTrue(agg.contains("  hyprof report hyprof-demo.db --by tree "), agg);
+        assertFalse(agg.contains("--format speedscope"), "an aggregate session has no timeline:\n" + agg);
         String ev = print(Path.of("out/S.db"), true);
         assertTrue(ev.contains("  hyprof export out/S.db --format speedscope -o S.speedscope.json\n"), ev);
         assertTrue(ev.contains("  hyprof report out/S.db --by tree "), ev);
