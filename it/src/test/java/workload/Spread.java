@@ -9,7 +9,7 @@ import java.util.Arrays;
  * probed), so its deducted time is its raw time less the same probe cost for every call.
  */
 public final class Spread {
-    static final int CALLS = 1500;
+    public static final int CALLS = 1500;
     static final int MAX_INTS = 4 << 20;
     static volatile int sink;
 
