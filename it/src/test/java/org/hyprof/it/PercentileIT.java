@@ -93,6 +93,9 @@ class PercentileIT {
             long reported = row.get(q.getKey()).asLong();
             long exactRaw = raw.get((int) Math.max(1, Math.ceil(q.getValue() * raw.size())) - 1);
             double lo = exactRaw - innerMaxPicos / 1000.0 - 1, hi = exactRaw - innerMinPicos / 1000.0 + 1;
+            double mid = (lo + hi) / 2;
+            System.out.printf("%s of %s: reported %d ns, exact %.0f ns (raw %d less the probe cost), %+.3f %%%n", q.getKey(),
+                    method, reported, mid, exactRaw, 100 * (reported - mid) / mid);
             assertTrue(reported >= 0.99 * lo && reported <= 1.01 * hi, q.getKey() + " reported " + reported
                     + " ns, exact " + lo + " … " + hi + " ns (raw " + exactRaw + " ns less the probe cost)");
         }
