@@ -128,7 +128,7 @@ public final class SnapshotChunk {
         long onlyCall = -1;
         if (fields > fineField) {
             if (fine != null) fineBits = fine.subBits();
-            else if (values[at + Stats.CALLS] == 1) {
+            else if (values[at + Stats.CALLS] == 1 && values[at + minField] != Long.MAX_VALUE) { // not mid-update
                 fineBits = Buckets.SUB_BITS;
                 onlyCall = values[at + minField];
             }
