@@ -1,12 +1,44 @@
 package org.hyprof.correlate;
 
+
+import org.hyprof.runtime.Buckets;
+import org.hyprof.runtime.DurationHistogram;
+
 /**
- * Percentiles from the runtime's log₂ histograms (bucket b holds durations 2^(b-1) ≤ d &lt; 2^b
- * ns). Within a bucket the value is interpolated linearly and clamped to the observed min/max,
- * so a percentile is exact to within its bucket (a factor of 2) and usually much closer.
+ * Percentiles of per-call durations. From a fine histogram ({@link Buckets}): the midpoint of the
+ * bucket holding the percentile's rank, clamped to the observed min/max, so within
+ * {@link #errorBound} (0.78 %) of the exact order statistic of the same calls. From the runtime's
+ * log₂ histograms (sessions before format 4; bucket b holds durations 2^(b-1) ≤ d &lt; 2^b ns):
+ * interpolated linearly within the bucket and clamped to min/max, so exact only to within its
+ * bucket (a factor of 2). The rank of quantile q of n calls is ⌈q·n⌉ (at least 1), the
+ * nearest-rank definition.
  */
 public final class Histogram {
     private Histogram() {}
+
+    /** Error bound of log₂ percentiles: the value may be off by up to a factor of 2 (100 %). */
+    public static final double LOG2_ERROR_BOUND = 1.0;
+
+    /** Largest relative error of a percentile from a fine histogram of {@code subBits} resolution: 2^-(s+1). */
+    public static double errorBound(int subBits) {
+        return 1.0 / (2L << subBits);
+    }
+
+    /** The q-quantile (0 &lt; q ≤ 1) in nanoseconds of a fine histogram, or 0 when it is empty. */
+    public static long percentile(DurationHistogram fine, double q, long minNanos, long maxNanos) {
+        long[] dense = fine.dense();
+        int bits = fine.subBits();
+        long total = 0;
+        for (long c : dense) total += c;
+        if (total == 0) return 0;
+        long rank = Math.max(1, (long) Math.ceil(q * total));
+        long cum = 0;
+        for (int b = 0; b < dense.length; b++) {
+            cum += dense[b];
+            if (cum >= rank) return Math.max(minNanos, Math.min(maxNanos, Buckets.midpointNanos(b, bits)));
+        }
+        return maxNanos;
+    }
 
     /** Adds b into a (same length or longer). */
     public static void add(long[] a, long[] b) {

@@ -36,12 +36,32 @@ import org.hyprof.store.NativeCost;
  *                        {@link #CLAMPED_LIMIT}); empty when they are not
  * @param cpu             thread CPU time, inclusive and exclusive, deducted like the wall times;
  *                        null when the session recorded none (shown empty)
+ * @param percentileErrorBound how far {@code p50Nanos}/{@code p99Nanos} may be from the exact
+ *                        order statistics of the timed calls, relative: 0.0078 (fine histograms),
+ *                        1.0 (log₂ histograms of sessions before format 4: within a factor of 2)
  */
 public record MethodRow(String method, String kind, String resolution, long calls, long inclNanos, long exclNanos,
                         long inclRawNanos, long exclRawNanos, long minNanos, long maxNanos, long p50Nanos,
                         long p99Nanos, long iterations, long throwsCount, long[] hist, NativeCost nativeCost,
                         double energyMicrojoules, double energyInclMicrojoules, long countOnlyCalls,
-                        String countOnlyReason, long clamped, double probeShare, String probeWarning, CpuTime cpu) {
+                        String countOnlyReason, long clamped, double probeShare, String probeWarning, CpuTime cpu,
+                        double percentileErrorBound) {
+    /** With log₂ percentiles ({@link Histogram#LOG2_ERROR_BOUND}). */
+    public MethodRow(String method, String kind, String resolution, long calls, long inclNanos, long exclNanos,
+                     long inclRawNanos, long exclRawNanos, long minNanos, long maxNanos, long p50Nanos,
+                     long p99Nanos, long iterations, long throwsCount, long[] hist, NativeCost nativeCost,
+                     double energyMicrojoules, double energyInclMicrojoules, long countOnlyCalls,
+                     String countOnlyReason, long clamped, double probeShare, String probeWarning, CpuTime cpu) {
+        this(method, kind, resolution, calls, inclNanos, exclNanos, inclRawNanos, exclRawNanos, minNanos, maxNanos,
+                p50Nanos, p99Nanos, iterations, throwsCount, hist, nativeCost, energyMicrojoules, energyInclMicrojoules,
+                countOnlyCalls, countOnlyReason, clamped, probeShare, probeWarning, cpu, Histogram.LOG2_ERROR_BOUND);
+    }
+
+    /** Whether p50/p99 come from log₂ histograms (exact only within a factor of 2). */
+    public boolean log2Percentiles() {
+        return percentileErrorBound >= Histogram.LOG2_ERROR_BOUND;
+    }
+
     /** Without CPU time (a session that recorded none). */
     public MethodRow(String method, String kind, String resolution, long calls, long inclNanos, long exclNanos,
                      long inclRawNanos, long exclRawNanos, long minNanos, long maxNanos, long p50Nanos,
@@ -50,7 +70,7 @@ public record MethodRow(String method, String kind, String resolution, long call
                      String countOnlyReason, long clamped, double probeShare, String probeWarning) {
         this(method, kind, resolution, calls, inclNanos, exclNanos, inclRawNanos, exclRawNanos, minNanos, maxNanos,
                 p50Nanos, p99Nanos, iterations, throwsCount, hist, nativeCost, energyMicrojoules, energyInclMicrojoules,
-                countOnlyCalls, countOnlyReason, clamped, probeShare, probeWarning, null);
+                countOnlyCalls, countOnlyReason, clamped, probeShare, probeWarning, (CpuTime) null);
     }
 
     /** Inclusive wall time not spent on a CPU (waiting, sleeping, blocked, descheduled); null without CPU time. */

@@ -130,7 +130,7 @@ public final class Profile {
     private static Profile load(Store store, EnergyModel energy, Long onlyProcessId, MethodNames.Style style) {
         Map<String, long[]> acc = new LinkedHashMap<>();   // display name -> summed fields
         Map<String, NativeCost> nat = new HashMap<>();     // display name -> summed native costs
-        Map<String, long[]> hists = new HashMap<>();
+        Map<String, CallDistribution> hists = new HashMap<>();
         Map<String, ProbeInfo> infos = new HashMap<>();
         Map<String, TimingCounts> timing = new HashMap<>();
         Map<String, CpuTime> cpus = new HashMap<>();
@@ -187,8 +187,7 @@ public final class Profile {
                 if (s.timing().countOnlyMedianNanos() > q.countOnlyMedianNanos() && procCal != null)
                     countOnlyCal.put(name, procCal);
                 timing.put(name, q.plus(s.timing()));
-                hists.computeIfAbsent(name, k -> new long[Stats.HIST_BUCKETS]);
-                Histogram.add(hists.get(name), s.hist());
+                hists.computeIfAbsent(name, k -> new CallDistribution()).add(s);
                 NativeCost c = s.nativeCost();
                 nat.merge(name, c, NativeCost::plus);
                 if (c.any()) hybrid = true;
@@ -242,11 +241,13 @@ public final class Profile {
             drops += proc.eventDrops();
         }
         List<MethodRow> rows = new ArrayList<>();
+        int log2Rows = 0;
         for (Map.Entry<String, long[]> e : acc.entrySet()) {
             long[] a = e.getValue();
             ProbeInfo info = infos.get(e.getKey());
             long min = a[5] == Long.MAX_VALUE ? 0 : a[5];
-            long[] h = hists.get(e.getKey());
+            CallDistribution h = hists.get(e.getKey());
+            if (h.fine() == null && a[0] - timing.getOrDefault(e.getKey(), TimingCounts.NONE).countOnlyCalls() > 0) log2Rows++;
             NativeCost c = nat.get(e.getKey());
             // the runtime clamps each activation at 0; sessions recorded before it did keep unclamped
             // sums, whose negative total means "indistinguishable from zero": shown as 0, flagged
@@ -268,15 +269,20 @@ public final class Profile {
             rows.add(new MethodRow(e.getKey(), info != null ? info.kindLabel() : "method",
                     info != null ? info.resolution().label() : "method", a[0], Math.max(0, a[1]), Math.max(0, a[2]),
                     a[3], a[4], min, a[6],
-                    Histogram.percentile(h, 0.50, min, a[6]), Histogram.percentile(h, 0.99, min, a[6]), a[7], a[8], h, c,
+                    h.percentile(0.50, min, a[6]), h.percentile(0.99, min, a[6]), a[7], a[8], h.log2(), c,
                     Math.max(0, eExcl), Math.max(0, eIncl), q.countOnlyCalls(),
                     countOnlyReason(q, timedCalls, countOnlyCal.get(e.getKey())), q.clamped(), share, String.join("; ", warn),
-                    cpus.get(e.getKey())));
+                    cpus.get(e.getKey()), h.errorBound()));
         }
         Totals totals = new Totals(sumExcl, sumTopIncl, sumNativeExclPj, sumNativeTopPj,
                 energy.microjoules(sumEnergyExcl, sumNativeExclEst, sumNativeExclPj),
                 energy.microjoules(sumEnergyTop, sumTopNativeEst, sumNativeTopPj));
         List<String> notes = onlyProcessId == null ? store.notes() : store.notes(onlyProcessId);
+        if (log2Rows > 0) {
+            notes = new ArrayList<>(notes);
+            notes.add("info: p50/p99 of " + log2Rows + " row(s) come from log₂ histograms (sessions before format 4,"
+                    + " or fine ones the stats budget refused): exact only within a factor of 2");
+        }
         if (negativeSums[0] > 0) {
             notes = new ArrayList<>(notes);
             notes.add("warning: " + negativeSums[0] + " deducted time sum(s) below 0, recorded before the runtime clamped"

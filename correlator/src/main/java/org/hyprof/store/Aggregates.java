@@ -30,7 +30,7 @@ final class Aggregates {
             Sql.set(ps, processId, s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(),
                     s.exclNanos(), s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(),
                     s.childCalls(), s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(),
-                    HistogramCodec.encode(s.hist()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
+                    HistogramCodec.encode(s.hist(), s.fine()), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
                     n.instructionsIncl(), n.cyclesIncl(), n.estNanosIncl(), n.energyPicojoulesIncl(), q.countOnlyCalls(),
                     q.clamped(), q.tinyCalls(), q.countOnlyMedianNanos(), c == null ? null : c.inclNanos(),
                     c == null ? null : c.exclNanos(), c == null ? null : c.clock());
@@ -83,7 +83,7 @@ final class Aggregates {
                 rs.getLong(15), rs.getLong(16), rs.getLong(17), rs.getLong(18), HistogramCodec.decode(rs.getBytes(19)),
                 new NativeCost(rs.getLong(20), rs.getLong(21), rs.getLong(22), rs.getLong(23), rs.getLong(24), rs.getLong(25),
                         rs.getLong(26), rs.getLong(27)), new TimingCounts(rs.getLong(28), rs.getLong(29), rs.getLong(30),
-                rs.getLong(31)), cpu(rs)), processId);
+                rs.getLong(31)), cpu(rs), HistogramCodec.decodeFine(rs.getBytes(19))), processId);
     }
 
     /** Columns 32 … 34, or null: NULL when the session recorded no CPU time. */

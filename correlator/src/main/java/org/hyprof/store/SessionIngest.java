@@ -272,7 +272,7 @@ public final class SessionIngest {
                         f[Stats.NATIVE_CYCLES], f[Stats.NATIVE_EST_NS], f[Stats.NATIVE_ENERGY_PJ], f[Stats.NATIVE_INSTR_INCL],
                         f[Stats.NATIVE_CYCLES_INCL], f[Stats.NATIVE_EST_NS_INCL], f[Stats.NATIVE_ENERGY_PJ_INCL]),
                         new TimingCounts(f[Stats.COUNT_ONLY_CALLS], f[Stats.CLAMPED], f[Stats.TINY_CALLS],
-                                f[Stats.COUNT_ONLY_MEDIAN_NS]), cpu(snap.fields, f)));
+                                f[Stats.COUNT_ONLY_MEDIAN_NS]), cpu(snap.fields, f), p.fine));
             }
         }
         store.inTransaction(() -> {

@@ -69,12 +69,18 @@ class ReportWriterTest {
             s.putThread(p, new ThreadInfo(1, "main", 0, 0, 990_000, 0, 0, cpu ? 600_000L : null));
             s.putThread(p, new ThreadInfo(12, "worker", 0, 0, 290_000, 0, 0, cpu ? 90_000L : null));
             s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
+            // per-call histograms as a format-4 session has them: log₂ and fine ({@code Buckets})
             List<ProbeStats> stats = List.of(
-                    new ProbeStats(1, 1, 1, 1_500_000, 200_000, 1_400_000, 190_000, 1_400_000, 1_400_000, 1, 400, 30, 3, 2, 30, 0, 0, 1, hist(21, 1)),
-                    new ProbeStats(1, 2, 177, 900_000, 900_000, 800_000, 800_000, 200, 90_000, 1, 352, 0, 176, 0, 0, 0, 0, 177, hist(8, 100, 9, 60, 17, 17)),
-                    new ProbeStats(1, 3, 1, 1_000_000, 100_000, 950_000, 95_000, 950_000, 950_000, 1, 354, 30, 1, 0, 30, 30, 0, 1, hist(20, 1)),
-                    new ProbeStats(12, 4, 1, 300_000, 250_000, 290_000, 240_000, 290_000, 290_000, 1, 2, 0, 1, 0, 0, 0, 0, 1, hist(19, 1)),
-                    new ProbeStats(12, 2, 1, 60_000, 60_000, 50_000, 50_000, 50_000, 50_000, 1, 0, 0, 0, 0, 0, 0, 1, 1, hist(16, 1)));
+                    withFine(new ProbeStats(1, 1, 1, 1_500_000, 200_000, 1_400_000, 190_000, 1_400_000, 1_400_000, 1, 400, 30, 3, 2, 30, 0, 0, 1, hist(21, 1)),
+                            1_400_000, 1),
+                    withFine(new ProbeStats(1, 2, 177, 900_000, 900_000, 800_000, 800_000, 200, 90_000, 1, 352, 0, 176, 0, 0, 0, 0, 177, hist(8, 100, 9, 60, 17, 17)),
+                            200, 40, 230, 60, 300, 60, 70_000, 10, 90_000, 7),
+                    withFine(new ProbeStats(1, 3, 1, 1_000_000, 100_000, 950_000, 95_000, 950_000, 950_000, 1, 354, 30, 1, 0, 30, 30, 0, 1, hist(20, 1)),
+                            950_000, 1),
+                    withFine(new ProbeStats(12, 4, 1, 300_000, 250_000, 290_000, 240_000, 290_000, 290_000, 1, 2, 0, 1, 0, 0, 0, 0, 1, hist(19, 1)),
+                            290_000, 1),
+                    withFine(new ProbeStats(12, 2, 1, 60_000, 60_000, 50_000, 50_000, 50_000, 50_000, 1, 0, 0, 0, 0, 0, 0, 1, 1, hist(16, 1)),
+                            50_000, 1));
             if (cpu) {
                 long[][] cpuInclExcl = {{600_000, 100_000}, {500_000, 500_000}, {450_000, 45_000}, {90_000, 40_000}, {50_000, 50_000}};
                 List<ProbeStats> with = new java.util.ArrayList<>();
@@ -131,7 +137,18 @@ class ReportWriterTest {
         return new ProbeStats(s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(), s.exclNanos(),
                 s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(), s.childCalls(),
                 s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(), s.hist(), s.nativeCost(),
-                s.timing(), new CpuTime(cpuIncl, cpuExcl, CpuTime.SAMPLED));
+                s.timing(), new CpuTime(cpuIncl, cpuExcl, CpuTime.SAMPLED), s.fine());
+    }
+
+    /** {@code s} with a fine histogram of (duration ns, calls) pairs. */
+    static ProbeStats withFine(ProbeStats s, long... durationAndCalls) {
+        org.hyprof.runtime.DurationHistogram h = new org.hyprof.runtime.DurationHistogram(org.hyprof.runtime.DurationHistogram.HOST_MAX_SLOTS);
+        for (int i = 0; i < durationAndCalls.length; i += 2)
+            h.addAnyway(org.hyprof.runtime.Buckets.index(durationAndCalls[i], org.hyprof.runtime.Buckets.SUB_BITS), durationAndCalls[i + 1]);
+        return new ProbeStats(s.tid(), s.probeId(), s.calls(), s.inclRawNanos(), s.exclRawNanos(), s.inclNanos(), s.exclNanos(),
+                s.minNanos(), s.maxNanos(), s.outerCalls(), s.eventsInside(), s.itersInside(), s.childCalls(),
+                s.directLoopEvents(), s.directIters(), s.iterations(), s.throwsCount(), s.seen(), s.hist(), s.nativeCost(),
+                s.timing(), s.cpu(), h);
     }
 
     @Test

@@ -70,6 +70,47 @@ class SessionCorpusTest {
         }
     }
 
+    /**
+     * A session file of format 3 (before fine histograms: the golden file as hyprof wrote it then,
+     * {@code src/test/resources/sessions/format3.hyprof.hex}) still imports; its rows have log₂
+     * histograms only, and the report says their percentiles are log₂ ones.
+     */
+    @Test
+    void aFormat3SessionImportsWithLog2Percentiles() throws IOException {
+        String hex = Files.readString(Path.of("src/test/resources/sessions/format3.hyprof.hex")).replaceAll("\\s", "");
+        byte[] bytes = java.util.HexFormat.of().parseHex(hex);
+        assertEquals(3, bytes[7], "a format-3 file");
+        try (Store s = Store.create(dir.resolve("v3.db"))) {
+            SessionImporter.Result r = importBytes("format3", bytes, s);
+            assertTrue(r.cleanEnd(), r.notes().toString());
+            long p = r.processId();
+            ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
+            assertEquals(8_500, main.inclNanos());
+            assertNull(main.fine(), "no fine histogram before format 4");
+            assertEquals(1, main.hist()[org.hyprof.runtime.Stats.bucket(8_500)]);
+            org.hyprof.correlate.Profile prof = org.hyprof.correlate.Profile.load(s, org.hyprof.config.MethodNames.Style.JAVA);
+            org.hyprof.correlate.MethodRow row = prof.methods().stream().filter(x -> x.method().startsWith("app.Main.main")).findFirst().orElseThrow();
+            assertTrue(row.log2Percentiles(), row.toString());
+            assertEquals(8_500, row.p50Nanos(), "one call: clamped to its min and max");
+            assertTrue(prof.notes().stream().anyMatch(n -> n.contains("log₂ histograms")), prof.notes().toString());
+        }
+    }
+
+    /** The format-4 golden file's one call of main comes with its fine bucket, and its percentiles are quotable. */
+    @Test
+    void theGoldenSessionHasFineHistograms() throws IOException {
+        try (Store s = Store.create(dir.resolve("g4.db"))) {
+            long p = importBytes("golden", SessionFiles.golden(), s).processId();
+            ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
+            assertNotNull(main.fine());
+            assertEquals(1, main.fine().total());
+            org.hyprof.correlate.Profile prof = org.hyprof.correlate.Profile.load(s, org.hyprof.config.MethodNames.Style.JAVA);
+            org.hyprof.correlate.MethodRow row = prof.methods().stream().filter(x -> x.method().startsWith("app.Main.main")).findFirst().orElseThrow();
+            assertFalse(row.log2Percentiles(), row.toString());
+            assertTrue(row.percentileErrorBound() < 0.01);
+        }
+    }
+
     @Test
     void damagedFilesImportTheirValidPartAndSayWhere() throws IOException {
         Map<String, String> damage = Map.of(

@@ -159,6 +159,7 @@ abstract class ChunkSink implements Sink {
         for (ThreadState t : threads) {
             long[][] pages = t.pages, nat = t.natPages;
             int[][] carry = t.carryPages;
+            DurationHistogram[][] fp = t.finePages;
             long[] seen = lastSeen.get(t.index);
             int maxId = pages.length * Stats.PAGE_PROBES;
             if (seen == null || seen.length < maxId) {
@@ -190,7 +191,7 @@ abstract class ChunkSink implements Sink {
                     count--;
                     seen[id] = s;
                     Stats.copy(pages, nat, carry, id, record);
-                    SnapshotChunk.probe(part, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS);
+                    SnapshotChunk.probe(part, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS, fine(fp, id));
                     inPart++;
                     if (parts.size() + part.size() >= snapshotChunkBytes()) {
                         threadPart(t, inPart);
@@ -274,6 +275,13 @@ abstract class ChunkSink implements Sink {
         parts.reset();
         emit(SessionFormat.TREE);
         chunk.release(2 * SNAPSHOT_CHUNK_BYTES);
+    }
+
+    /** Probe id's fine histogram in a thread's fine pages, or null. */
+    private static DurationHistogram fine(DurationHistogram[][] fp, int id) {
+        int pi = id >>> Stats.PAGE_SHIFT;
+        if (fp == null || pi >= fp.length || fp[pi] == null) return null;
+        return fp[pi][id & (Stats.PAGE_PROBES - 1)];
     }
 
     /** Threads this sink writes for the first time (or again after a reconnect): their OS ids first. */

@@ -32,7 +32,9 @@ import org.hyprof.runtime.chunk.EventRecords;
  *     {@code Stats.CPU_CLOCK}) top-level thread CPU ns, probe count, then per probe: id,
  *     F fields in {@link Stats} index order ({@link Stats#MIN} written as 0 when nothing was
  *     recorded; a reader ignores fields it does not know), non-empty bucket count, then
- *     (bucket, count) pairs. Values are cumulative: a later snapshot of the same
+ *     (bucket, count) pairs of the log₂ histogram, then (format 4, F above {@code Stats.FINE_HIST})
+ *     the fine histogram's pair count and (bucket, count) pairs, in {@code Buckets} at the resolution
+ *     field {@code FINE_HIST} gives less one (0: none, log₂ percentiles only). Values are cumulative: a later snapshot of the same
  *     thread and probe replaces an earlier one (judged per thread: a thread that ended is in
  *     no later snapshot, its last one holds its final figures, every probe). A large snapshot
  *     comes as several chunks with the same nanoTime, a thread's probes split among them.</li>
@@ -54,13 +56,16 @@ import org.hyprof.runtime.chunk.EventRecords;
 public final class SessionFormat {
     private SessionFormat() {}
 
-    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 3};
+    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 4};
     /**
-     * 3: snapshot fields {@code Stats.CPU_INCL}, {@code CPU_EXCL}, {@code CPU_CLOCK} (thread CPU
+     * 4: snapshot field {@code Stats.FINE_HIST} and, after each probe's log₂ pairs, its fine
+     * per-call histogram ({@code Buckets}), and {@link #TREE} chunks (a reader of format 3 stops
+     * at one as an unknown type); 3: snapshot fields {@code Stats.CPU_INCL}, {@code CPU_EXCL}, {@code CPU_CLOCK} (thread CPU
      * time) and the header's {@code cpuClock}; 2: snapshots carry a field count and per-thread
-     * totals; hybrid-run chunks. Readers take 2 and 3 (a version-2 file has no CPU time).
+     * totals; hybrid-run chunks. Readers take 2 … 4 (a version-2 file has no CPU time, one
+     * before 4 log₂ percentiles only).
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     /** The oldest version readers still take. */
     public static final int OLDEST_READABLE = 2;
 

@@ -94,8 +94,16 @@ public final class Stats {
      * (the thread's CPU clock read at every probe event). Not stored per probe: the run's mode.
      */
     public static final int CPU_CLOCK = 30;
+    /**
+     * The fine histogram's resolution, plus one: {@link Buckets#SUB_BITS} + 1 when the probe's
+     * per-call histogram in the {@link Buckets} scheme follows its log₂ one in the snapshot (fewer
+     * when it was coarsened at its size bound), 0 when there is none (its percentiles are log₂
+     * ones). Added in session format 4: a snapshot of fewer fields has no fine histograms. Not
+     * kept in the record: the snapshot writer fills it from the thread's fine histograms.
+     */
+    public static final int FINE_HIST = 31;
     /** First of {@link #HIST_BUCKETS} log₂ buckets of per-activation deducted inclusive time. */
-    public static final int HIST = 31;
+    public static final int HIST = 32;
     /**
      * Bucket b counts durations d with {@code 64 - numberOfLeadingZeros(d) == b}, that is
      * 2^(b-1) ≤ d < 2^b ns (bucket 0 holds d = 0); the last bucket also holds longer ones.
@@ -159,6 +167,7 @@ public final class Stats {
             return n == null ? 0 : n[k * NAT_REC + f - NATIVE_INSTR];
         }
         if (f == CPU_CLOCK) return Recorder.cpuMode;
+        if (f == FINE_HIST) return 0;
         if (f < HIST) return p[b + f - NAT_REC];
         int h = f - HIST;
         long v = (p[b + R_HIST + (h >>> 2)] >>> ((h & 3) << 4)) & 0xffff;
@@ -182,6 +191,7 @@ public final class Stats {
         else java.util.Arrays.fill(into, NATIVE_INSTR, COUNT_ONLY_CALLS, 0);
         System.arraycopy(p, b + R_COUNT_ONLY_CALLS, into, COUNT_ONLY_CALLS, CPU_CLOCK - COUNT_ONLY_CALLS);
         into[CPU_CLOCK] = Recorder.cpuMode;
+        into[FINE_HIST] = 0;
         for (int h = 0; h < HIST_BUCKETS; h += 4) {
             long v = p[b + R_HIST + (h >>> 2)];
             into[HIST + h] = v & 0xffff;

@@ -63,6 +63,31 @@ class ProbeTest {
         assertEquals(0, Recorder.state().depth());
     }
 
+    /** A probe called once keeps no fine histogram (its one time is its min); from the second call on it counts every timed call. */
+    @Test
+    void fineHistogramFromTheSecondCallCountsEveryTimedCall() {
+        Probe.enter(A);
+        spin(10_000);
+        Probe.exit(A);
+        ThreadState s = Recorder.state();
+        DurationHistogram[][] fp = s.finePages;
+        assertTrue(fp == null || fp.length <= A >>> Stats.PAGE_SHIFT || fp[A >>> Stats.PAGE_SHIFT] == null
+                || fp[A >>> Stats.PAGE_SHIFT][A & (Stats.PAGE_PROBES - 1)] == null, "nothing for one call");
+        for (int i = 0; i < 300; i++) {
+            Probe.enter(A);
+            spin(1_000 + 500L * i);
+            Probe.exit(A);
+        }
+        DurationHistogram h = s.finePages[A >>> Stats.PAGE_SHIFT][A & (Stats.PAGE_PROBES - 1)];
+        assertEquals(301, h.total());
+        assertEquals(mine().get(A, Stats.CALLS), h.total());
+        assertTrue(h.slots() > DurationHistogram.MIN_SLOTS, "grown for the spread");
+        long[] d = h.dense();
+        int first = 0;
+        while (d[first] == 0) first++;
+        assertEquals(Buckets.index(mine().get(A, Stats.MIN), Buckets.SUB_BITS), first, "the shortest call's bucket");
+    }
+
     @Test
     void recursionCountsOutermostActivationOnlyForInclusive() {
         recurse(5);

@@ -4,14 +4,22 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import org.hyprof.runtime.Buckets;
+import org.hyprof.runtime.DurationHistogram;
+import org.hyprof.runtime.Stats;
+
 /**
  * SNAPSHOT: cumulative aggregates per thread and probe.
  *
  * <pre>
  * snapshot := nanoTime fieldCount F threadCount thread*
  * thread   := tid name depthDrops eventDrops topInclNanos topNativeEstNanos topNativeEnergyPicojoules [topCpuNanos] probeCount probe*
- * probe    := id field[F] nonEmptyBuckets (bucket count)*
+ * probe    := id field[F] nonEmptyBuckets (bucket count)* [fineBuckets (bucket count)*]
  * </pre>
+ *
+ * The fine histogram ({@code org.hyprof.runtime.Buckets} at the resolution field
+ * {@code Stats.FINE_HIST} gives, less one) is there when F is above {@code Stats.FINE_HIST}
+ * (format 4); with that field 0 its pair count is 0 and the probe's percentiles are log₂ ones.
  *
  * {@code topCpuNanos} (the thread CPU time of its top-level activations) is there when F is above
  * {@code Stats.CPU_CLOCK}: format 3 writes it, format 2 wrote fewer fields and no such value.
@@ -24,6 +32,8 @@ import java.util.List;
 public final class SnapshotChunk {
     /** Field counts beyond this are refused: a writer has a few dozen. */
     public static final int MAX_FIELDS = 256;
+    /** A fine bucket's count at or above this is skipped: sums over many threads must still fit the table's 48 bits. */
+    static final long MAX_FINE_COUNT = 1L << 40;
 
     public final long atNanos;
     public final int fields;
@@ -63,16 +73,23 @@ public final class SnapshotChunk {
         }
     }
 
-    /** One probe's fields (at least as many as the reader knows) and log₂ histogram. */
+    /** One probe's fields (at least as many as the reader knows), log₂ histogram and fine histogram. */
     public static final class ProbeRow {
         public final int id;
         public final long[] fields;
         public final long[] histogram;
+        /** Per-call durations in {@code Buckets} (its own resolution), or null: an older writer, or none kept. */
+        public final DurationHistogram fine;
 
         public ProbeRow(int id, long[] fields, long[] histogram) {
+            this(id, fields, histogram, null);
+        }
+
+        public ProbeRow(int id, long[] fields, long[] histogram, DurationHistogram fine) {
             this.id = id;
             this.fields = fields;
             this.histogram = histogram;
+            this.fine = fine;
         }
     }
 
@@ -94,9 +111,32 @@ public final class SnapshotChunk {
      * field {@code minField} holds {@code Long.MAX_VALUE} until something is recorded, written as 0.
      */
     public static void probe(PayloadWriter w, int id, long[] values, int at, int fields, int minField, int histAt, int buckets) {
+        probe(w, id, values, at, fields, minField, histAt, buckets, null);
+    }
+
+    /**
+     * One probe as {@link #probe(PayloadWriter, int, long[], int, int, int, int, int)}, then (when
+     * {@code fields} is above {@code Stats.FINE_HIST}) its fine histogram: {@code fine}'s buckets,
+     * or, when {@code fine} is null and the probe has exactly one call, that call's bucket (its
+     * time is the minimum); else none. Field {@code FINE_HIST} is written from what is sent, not
+     * from {@code values}.
+     */
+    public static void probe(PayloadWriter w, int id, long[] values, int at, int fields, int minField, int histAt, int buckets,
+                             DurationHistogram fine) {
+        final int fineField = Stats.FINE_HIST;
+        int fineBits = -1;
+        long onlyCall = -1;
+        if (fields > fineField) {
+            if (fine != null) fineBits = fine.subBits();
+            else if (values[at + Stats.CALLS] == 1 && values[at + minField] != Long.MAX_VALUE) { // not mid-update
+                fineBits = Buckets.SUB_BITS;
+                onlyCall = values[at + minField];
+            }
+        }
         w.varint(id);
         for (int f = 0; f < fields; f++) {
             long v = values[at + f];
+            if (f == fineField) v = fineBits + 1;
             w.varint(f == minField && v == Long.MAX_VALUE ? 0 : v);
         }
         int nonEmpty = 0;
@@ -105,6 +145,29 @@ public final class SnapshotChunk {
         for (int h = 0; h < buckets; h++) {
             long v = values[histAt + h];
             if (v != 0) w.varint(h).varint(v);
+        }
+        if (fields <= fineField) return;
+        if (fineBits < 0) w.varint(0);
+        else if (fine == null) w.varint(1).varint(Buckets.index(onlyCall, fineBits)).varint(1);
+        else {
+            // counted and written from one copy: the owning thread may add buckets meanwhile
+            DurationHistogram c = fine.copy();
+            w.varint(c.nonEmpty());
+            c.forEach(new PairWriter(w)); // the snapshot thread's allocation, not the app's
+        }
+    }
+
+    /** Writes (bucket, count) pairs (a class, not a lambda: the runtime targets Java 8 bytecode for Android). */
+    private static final class PairWriter implements DurationHistogram.Visitor {
+        private final PayloadWriter w;
+
+        PairWriter(PayloadWriter w) {
+            this.w = w;
+        }
+
+        @Override
+        public void bucket(int index, long count) {
+            w.varint(index).varint(count);
         }
     }
 
@@ -125,7 +188,7 @@ public final class SnapshotChunk {
             String name = r.string();
             long depthDrops = r.varint(), eventDrops = r.varint();
             long topIncl = r.varint(), topNativeEst = r.varint(), topNativeEnergy = r.varint();
-            long topCpu = fields > org.hyprof.runtime.Stats.CPU_CLOCK ? r.varint() : -1;
+            long topCpu = fields > Stats.CPU_CLOCK ? r.varint() : -1;
             int nProbes = r.count(2 + fields);
             List<ProbeRow> probes = new ArrayList<ProbeRow>(nProbes);
             for (int k = 0; k < nProbes; k++) {
@@ -139,10 +202,36 @@ public final class SnapshotChunk {
                     long v = r.varint();
                     if (b >= 0 && b < buckets) hist[(int) b] = v;
                 }
-                probes.add(new ProbeRow(id, f, hist));
+                DurationHistogram fine = fields > Stats.FINE_HIST ? fine(r, f[Stats.FINE_HIST]) : null;
+                probes.add(new ProbeRow(id, f, hist, fine));
             }
             threads.add(new ThreadRow(tid, name, depthDrops, eventDrops, topIncl, topNativeEst, topNativeEnergy, topCpu, probes));
         }
         return new SnapshotChunk(at, fields, threads);
+    }
+
+    /**
+     * A fine histogram's pairs, at resolution {@code bitsPlusOne - 1}: null when that is 0 (none
+     * kept). A resolution outside the scheme is refused; a bucket outside it, or a count too large
+     * to add up, is skipped (as log₂ buckets beyond the reader's are). The table grows with the
+     * distinct valid buckets only, never with a count read.
+     */
+    private static DurationHistogram fine(PayloadReader r, long bitsPlusOne) {
+        if (bitsPlusOne < 0 || bitsPlusOne > Buckets.SUB_BITS + 1)
+            throw new MalformedPayloadException("fine histogram resolution " + (bitsPlusOne - 1) + " (0 … " + Buckets.SUB_BITS + " known)");
+        int n = r.count(2);
+        if (bitsPlusOne == 0) {
+            for (int i = 0; i < n; i++) { r.varint(); r.varint(); }
+            return null;
+        }
+        int bits = (int) bitsPlusOne - 1, limit = Buckets.count(bits);
+        DurationHistogram h = new DurationHistogram(DurationHistogram.HOST_MAX_SLOTS);
+        while (h.subBits() > bits) h.coarsen();
+        for (int i = 0; i < n; i++) {
+            long b = r.varint(), c = r.varint();
+            if (b < 0 || b >= limit || c <= 0 || c >= MAX_FINE_COUNT) continue;
+            h.addAnyway((int) b, c);
+        }
+        return h;
     }
 }

@@ -80,6 +80,59 @@ class ChunkCodecTest {
                 t.topNativeEstNanos, t.topNativeEnergyPicojoules));
     }
 
+    /** Format 4: a probe's fine histogram follows its log₂ pairs; one call is sent as its minimum's bucket. */
+    @Test
+    void snapshotFineHistogramsRoundTrip() {
+        long[] page = new long[Stats.STRIDE];
+        page[Stats.CALLS] = 3;
+        page[Stats.MIN] = 100;
+        org.hyprof.runtime.DurationHistogram f = new org.hyprof.runtime.DurationHistogram(64);
+        f.recordAnyway(100);
+        f.recordAnyway(100_000);
+        f.recordAnyway(100_000);
+        long[] once = new long[Stats.STRIDE];
+        once[Stats.CALLS] = 1;
+        once[Stats.MIN] = once[Stats.MAX] = 12_345;
+        PayloadWriter w = new PayloadWriter();
+        SnapshotChunk.begin(w, 99, Stats.HIST, 1);
+        SnapshotChunk.thread(w, 12, "worker", 0, 0, 0, 0, 0, 0, 2);
+        SnapshotChunk.probe(w, 5, page, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS, f);
+        SnapshotChunk.probe(w, 6, once, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS, null);
+        SnapshotChunk s = SnapshotChunk.decode(read(w), Stats.HIST, Stats.HIST_BUCKETS);
+        SnapshotChunk.ProbeRow p = s.threads.get(0).probes.get(0), q = s.threads.get(0).probes.get(1);
+        assertArrayEquals(f.dense(), p.fine.dense());
+        assertEquals(org.hyprof.runtime.Buckets.SUB_BITS + 1, p.fields[Stats.FINE_HIST]);
+        assertEquals(1, q.fine.total());
+        assertEquals(1, q.fine.dense()[org.hyprof.runtime.Buckets.index(12_345, org.hyprof.runtime.Buckets.SUB_BITS)]);
+        // a format-3 snapshot (fewer fields) has none
+        PayloadWriter old = new PayloadWriter();
+        SnapshotChunk.begin(old, 99, Stats.FINE_HIST, 1);
+        SnapshotChunk.thread(old, 12, "worker", 0, 0, 0, 0, 0, 0, 1);
+        SnapshotChunk.probe(old, 5, page, 0, Stats.FINE_HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS, f);
+        assertNull(SnapshotChunk.decode(read(old), Stats.HIST, Stats.HIST_BUCKETS).threads.get(0).probes.get(0).fine);
+    }
+
+    /** Hostile fine histograms: an unknown resolution is refused, buckets outside the scheme are skipped, a huge pair count is checked against the bytes. */
+    @Test
+    void hostileFineHistogramsAreRefusedOrSkipped() {
+        for (long[] bad : new long[][] {{8, 0}, {7, 2, 2688, 5, 0, 1}, {7, Integer.MAX_VALUE}}) {
+            PayloadWriter w = new PayloadWriter();
+            SnapshotChunk.begin(w, 99, Stats.HIST, 1);
+            w.varint(1).string("t").varint(0).varint(0).varint(0).varint(0).varint(0).varint(0).varint(1);
+            w.varint(5);
+            for (int f = 0; f < Stats.HIST; f++) w.varint(f == Stats.FINE_HIST ? bad[0] : f == Stats.CALLS ? 1 : 0);
+            w.varint(0); // no log₂ pairs
+            for (int i = 1; i < bad.length; i++) w.varint(bad[i]);
+            if (bad[0] == 8) assertThrows(MalformedPayloadException.class, () -> SnapshotChunk.decode(read(w), Stats.HIST, Stats.HIST_BUCKETS));
+            else if (bad[1] == Integer.MAX_VALUE) assertThrows(MalformedPayloadException.class, () -> SnapshotChunk.decode(read(w), Stats.HIST, Stats.HIST_BUCKETS));
+            else {
+                SnapshotChunk.ProbeRow p = SnapshotChunk.decode(read(w), Stats.HIST, Stats.HIST_BUCKETS).threads.get(0).probes.get(0);
+                assertEquals(1, p.fine.total(), "bucket 2688 skipped, bucket 0 kept");
+                assertEquals(org.hyprof.runtime.DurationHistogram.MIN_SLOTS, p.fine.slots());
+            }
+        }
+    }
+
     @Test
     void eventRecordsRoundTripAndACutRecordEndsTheChunk() {
         byte[] rec = new EventRecords.Writer(1_000).add(3, EventRecords.ENTER, 1_100).add(4, EventRecords.LOOP_ENTER, 1_050)

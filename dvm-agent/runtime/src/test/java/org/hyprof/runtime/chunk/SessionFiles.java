@@ -30,7 +30,7 @@ public final class SessionFiles {
     public static List<Object[]> chunks() {
         List<Object[]> c = new ArrayList<>();
         PayloadWriter w = new PayloadWriter();
-        TextChunk.encode(w, "format=3\npid=" + PID + "\nprocess=golden\nstartWallMillis=1764000000000\nstartNanos=1000000\n"
+        TextChunk.encode(w, "format=" + SessionFormat.VERSION + "\npid=" + PID + "\nprocess=golden\nstartWallMillis=1764000000000\nstartNanos=1000000\n"
                 + "mode=events\ncpuClock=sampled\nbudgetBytes=67108864\nvm=test\n");
         c.add(new Object[] {SessionFormat.HEADER, w.toByteArray()});
         TextChunk.encode(w.reset(), "probe\t1\tmethod\tprocess\tapp.Main\tmain\t([Ljava/lang/String;)V\t-1\t-1\t3\tMain.java\n"
