@@ -159,7 +159,7 @@ public final class ReportCommand implements Callable<Integer> {
     /** {@code --by tree}, {@code --callers}, {@code --callees}: views of the calling-context tree. */
     private int tree(Store store, PrintWriter out, ReportWriter.Format f, Profile.Sort siblings) {
         DamagedChunks.check(store, session, store.processes(), allowDamaged, spec.commandLine().getErr());
-        CallTree t = CallTree.load(store, naming.style());
+        CallTree t = power.given() ? CallTree.load(store, naming.style(), power.model()) : CallTree.load(store, naming.style());
         if (callers == null && callees == null) {
             int clock = t.nodes().stream().anyMatch(n -> n.cpuInclNanos() != null) ? Profile.load(store, naming.style()).cpuClock() : 0;
             new TreeWriter(t, siblings, new TreeWriter.Limits(depth, minSharePercent / 100, top), raw, inclusive, clock).write(f, out);

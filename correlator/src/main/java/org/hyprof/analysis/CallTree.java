@@ -45,6 +45,8 @@ public final class CallTree {
     /** Where the tree came from (see the class comment). */
     public enum Source { RECORDED, EVENTS, NONE }
 
+    private static final long[] NO_HIST = new long[0];
+
     /** The name of the pseudo-frame that holds calls on paths past the node budget. */
     public static final String OTHER_PATHS = "(other paths)";
 
@@ -185,7 +187,12 @@ public final class CallTree {
      * rebuilt from its event log, else none. A session mixing sources reports the weakest.
      */
     public static CallTree load(Store store, MethodNames.Style style) {
-        Builder b = new Builder(EnergyModel.load(store));
+        return load(store, style, EnergyModel.load(store));
+    }
+
+    /** As {@link #load(Store, MethodNames.Style)}, Java energy from {@code energy} (e.g. a power profile the user chose). */
+    public static CallTree load(Store store, MethodNames.Style style, EnergyModel energy) {
+        Builder b = new Builder(energy);
         Source source = null;
         List<ProcessInfo> procs = store.processes();
         for (ProcessInfo p : procs) {
@@ -467,11 +474,16 @@ public final class CallTree {
                         f[MIN] == Long.MAX_VALUE ? 0 : f[MIN], f[MAX], f[ITER], f[THR], cpu ? (Long) f[CPUI] : null,
                         cpu ? (Long) f[CPUE] : null, f[NEST], nestIncl[i] + (k == Kind.NATIVE ? f[NEST] : 0), f[NINS],
                         ninsIncl[i] + (k == Kind.NATIVE ? f[NINS] : 0), eExcl[i], eIncl[i],
-                        hist == null ? new long[0] : hist));
+                        hist == null ? NO_HIST : hist));
                 List<Integer> ks = kids.get(i);
                 int[] c = new int[ks.size()];
                 for (int j = 0; j < c.length; j++) c[j] = newIndex[ks.get(j)];
                 children[s] = c;
+                // a node's building figures are not read again (its parent came before it): let them
+                // go as the nodes are made, so the peak is one form of the tree rather than both
+                figs.set(i, null);
+                meta.set(i, null);
+                kids.set(i, null);
             }
             return new CallTree(Collections.unmodifiableList(out), children, source, nodeBudget, overflowCalls);
         }

@@ -71,7 +71,7 @@ public final class HtmlReport {
      */
     public static void writeSession(Store store, Profile profile, MethodNames.Style style, double prunePercent, Writer out)
             throws IOException {
-        CallTree tree = CallTree.load(store, style);
+        CallTree tree = CallTree.load(store, style, profile.energy());
         Frames f = Frames.of(new CallTree[] {tree});
         page(out, "hyprof — " + programs(store), g -> {
             g.writeStringField("mode", "session");
@@ -88,7 +88,7 @@ public final class HtmlReport {
     /** Writes the differential report of two sessions (frames matched by thread and path; colour = B/A). */
     public static void writeComparison(Store a, Profile pa, Store b, Profile pb, MethodNames.Style style, double prunePercent,
                                        Writer out) throws IOException {
-        CallTree ta = CallTree.load(a, style), tb = CallTree.load(b, style);
+        CallTree ta = CallTree.load(a, style, pa.energy()), tb = CallTree.load(b, style, pb.energy());
         Frames f = Frames.of(new CallTree[] {ta, tb});
         page(out, "hyprof compare — " + programs(a) + " / " + programs(b), g -> {
             g.writeStringField("mode", "compare");
