@@ -17,6 +17,7 @@ import org.hyprof.store.ProcessInfo;
 import org.hyprof.store.Store;
 import org.hyprof.store.ThreadInfo;
 import org.hyprof.store.TreeRow;
+import org.hyprof.runtime.DurationHistogram;
 
 /**
  * A session's calling-context tree: per thread, every distinct call path (methods and loops as
@@ -61,13 +62,25 @@ public final class CallTree {
      * @param name    as in {@code report --by method} ({@link MethodNames}); a thread's name for its root
      * @param calls   every call, timed and count-only ({@code countOnlyCalls} of them)
      * @param cpuInclNanos thread CPU time, or null when the session recorded none
+     * @param hist    a log₂ histogram of per-call times (none today: kept for trees built otherwise)
+     * @param fine    per-call deducted inclusive times in log-linear buckets (p50/p99 within 1 %),
+     *                null when the node kept none (fewer than two timed calls, or the budget for them was used)
      */
     public record Node(int index, int parent, int depth, Kind kind, int probeId, String name, long processId, long tid,
                        String thread, long calls, long countOnlyCalls, long inclNanos, long exclNanos, long inclRawNanos,
                        long exclRawNanos, long minNanos, long maxNanos, long iterations, long throwsCount,
                        Long cpuInclNanos, Long cpuExclNanos, long nativeEstNanos, long nativeEstInclNanos,
                        long nativeInstructions, long nativeInstructionsIncl, double energyMicrojoules,
-                       double energyInclMicrojoules, long[] hist) {}
+                       double energyInclMicrojoules, long[] hist, DurationHistogram fine) {
+        /** The per-call percentile {@code q} (0 … 1) of deducted inclusive time, or null when the node kept no distribution. */
+        public Long percentile(double q) {
+            if (fine != null) return org.hyprof.correlate.Histogram.percentile(fine, q, minNanos, maxNanos);
+            if (calls - countOnlyCalls == 1 && kind != Kind.NATIVE && kind != Kind.THREAD) return minNanos;
+            long total = 0;
+            for (long c : hist) total += c;
+            return total == 0 ? null : org.hyprof.correlate.Histogram.percentile(hist, q, minNanos, maxNanos);
+        }
+    }
 
     private final List<Node> nodes;
     private final int[][] children;
@@ -218,7 +231,7 @@ public final class CallTree {
             this.energy = energy;
         }
 
-        int add(Kind kind, String name, int probeId, long processId, long tid, String thread, int parent, boolean cpu, long[] hist) {
+        int add(Kind kind, String name, int probeId, long processId, long tid, String thread, int parent, boolean cpu, DurationHistogram hist) {
             long[] f = new long[N];
             f[MIN] = Long.MAX_VALUE;
             figs.add(f);
@@ -269,7 +282,7 @@ public final class CallTree {
                 if (parent == null) continue; // its parent was not stored (a damaged or partial file)
                 Kind kind = r.kind() == TreeRow.LOOP ? Kind.LOOP : r.kind() == TreeRow.OTHER_PATHS ? Kind.OTHER_PATHS : Kind.METHOD;
                 String name = kind == Kind.OTHER_PATHS ? OTHER_PATHS : names.getOrDefault(r.probeId(), "probe#" + r.probeId());
-                int i = add(kind, name, kind == Kind.OTHER_PATHS ? -1 : r.probeId(), p.id(), tid, thread, parent, r.cpu() != null, r.hist());
+                int i = add(kind, name, kind == Kind.OTHER_PATHS ? -1 : r.probeId(), p.id(), tid, thread, parent, r.cpu() != null, r.fine());
                 at.put(r.node(), i);
                 kids.computeIfAbsent(parent, k -> new ArrayList<>()).add(i);
                 if (kind == Kind.METHOD) callsByProbe.merge(r.probeId(), r.allCalls(), Long::sum);
@@ -468,13 +481,13 @@ public final class CallTree {
                 depth[i] = parent < 0 ? 0 : depth[parent] + 1;
                 boolean cpu = (Boolean) m[7];
                 Kind k = (Kind) m[0];
-                long[] hist = (long[]) m[8];
+                DurationHistogram fine = (DurationHistogram) m[8];
                 out.add(new Node(s, parent < 0 ? -1 : newIndex[parent], depth[i], k, (Integer) m[2], (String) m[1],
                         (Long) m[3], (Long) m[4], (String) m[5], f[CALLS], f[CO], f[INCL], f[EXCL], f[IRAW], f[ERAW],
                         f[MIN] == Long.MAX_VALUE ? 0 : f[MIN], f[MAX], f[ITER], f[THR], cpu ? (Long) f[CPUI] : null,
                         cpu ? (Long) f[CPUE] : null, f[NEST], nestIncl[i] + (k == Kind.NATIVE ? f[NEST] : 0), f[NINS],
                         ninsIncl[i] + (k == Kind.NATIVE ? f[NINS] : 0), eExcl[i], eIncl[i],
-                        hist == null ? NO_HIST : hist));
+                        NO_HIST, fine));
                 List<Integer> ks = kids.get(i);
                 int[] c = new int[ks.size()];
                 for (int j = 0; j < c.length; j++) c[j] = newIndex[ks.get(j)];

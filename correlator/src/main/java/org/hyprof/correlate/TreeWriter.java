@@ -25,7 +25,8 @@ import org.hyprof.store.CpuTime;
  * {@code kind} is {@code method}, {@code loop}, {@code native} or {@code other_paths}. Columns the
  * tree does not keep per path are empty: {@code resolution}, {@code native_cycles},
  * {@code count_only_reason}, {@code clamped}, {@code probe_warning}, and {@code p50_ns}/{@code p99_ns}
- * where the path has no histogram (a tree rebuilt from an event log).
+ * where the path kept no distribution (a tree rebuilt from an event log, or a node past the
+ * runtime's histogram budget; a node with one timed call has that call's time as both).
  */
 public final class TreeWriter {
     /** The columns of {@code report --by tree --format csv}. */
@@ -143,9 +144,7 @@ public final class TreeWriter {
     }
 
     private static Long p(CallTree.Node n, double q) {
-        long total = 0;
-        for (long c : n.hist()) total += c;
-        return total == 0 ? null : Histogram.percentile(n.hist(), q, n.minNanos(), n.maxNanos());
+        return n.percentile(q);
     }
 
     private static Long wait(long wall, Long cpu) {

@@ -508,10 +508,11 @@ public final class HtmlReport {
                     f.cpuExcl[s][i] += node.cpuExclNanos() == null ? 0 : node.cpuExclNanos();
                     f.energyIncl[s][i] += Math.round(node.energyInclMicrojoules() * 1000);
                     f.energyExcl[s][i] += Math.round(node.energyMicrojoules() * 1000);
-                    if (node.hist().length > 0) {
+                    Long p50 = node.percentile(0.5);
+                    if (p50 != null) {
                         f.percentiles = true;
-                        f.p50[s][i] = Histogram.percentile(node.hist(), 0.5, node.minNanos(), node.maxNanos());
-                        f.p99[s][i] = Histogram.percentile(node.hist(), 0.99, node.minNanos(), node.maxNanos());
+                        f.p50[s][i] = p50;
+                        f.p99[s][i] = node.percentile(0.99);
                     }
                 }
             }

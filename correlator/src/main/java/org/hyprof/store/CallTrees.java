@@ -26,7 +26,7 @@ final class CallTrees {
                     r.inclRawNanos(), r.exclRawNanos(), r.inclNanos(), r.exclNanos(), r.minNanos(), r.maxNanos(),
                     r.iterations(), r.throwsCount(), n.instructions(), n.cycles(), n.estNanos(), n.energyPicojoules(),
                     c == null ? null : c.inclNanos(), c == null ? null : c.exclNanos(), c == null ? null : c.clock(),
-                    r.hist() == null || r.hist().length == 0 ? null : HistogramCodec.encode(r.hist()));
+                    r.fine() == null ? null : HistogramCodec.encode(new long[0], r.fine()));
         });
     }
 
@@ -55,7 +55,7 @@ final class CallTrees {
                     rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12),
                     rs.getLong(13), rs.getLong(14), rs.getLong(15),
                     new NativeCost(rs.getLong(16), rs.getLong(17), rs.getLong(18), rs.getLong(19), 0, 0, 0, 0), cpu,
-                    h == null ? new long[0] : HistogramCodec.decode(h));
+                    HistogramCodec.decodeFine(h));
         }, processId);
         for (TreeRow r : rows) check(r);
         return rows;

@@ -189,7 +189,7 @@ public final class SessionIngest {
                 rows.add(new TreeRow(t.tid, n.index, n.parent, n.kind() == TreeRow.OTHER_PATHS ? -1 : n.probeId(),
                         Math.min(n.kind(), TreeRow.OTHER_PATHS), f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
                         new NativeCost(f[12], f[13], f[14], f[15], 0, 0, 0, 0),
-                        c.cpuClock == 0 ? null : new CpuTime(f[10], f[11], c.cpuClock), new long[0]));
+                        c.cpuClock == 0 ? null : new CpuTime(f[10], f[11], c.cpuClock), n.histogram));
             }
         store.inTransaction(() -> {
             store.putTreeInfo(processId, c.nodeBudget, c.nodesHeld);

@@ -9,11 +9,13 @@ package org.hyprof.store;
  * @param kind  {@link #METHOD}, {@link #LOOP} or {@link #OTHER_PATHS}
  * @param calls timed activations; {@code countOnlyCalls} were counted without timing
  * @param cpu   thread CPU time beside the wall times, or null when the run recorded none
- * @param hist  per-call deducted inclusive time histogram ({@link HistogramCodec}), empty when none
+ * @param fine  per-call deducted inclusive times (log-linear buckets), null when the node kept none
+ *              (fewer than two timed calls, or past the runtime's histogram budget)
  */
 public record TreeRow(long tid, int node, int parent, int probeId, int kind, long calls, long countOnlyCalls,
                       long inclRawNanos, long exclRawNanos, long inclNanos, long exclNanos, long minNanos, long maxNanos,
-                      long iterations, long throwsCount, NativeCost nativeCost, CpuTime cpu, long[] hist) {
+                      long iterations, long throwsCount, NativeCost nativeCost, CpuTime cpu,
+                      org.hyprof.runtime.DurationHistogram fine) {
     public static final int METHOD = 0;
     public static final int LOOP = 1;
     /** The pseudo-frame of the calls made on paths past the node budget ({@code probeId} is -1). */

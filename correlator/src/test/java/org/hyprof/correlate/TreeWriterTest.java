@@ -58,7 +58,7 @@ public class TreeWriterTest {
 
     private static TreeRow row(long tid, int node, int parent, int probe, int kind, long calls, long incl, long excl) {
         return new TreeRow(tid, node, parent, probe, kind, calls, 0, incl + 10 * calls, excl + 10 * calls, incl, excl,
-                calls == 0 ? 0 : incl / calls, calls == 0 ? 0 : incl / calls, 0, 0, NativeCost.NONE, null, new long[0]);
+                calls == 0 ? 0 : incl / calls, calls == 0 ? 0 : incl / calls, 0, 0, NativeCost.NONE, null, null);
     }
 
     private static CallTree load(Path db) {

@@ -153,7 +153,7 @@ class HtmlReportTest {
 
     static TreeRow row(long tid, int node, int parent, int probe, long inclNanos) {
         return new TreeRow(tid, node, parent, probe, TreeRow.METHOD, 1, 0, inclNanos, inclNanos / 2, inclNanos, inclNanos / 2,
-                inclNanos, inclNanos, 0, 0, NativeCost.NONE, null, new long[0]);
+                inclNanos, inclNanos, 0, 0, NativeCost.NONE, null, null);
     }
 
 }

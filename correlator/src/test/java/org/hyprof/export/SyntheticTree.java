@@ -25,7 +25,7 @@ public final class SyntheticTree {
         for (int k = 1; k <= n; k++) {
             int parent = k <= 4 ? 0 : (k - 1) / 4;
             rows.add(new TreeRow(tid, k, parent, 1 + k % 100, TreeRow.METHOD, 1 + k % 5, 0, incl[k], self[k], incl[k], self[k],
-                    incl[k], incl[k], 0, 0, NativeCost.NONE, null, new long[0]));
+                    incl[k], incl[k], 0, 0, NativeCost.NONE, null, null));
         }
         return rows;
     }

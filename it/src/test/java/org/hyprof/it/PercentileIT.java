@@ -117,6 +117,22 @@ class PercentileIT {
                 double lo = exactRaw - innerMaxPicos / 1000.0 - 1, hi = exactRaw - innerMinPicos / 1000.0 + 1;
                 assertTrue(got >= 0.99 * lo && got <= 1.01 * hi, "p" + (int) (q * 100) + " " + got + " ns, exact " + lo + " … " + hi);
             }
+            // the calling-context tree's node of fill (one path: all its calls) keeps the same distribution
+            org.hyprof.analysis.CallTree tree = org.hyprof.analysis.CallTree.load(store);
+            org.hyprof.analysis.CallTree.Node node = null;
+            for (org.hyprof.analysis.CallTree.Node n : tree.nodes())
+                if (n.name().equals(method) && (node == null || n.calls() > node.calls())) node = n;
+            assertNotNull(node, method + " in the tree");
+            assertEquals(Spread.CALLS, node.calls(), "one path holds every call");
+            assertNotNull(node.fine(), "the node kept its distribution");
+            for (double q : new double[] {0.5, 0.9, 0.99}) {
+                long got = node.percentile(q);
+                long exactRaw = raw.get((int) Math.max(1, Math.ceil(q * raw.size())) - 1);
+                double lo = exactRaw - innerMaxPicos / 1000.0 - 1, hi = exactRaw - innerMinPicos / 1000.0 + 1;
+                System.out.printf("tree node p%d of %s: %d ns, exact %.0f ns, %+.3f %%%n", (int) (q * 100), method, got,
+                        (lo + hi) / 2, 100 * (got - (lo + hi) / 2) / ((lo + hi) / 2));
+                assertTrue(got >= 0.99 * lo && got <= 1.01 * hi, "tree node p" + (int) (q * 100) + " " + got + " ns, exact " + lo + " … " + hi);
+            }
         }
     }
 }

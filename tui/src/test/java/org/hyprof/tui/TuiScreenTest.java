@@ -362,7 +362,7 @@ class TuiScreenTest {
     private static TreeRow node(long tid, int node, int parent, int probe, int kind, long calls, long incl, long excl) {
         return new TreeRow(tid, node, parent, probe, kind, calls, 0, incl + 20 * calls, excl + 20 * calls, incl, excl,
                 calls == 0 ? 0 : incl / calls, calls == 0 ? 0 : incl / calls, kind == TreeRow.LOOP ? 2 * calls : 0, 0,
-                NativeCost.NONE, null, new long[0]);
+                NativeCost.NONE, null, null);
     }
 
     /** The test session with a recorded calling-context tree: main → loop → {fib → fib, fft}, (other paths); run → step → loop. */

@@ -229,6 +229,7 @@ abstract class ChunkSink implements Sink {
             int size = tr.size; // volatile read first: the nodes below it are complete
             int[] parent = tr.parent, key = tr.key;
             long[] rec = tr.rec;
+            DurationHistogram[] hists = tr.hists;
             if (parent.length < size || rec.length < size * PathTree.NREC) continue; // grown under us: next time
             long[] sent = treeSent.get(t.index);
             if (sent == null || sent.length < size) {
@@ -245,7 +246,7 @@ abstract class ChunkSink implements Sink {
                 long mark = rec[b + PathTree.CALLS] + rec[b + PathTree.COUNT_ONLY] + rec[b + PathTree.ITERATIONS];
                 if (changedOnly && sent[i] == mark) continue;
                 sent[i] = mark;
-                TreeChunk.node(part, i, parent[i], key[i], rec, b);
+                TreeChunk.node(part, i, parent[i], key[i], rec, b, i < hists.length ? hists[i] : null);
                 inPart++;
                 if (parts.size() + part.size() >= snapshotChunkBytes()) {
                     TreeChunk.thread(parts, t.tid, inPart);

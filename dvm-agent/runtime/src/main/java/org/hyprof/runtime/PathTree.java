@@ -45,6 +45,24 @@ final class PathTree {
     /** Bytes a node costs (record, parent, key, two hash slots), for sizing the default budget. */
     static final int NODE_BYTES = 8 * NREC + 4 + 4 + 2 * (8 + 4);
 
+    /**
+     * A node's per-call histogram (p50/p99 within 1 % while it has room), as a method's: at most
+     * this many slots (8 KiB, about 12 powers of two at full resolution); past it, it halves its
+     * resolution rather than grow. Most nodes see a narrow spread and keep a table of a few slots.
+     */
+    static final int HIST_SLOTS = DurationHistogram.RUNTIME_MAX_SLOTS;
+    /** Bytes the nodes' histograms may take over all threads; past it a node gets none (min and max only). */
+    static final long HIST_BUDGET_BYTES = 16L << 20;
+    private static final AtomicLong histBytesLeft = new AtomicLong(HIST_BUDGET_BYTES);
+
+    private static boolean takeHistBytes(long n) {
+        for (;;) {
+            long left = histBytesLeft.get();
+            if (left < n) return false;
+            if (histBytesLeft.compareAndSet(left, left - n)) return true;
+        }
+    }
+
     /** Nodes left in the process's budget (all threads). */
     private static final AtomicLong nodesLeft = new AtomicLong();
     private static volatile long nodeBudget;
@@ -77,6 +95,10 @@ final class PathTree {
     volatile int[] parent = new int[16];
     volatile int[] key = new int[16];
     volatile long[] rec = new long[16 * NREC];
+    /** Per-call histograms of deducted inclusive time, made at a node's second timed call; null: none. */
+    volatile DurationHistogram[] hists = new DurationHistogram[16];
+    /** Histogram bytes this tree took ({@link #HIST_BUDGET_BYTES}). */
+    private long histBytes;
     /** Nodes made so far (node 0 included); written after a node is complete. */
     volatile int size = 1;
     private long[] hashKeys = new long[32];
@@ -148,6 +170,7 @@ final class PathTree {
         int cap = parent.length * 2;
         int[] np = java.util.Arrays.copyOf(parent, cap), nk = java.util.Arrays.copyOf(key, cap);
         long[] nr = java.util.Arrays.copyOf(rec, cap * NREC);
+        hists = java.util.Arrays.copyOf(hists, cap);
         rec = nr;
         key = nk;
         parent = np;
@@ -175,6 +198,36 @@ final class PathTree {
         nodesLeft.addAndGet(taken);
         taken = 0;
         reserved = 0;
+        histBytesLeft.addAndGet(histBytes);
+        histBytes = 0;
+    }
+
+    /**
+     * A timed call of node n lasting {@code nanos} (its {@code calls}-th): into the node's histogram,
+     * made at the second call with the first call's time ({@code firstNanos}, the node's min before
+     * this call). A node whose histogram the budget refused then has none (its first calls would be
+     * missing from one made later).
+     */
+    void histogram(int n, long calls, long firstNanos, long nanos) {
+        DurationHistogram[] hs = hists;
+        DurationHistogram h = hs[n];
+        if (h == null) {
+            if (calls != 2) return;
+            long bytes = DurationHistogram.tableBytes(DurationHistogram.MIN_SLOTS) + 24;
+            if (!takeHistBytes(bytes)) return;
+            histBytes += bytes;
+            h = new DurationHistogram(HIST_SLOTS);
+            h.record(firstNanos);
+            hs[n] = h;
+        }
+        while (!h.record(nanos)) {
+            int next = h.nextSlots();
+            long more = next == 0 ? 0 : DurationHistogram.tableBytes(next) - DurationHistogram.tableBytes(h.slots());
+            if (next != 0 && takeHistBytes(more)) {
+                histBytes += more;
+                h.grow();
+            } else h.coarsen();
+        }
     }
 
     /** Whether node n is an {@code (other paths)} node. */

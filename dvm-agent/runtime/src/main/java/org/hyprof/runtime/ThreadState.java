@@ -945,8 +945,11 @@ final class ThreadState {
             r[b + PathTree.INCL] += dIncl;
             r[b + PathTree.CPU_INCL] += dCpuIncl;
         }
-        if (dIncl < r[b + PathTree.MIN]) r[b + PathTree.MIN] = dIncl;
+        long firstNanos = r[b + PathTree.MIN];
+        if (dIncl < firstNanos) r[b + PathTree.MIN] = dIncl;
         if (dIncl > r[b + PathTree.MAX]) r[b + PathTree.MAX] = dIncl;
+        long calls = r[b + PathTree.CALLS];
+        if (calls >= 2) tr.histogram(n, calls, firstNanos, dIncl);
         r[b + PathTree.ITERATIONS] += iterations;
         if (thrown) r[b + PathTree.THROWS]++;
     }

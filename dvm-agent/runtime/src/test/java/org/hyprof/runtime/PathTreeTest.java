@@ -72,6 +72,9 @@ class PathTreeTest {
         assertEquals(mine().get(B, Stats.CALLS), f(t, bs.get(0), PathTree.CALLS) + f(t, bs.get(1), PathTree.CALLS),
                 "the method table's calls = Σ over its nodes");
         assertTrue(f(t, bs.get(0), PathTree.INCL_RAW) >= 150_000);
+        assertEquals(3, t.hists[bs.get(0)].total(), "the node's histogram holds every timed call, the first one too");
+        assertEquals(2, t.hists[bs.get(1)].total());
+        assertNull(t.hists[a], "one call: its time is the node's min, no histogram");
         for (int n = 1; n < t.size; n++) {
             assertTrue(f(t, n, PathTree.EXCL) <= f(t, n, PathTree.INCL), "exclusive ≤ inclusive at node " + n);
             assertTrue(f(t, n, PathTree.EXCL) >= 0);

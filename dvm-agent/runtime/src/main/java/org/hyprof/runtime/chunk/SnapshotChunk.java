@@ -157,6 +157,25 @@ public final class SnapshotChunk {
         }
     }
 
+    /**
+     * A histogram as {@code resolution+1 pairCount (bucket count)*}, {@code 0 0} when there is none
+     * (written from one copy: the owning thread may add buckets meanwhile); read by {@link #readFine}.
+     */
+    public static void writeFine(PayloadWriter w, DurationHistogram h) {
+        if (h == null) {
+            w.varint(0).varint(0);
+            return;
+        }
+        DurationHistogram c = h.copy();
+        w.varint(c.subBits() + 1).varint(c.nonEmpty());
+        c.forEach(new PairWriter(w));
+    }
+
+    /** A histogram {@link #writeFine} wrote, checked as a snapshot's fine histogram is; null when none. */
+    public static DurationHistogram readFine(PayloadReader r) {
+        return fine(r, r.varint());
+    }
+
     /** Writes (bucket, count) pairs (a class, not a lambda: the runtime targets Java 8 bytecode for Android). */
     private static final class PairWriter implements DurationHistogram.Visitor {
         private final PayloadWriter w;

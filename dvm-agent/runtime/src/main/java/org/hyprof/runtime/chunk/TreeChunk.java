@@ -11,7 +11,7 @@ import java.util.List;
  * <pre>
  * tree   := nanoTime fieldCount F nodeBudget nodesHeld cpuClock threadCount thread*
  * thread := tid nodeCount node*
- * node   := index parent key field[F]
+ * node   := index parent key field[F] histogram
  * </pre>
  * Node 0 is the thread and is never sent; a node's parent is sent before it or in an earlier chunk
  * (every node is sent when first seen, changed or not). {@code key} is the probe id shifted left
@@ -21,6 +21,9 @@ import java.util.List;
  * throws, CPU inclusive, CPU exclusive, native instructions, cycles, estimated ns, energy pJ;
  * {@code min} is 0 until a call is timed. A reader keeps the fields it knows and gives 0 for
  * those an older writer did not send. {@code cpuClock} as {@code Stats.CPU_CLOCK}: 0 = no CPU time.
+ * {@code histogram}: the node's per-call deducted inclusive times as a snapshot's fine histogram
+ * ({@code SnapshotChunk.writeFine}: resolution + 1, then (bucket, count) pairs; {@code 0 0} for a node
+ * with fewer than two timed calls, or none kept).
  */
 public final class TreeChunk {
     /** Field counts beyond this are refused. */
@@ -59,12 +62,15 @@ public final class TreeChunk {
         public final int parent;
         public final int key;
         public final long[] fields;
+        /** Per-call deducted inclusive times, or null (fewer than two timed calls, or none kept). */
+        public final org.hyprof.runtime.DurationHistogram histogram;
 
-        public Node(int index, int parent, int key, long[] fields) {
+        public Node(int index, int parent, int key, long[] fields, org.hyprof.runtime.DurationHistogram histogram) {
             this.index = index;
             this.parent = parent;
             this.key = key;
             this.fields = fields;
+            this.histogram = histogram;
         }
 
         public int probeId() {
@@ -87,12 +93,14 @@ public final class TreeChunk {
     }
 
     /** Node {@code index} from {@code rec[at .. at + FIELDS)}; field 6 (min) holds Long.MAX_VALUE until timed, written as 0. */
-    public static void node(PayloadWriter w, int index, int parent, int key, long[] rec, int at) {
+    public static void node(PayloadWriter w, int index, int parent, int key, long[] rec, int at,
+                            org.hyprof.runtime.DurationHistogram histogram) {
         w.varint(index).varint(parent).varint(key & 0xffffffffL);
         for (int f = 0; f < FIELDS; f++) {
             long v = rec[at + f];
             w.varint(f == 6 && v == Long.MAX_VALUE ? 0 : v);
         }
+        SnapshotChunk.writeFine(w, histogram);
     }
 
     // ------------------------------------------------------------------ decoding (host)
@@ -106,7 +114,7 @@ public final class TreeChunk {
         List<ThreadNodes> threads = new ArrayList<ThreadNodes>(nThreads);
         for (int t = 0; t < nThreads; t++) {
             long tid = r.varint();
-            int n = r.count(3 + fields);
+            int n = r.count(5 + fields);
             List<Node> nodes = new ArrayList<Node>(n);
             for (int k = 0; k < n; k++) {
                 int index = r.varintAtMost(Integer.MAX_VALUE, "tree node");
@@ -118,7 +126,7 @@ public final class TreeChunk {
                 for (int i = 0; i < fields; i++) f[i] = r.varint();
                 if (index == 0 || parent >= index)
                     throw new MalformedPayloadException("tree node " + index + " has parent " + parent);
-                nodes.add(new Node(index, parent, key, f));
+                nodes.add(new Node(index, parent, key, f, SnapshotChunk.readFine(r)));
             }
             threads.add(new ThreadNodes(tid, nodes));
         }

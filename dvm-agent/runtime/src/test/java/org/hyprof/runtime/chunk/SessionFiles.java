@@ -87,8 +87,8 @@ public final class SessionFiles {
         nodes[TreeChunk.FIELDS + 8] = 3;    // iterations
         TreeChunk.begin(w.reset(), 3_000_000, 100_000, 64, 1, 1);
         TreeChunk.thread(w, TID, 2);
-        TreeChunk.node(w, 1, 0, 1 << 2, nodes, 0);
-        TreeChunk.node(w, 2, 1, 2 << 2 | 1, nodes, TreeChunk.FIELDS);
+        TreeChunk.node(w, 1, 0, 1 << 2, nodes, 0, null);
+        TreeChunk.node(w, 2, 1, 2 << 2 | 1, nodes, TreeChunk.FIELDS, null);
         c.add(new Object[] {SessionFormat.TREE, w.toByteArray()});
         new EndChunk(1_764_000_001_000L, 4_000_000, 0).encode(w.reset());
         c.add(new Object[] {SessionFormat.END, w.toByteArray()});
