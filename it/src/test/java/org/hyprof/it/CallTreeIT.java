@@ -131,6 +131,12 @@ class CallTreeIT {
             System.out.printf("CallTreeIT storm: %,d calls, %,d kept nodes, %,d overflow nodes holding %,d calls%n",
                     tableCalls, kept, otherNodes, other);
         }
+        Path html = dir.resolve("storm.html");
+        Cli h = Cli.run("report", db.toString(), "--format", "html", "-o", html.toString());
+        assertEquals(0, h.exit, h.err);
+        String page = Files.readString(html);
+        assertTrue(Files.size(html) <= 20L << 20, "the page stays within 20 MB: " + Files.size(html));
+        assertTrue(page.contains(CallTree.OTHER_PATHS), "the overflow frame is on the page");
     }
 
     /** The hybrid demo: native frames under each native method, and the tree's native totals are the method table's. */
