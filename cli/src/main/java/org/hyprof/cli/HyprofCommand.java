@@ -59,7 +59,17 @@ public final class HyprofCommand implements Runnable {
             System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
             System.setProperty("slf4j.internal.verbosity", "WARN");
         }
-        System.exit(execute(args));
+        int code;
+        try {
+            code = execute(args);
+        } catch (OutOfMemoryError e) {
+            // a one-line error, not a stack trace: what was written is closed by the commands' own
+            // try-with-resources; the session read is never written by reports and exports
+            System.err.println("hyprof: out of memory (Java heap of " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MB): run it with more, e.g. HYPROF_JAVA_OPTS=-Xmx4g, or ask for less (a report's --top, --depth, --prune)");
+            code = 1;
+        }
+        System.exit(code);
     }
 
     /** Version from the jar manifest. */

@@ -268,23 +268,26 @@ public final class CallTree {
             List<Integer> withNative = new ArrayList<>();
             Map<Integer, List<Integer>> kids = new HashMap<>();
             Map<Integer, Long> callsByProbe = new HashMap<>();
-            long tid = Long.MIN_VALUE;
             Map<Integer, Integer> at = new HashMap<>(); // the thread's node → builder index
-            String thread = null;
-            for (TreeRow r : store.tree(p.id())) {
-                if (r.tid() != tid) {
-                    tid = r.tid();
-                    thread = threadLabel(threadNames.getOrDefault(tid, "thread-" + tid), p, manyProcesses);
+            java.util.Set<Integer> nativeParents = new java.util.HashSet<>();
+            long[] tid = {Long.MIN_VALUE};
+            String[] thread = {null};
+            // rows are read one at a time (a tree of a million nodes is never held twice)
+            store.tree(p.id(), r -> {
+                if (r.tid() != tid[0]) {
+                    tid[0] = r.tid();
+                    thread[0] = threadLabel(threadNames.getOrDefault(tid[0], "thread-" + tid[0]), p, manyProcesses);
                     at.clear();
-                    at.put(0, add(Kind.THREAD, thread, -1, p.id(), tid, thread, -1, false, null));
+                    at.put(0, add(Kind.THREAD, thread[0], -1, p.id(), tid[0], thread[0], -1, false, null));
                 }
                 Integer parent = at.get(r.parent());
-                if (parent == null) continue; // its parent was not stored (a damaged or partial file)
+                if (parent == null) return; // its parent was not stored (a damaged or partial file)
                 Kind kind = r.kind() == TreeRow.LOOP ? Kind.LOOP : r.kind() == TreeRow.OTHER_PATHS ? Kind.OTHER_PATHS : Kind.METHOD;
                 String name = kind == Kind.OTHER_PATHS ? OTHER_PATHS : names.getOrDefault(r.probeId(), "probe#" + r.probeId());
-                int i = add(kind, name, kind == Kind.OTHER_PATHS ? -1 : r.probeId(), p.id(), tid, thread, parent, r.cpu() != null, r.fine());
+                int i = add(kind, name, kind == Kind.OTHER_PATHS ? -1 : r.probeId(), p.id(), tid[0], thread[0], parent, r.cpu() != null, r.fine());
                 at.put(r.node(), i);
-                kids.computeIfAbsent(parent, k -> new ArrayList<>()).add(i);
+                // children are kept only where native work may be handed down to them (a parent comes first)
+                if (nativeParents.contains(parent)) kids.computeIfAbsent(parent, k -> new ArrayList<>()).add(i);
                 if (kind == Kind.METHOD) callsByProbe.merge(r.probeId(), r.allCalls(), Long::sum);
                 long[] f = figs.get(i);
                 f[CALLS] = r.allCalls();
@@ -305,8 +308,11 @@ public final class CallTree {
                 f[NINS] = r.nativeCost().instructions();
                 f[NPJ] = r.nativeCost().energyPicojoules();
                 if (kind == Kind.OTHER_PATHS) overflowCalls += f[CALLS];
-                if (f[NINS] > 0 || f[NEST] > 0) withNative.add(i);
-            }
+                if (f[NINS] > 0 || f[NEST] > 0) {
+                    withNative.add(i);
+                    nativeParents.add(i);
+                }
+            });
             for (int i : withNative) {
                 long[] f = figs.get(i);
                 int probe = (Integer) meta.get(i)[2];

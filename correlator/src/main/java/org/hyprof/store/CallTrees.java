@@ -44,7 +44,14 @@ final class CallTrees {
     }
 
     List<TreeRow> list(long processId) {
-        List<TreeRow> rows = sql.query("SELECT tid, node, parent, probe_id, kind, calls, count_only_calls, incl_raw_ns,"
+        List<TreeRow> rows = new java.util.ArrayList<>();
+        forEach(processId, rows::add);
+        return rows;
+    }
+
+    /** Each node of a process, by thread and node, checked, as it is read. */
+    void forEach(long processId, java.util.function.Consumer<TreeRow> consumer) {
+        sql.each("SELECT tid, node, parent, probe_id, kind, calls, count_only_calls, incl_raw_ns,"
                 + " excl_raw_ns, incl_ns, excl_ns, min_ns, max_ns, iterations, throws, native_instr, native_cycles,"
                 + " native_est_ns, native_energy_pj, cpu_incl_ns, cpu_excl_ns, cpu_clock, hist FROM call_tree"
                 + " WHERE process_id = ? ORDER BY tid, node", rs -> {
@@ -56,9 +63,10 @@ final class CallTrees {
                     rs.getLong(13), rs.getLong(14), rs.getLong(15),
                     new NativeCost(rs.getLong(16), rs.getLong(17), rs.getLong(18), rs.getLong(19), 0, 0, 0, 0), cpu,
                     HistogramCodec.decodeFine(h));
+        }, r -> {
+            check(r);
+            consumer.accept(r);
         }, processId);
-        for (TreeRow r : rows) check(r);
-        return rows;
     }
 
     /** Impossible values (a file changed by something else, or damaged) are a one-line error. */

@@ -70,6 +70,21 @@ final class Sql {
         }
     }
 
+    /** Hands each mapped row to {@code consumer} as it is read (nothing of the result is held). */
+    synchronized <T> void each(String sql, RowMapper<T> mapper, java.util.function.Consumer<T> consumer, Object... args) {
+        try (PreparedStatement ps = db.prepareStatement(sql)) {
+            set(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    T t = mapper.map(rs);
+                    if (t != null) consumer.accept(t);
+                }
+            }
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
     synchronized <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
         try (PreparedStatement ps = db.prepareStatement(sql)) {
             set(ps, args);

@@ -357,6 +357,11 @@ public final class Store implements AutoCloseable {
         return callTrees.list(processId);
     }
 
+    /** As {@link #tree(long)}, each node handed over as it is read (a large tree is never held as rows). */
+    public void tree(long processId, java.util.function.Consumer<TreeRow> consumer) {
+        callTrees.forEach(processId, consumer);
+    }
+
     // ------------------------------------------------------------------ event logs (EventChunks)
 
     /**
