@@ -371,7 +371,7 @@ public final class Hyprof {
                 for (ThreadState t : Recorder.threads()) t.log.flush();
                 Sink s = Recorder.sink();
                 long overwritten = Recorder.totalEventOverwrites();
-                if (options != null && options.events && options.keepLast)
+                if (options != null && options.events && options.keepLast && overwritten > 0) // nothing to say when the budget was enough
                     s.error(SessionFormat.INFO_PREFIX + "keep last: " + overwritten + " of the dropped events were overwritten by newer ones (the log keeps the last"
                             + " events within its budget of " + options.budgetBytes + " bytes"
                             + (options.maxAgeNanos > 0 ? " and " + options.maxAgeNanos / 1000000 + " ms" : "") + ")");
