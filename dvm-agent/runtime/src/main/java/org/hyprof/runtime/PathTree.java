@@ -118,19 +118,12 @@ final class PathTree {
      */
     int child(int p, int k) {
         long hk = ((long) p << 32) | (k & 0xffffffffL);
-        long[] hks = hashKeys;
-        int[] hns = hashNodes;
-        int mask = hns.length - 1;
-        int h = (int) ((hk * 0x9E3779B97F4A7C15L) >>> 32) & mask;
-        for (;;) {
-            int n = hns[h];
-            if (n == 0) break;
-            if (hks[h] == hk) return n;
-            h = (h + 1) & mask;
-        }
+        int h = slot(hk);
+        int n = hashNodes[h];
+        if (n != 0) return n;
         if ((key[p] & 3) == OTHER) return p;
         if (reserved == 0) {
-            if (!reserveNodes(BLOCK)) return child(p, OTHER_KEY, true);
+            if (!reserveNodes(BLOCK)) return overflow(p);
             reserved = BLOCK;
             taken += BLOCK;
         }
@@ -138,19 +131,22 @@ final class PathTree {
         return make(p, k, hk, h);
     }
 
-    /** The overflow node under p: made without the budget (at most one per kept node). */
-    private int child(int p, int k, boolean overflow) {
-        long hk = ((long) p << 32) | (k & 0xffffffffL);
+    /** The hash slot of key {@code hk}: its node's, or the empty one where it would go. */
+    private int slot(long hk) {
+        long[] hks = hashKeys;
         int[] hns = hashNodes;
         int mask = hns.length - 1;
         int h = (int) ((hk * 0x9E3779B97F4A7C15L) >>> 32) & mask;
-        for (;;) {
-            int n = hns[h];
-            if (n == 0) break;
-            if (hashKeys[h] == hk) return n;
-            h = (h + 1) & mask;
-        }
-        return make(p, k, hk, h);
+        while (hns[h] != 0 && hks[h] != hk) h = (h + 1) & mask;
+        return h;
+    }
+
+    /** The overflow node under p: made without the budget (at most one per kept node). */
+    private int overflow(int p) {
+        long hk = ((long) p << 32) | OTHER_KEY;
+        int h = slot(hk);
+        int n = hashNodes[h];
+        return n != 0 ? n : make(p, OTHER_KEY, hk, h);
     }
 
     private int make(int p, int k, long hk, int h) {
