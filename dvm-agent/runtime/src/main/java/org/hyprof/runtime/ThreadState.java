@@ -15,8 +15,10 @@ package org.hyprof.runtime;
  * <p>Hot-path rules: after the first event of a thread (and the first use of a stats page)
  * nothing here allocates (but a histogram carry page, once per page of probes, when one of them
  * first has 65,536 calls of one duration class, and a probe's fine histogram: created at its
- * second call, doubled when a new duration bucket finds it 3/4 full, at most 8 times); a frame is 12 longs in one array (where parallel arrays cost one cache
- * line per field); deduction uses fixed-point costs, no division. Measured on JDK 17 x86-64
+ * second call, doubled when a new duration bucket finds it 3/4 full, at most 8 times; and the
+ * calling-context tree's arrays, which double as new paths are first seen, and a node's histogram,
+ * as a probe's); a frame is 13 longs in one array, the last its tree node (where parallel arrays
+ * cost one cache line per field); deduction uses fixed-point costs, no division. Measured on JDK 17 x86-64
  * (2 × nanoTime = 47 ns): a recording enter+exit pair went from 74 ns with parallel arrays and
  * divisions to 64 ns; a bare push/pop of (id, time) would be 49 ns, the thread-local lookups 3 ns
  * and the aggregates about 6 ns of the rest. The two longs that carry the probe cost at the
