@@ -271,6 +271,9 @@ class LiveIT {
         int m2 = id(p, "workload.Live.m2()");
         int m1 = id(p, "workload.Live.m1()");
         Await.until("m2 recorded while on", () -> callsByThread(s, p, m2), c -> total(c) > 0);
+        // the calling-context tree streams with the snapshots: m2's path is in the live store
+        Await.until("m2's path in the live tree", () -> s.store().tree(p.id).stream()
+                .filter(r -> r.probeId() == m2 && r.kind() == org.hyprof.store.TreeRow.METHOD).mapToLong(r -> r.allCalls()).sum(), n -> n > 0);
 
         // off (the command returns once the agent confirmed it): m2's count stops while m1's goes on
         String port = "127.0.0.1:" + s.port();
