@@ -143,6 +143,15 @@ public final class TreeWriter {
         return n.inclRawNanos() > 0 ? Math.min(1, Math.max(0, (n.inclRawNanos() - n.inclNanos()) / (double) n.inclRawNanos())) : 0;
     }
 
+    /** Per-call min and max: none for a thread (not a call) or a native frame (its calls are not timed apart). */
+    private static Long min(CallTree.Node n) {
+        return n.kind() == CallTree.Kind.THREAD || n.kind() == CallTree.Kind.NATIVE ? null : n.minNanos();
+    }
+
+    private static Long max(CallTree.Node n) {
+        return n.kind() == CallTree.Kind.THREAD || n.kind() == CallTree.Kind.NATIVE ? null : n.maxNanos();
+    }
+
     private static Long p(CallTree.Node n, double q) {
         return n.percentile(q);
     }
@@ -169,7 +178,7 @@ public final class TreeWriter {
             if (n.kind() == CallTree.Kind.THREAD) continue;
             out.println(String.join(",", ReportWriter.csvField(n.thread()), ReportWriter.csvField(tree.path(n.index())),
                     n(n.depth()), ReportWriter.csvField(n.name()), kind(n), "", n(n.calls()), n(n.inclNanos()),
-                    n(n.exclNanos()), n(n.inclRawNanos()), n(n.exclRawNanos()), n(n.minNanos()), n(n.maxNanos()),
+                    n(n.exclNanos()), n(n.inclRawNanos()), n(n.exclRawNanos()), n(min(n)), n(max(n)),
                     n(p(n, 0.5)), n(p(n, 0.99)), n(n.iterations()), n(n.throwsCount()), n(nInstr(n)), "", n(nNanos(n)),
                     Units.microjoulesFine(energy(n)), n(n.countOnlyCalls()), "", Units.share(probeShare(n)), "", "",
                     n(n.cpuInclNanos()), n(n.cpuExclNanos()), n(wait(n.inclNanos(), n.cpuInclNanos())),
@@ -192,7 +201,7 @@ public final class TreeWriter {
                     .put("method", n.name()).put("kind", kind(n)).putNull("resolution");
             o.put("calls", n.calls()).put("incl_ns", n.inclNanos()).put("excl_ns", n.exclNanos())
                     .put("incl_raw_ns", n.inclRawNanos()).put("excl_raw_ns", n.exclRawNanos())
-                    .put("min_ns", n.minNanos()).put("max_ns", n.maxNanos()).put("p50_ns", p(n, 0.5))
+                    .put("min_ns", min(n)).put("max_ns", max(n)).put("p50_ns", p(n, 0.5))
                     .put("p99_ns", p(n, 0.99)).put("iterations", n.iterations()).put("throws", n.throwsCount())
                     .put("native_instr", n.nativeInstructions()).putNull("native_cycles")
                     .put("native_est_ns", n.nativeEstNanos()).put("energy_uj", n.energyMicrojoules())
@@ -241,8 +250,8 @@ public final class TreeWriter {
             if (cpu) c.addAll(List.of(root || n.cpuExclNanos() == null ? "" : Units.millis(n.cpuExclNanos()),
                     root || n.cpuExclNanos() == null ? "" : Units.millis(wait(n.exclNanos(), n.cpuExclNanos()))));
             if (nat) c.add(root && !inclusive ? "" : Units.millis(nNanos(n)));
-            c.addAll(List.of(root && !inclusive ? "" : Units.microjoules(energy(n)), root ? "" : Units.micros(n.minNanos()),
-                    root ? "" : Units.micros(n.maxNanos()), n.kind() == CallTree.Kind.LOOP ? n(n.iterations()) : "",
+            c.addAll(List.of(root && !inclusive ? "" : Units.microjoules(energy(n)), min(n) == null ? "" : Units.micros(min(n)),
+                    max(n) == null ? "" : Units.micros(max(n)), n.kind() == CallTree.Kind.LOOP ? n(n.iterations()) : "",
                     root ? "thread " + Printable.of(n.name()) : "  ".repeat(n.depth() - 1) + Printable.of(n.name())));
             cells.add(c.toArray(new String[0]));
         }
