@@ -62,26 +62,53 @@ final class CallTreeView {
         }
         header[header.length - 1] = "call tree (" + (t.source() == CallTree.Source.RECORDED
                 ? "recorded; " + t.overflowCalls() + " calls in " + CallTree.OTHER_PATHS : "from the event log, raw times") + ")";
-        for (CallTree.Node r : t.threads()) add(s, t, r, rows);
+        boolean[] keep = s.filter.isEmpty() ? null : matching(t, s.filter);
+        for (CallTree.Node r : t.threads()) if (keep == null || keep[r.index()]) add(s, t, r, rows, keep);
         return new TableView.Table(header, rows);
     }
 
-    /** The visible rows under {@code top} in preorder, without recursion (deep recursion in the program makes a deep tree). */
-    private static void add(UiState s, CallTree t, CallTree.Node top, List<TableView.Row> rows) {
+    /**
+     * Search ({@code /}): the nodes whose name contains {@code filter} (any case) and their ancestors.
+     * Children come after their parents, so one backward pass marks every path to a match.
+     */
+    static boolean[] matching(CallTree t, String filter) {
+        String f = filter.toLowerCase(java.util.Locale.ROOT);
+        List<CallTree.Node> nodes = t.nodes();
+        boolean[] keep = new boolean[nodes.size()];
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            CallTree.Node n = nodes.get(i);
+            if (n.kind() != CallTree.Kind.THREAD && n.name().toLowerCase(java.util.Locale.ROOT).contains(f)) keep[i] = true;
+            if (keep[i] && n.parent() >= 0) keep[n.parent()] = true;
+        }
+        return keep;
+    }
+
+    /**
+     * The visible rows under {@code top} in preorder, without recursion (deep recursion in the program
+     * makes a deep tree). While searching ({@code keep} not null) the paths to the matches are shown
+     * open and nothing else.
+     */
+    private static void add(UiState s, CallTree t, CallTree.Node top, List<TableView.Row> rows, boolean[] keep) {
         java.util.ArrayDeque<CallTree.Node> todo = new java.util.ArrayDeque<>();
         todo.push(top);
         while (!todo.isEmpty()) {
             CallTree.Node n = todo.pop();
             String key = s.treeKeys[n.index()];
             int[] kids = t.children(n.index());
-            boolean open = s.expanded.contains(key), root = n.kind() == CallTree.Kind.THREAD;
+            boolean root = n.kind() == CallTree.Kind.THREAD;
+            boolean open = keep != null ? hasKept(kids, keep) : s.expanded.contains(key);
             String mark = kids.length == 0 ? "  " : open ? "- " : "+ ";
             String name = "  ".repeat(n.depth()) + mark + (root ? "thread " + n.name() : n.name());
             rows.add(new TableView.Row(new String[] {Long.toString(n.calls()), Units.millis(n.inclNanos()),
                 root ? "" : Units.millis(n.exclNanos()), root ? "" : Units.microjoules(n.energyMicrojoules()),
                 Units.microjoules(n.energyInclMicrojoules()), name}, n.processId(), n.probeId(), key));
-            if (open) for (int i = kids.length - 1; i >= 0; i--) todo.push(t.nodes().get(kids[i]));
+            if (open) for (int i = kids.length - 1; i >= 0; i--) if (keep == null || keep[kids[i]]) todo.push(t.nodes().get(kids[i]));
         }
+    }
+
+    private static boolean hasKept(int[] kids, boolean[] keep) {
+        for (int k : kids) if (keep[k]) return true;
+        return false;
     }
 
     /** The node a row stands for, or null. */

@@ -426,6 +426,24 @@ class TuiScreenTest {
         assertTrue(text().contains("hyprof  tree: processes"), text());
     }
 
+    /** Search in the call tree: the paths to every matching frame, open, and nothing else; Esc gives the tree back. */
+    @Test
+    void callTreeSearchShowsThePathsToTheMatches() throws Exception {
+        reopen(new Source.Stored(treeSession(dir)));
+        keys('t', '/');
+        for (char c : "fft".toCharArray()) keys(c);
+        keys(KeyType.Enter);
+        String t = text();
+        assertTrue(t.contains("    - app.Main.main(java.lang.String[])"), t);
+        assertTrue(t.contains("      - app.Main.main(java.lang.String[])#loop@5"), t);
+        assertTrue(t.contains("          app.Native.fft(int)"), t);
+        assertFalse(t.contains("app.Main.fib(int)"), "a sibling that does not match is hidden:\n" + t);
+        assertFalse(t.contains("thread worker"), "a thread without a match is hidden:\n" + t);
+        keys(KeyType.Escape);
+        t = text();
+        assertTrue(t.contains("thread worker") && t.contains("+ app.Main.main(java.lang.String[])"), t);
+    }
+
     @Test
     void callTreeOfASessionWithoutOneSaysSo() throws Exception {
         keys('t');
