@@ -131,6 +131,39 @@ class HtmlReportIT {
         new WebDriverWait(driver, DEADLINE).withMessage(() -> what + "; state " + state()).until(d -> condition.test(state()));
     }
 
+    static final Path FIREFOX = Path.of("/usr/bin/firefox-esr");
+
+    /**
+     * The page in Firefox too: Debian's {@code firefox-esr}, headless, with a profile of its own, takes a
+     * screenshot of it once loaded (Debian has no geckodriver, so no WebDriver here). The page is drawn
+     * by its script (with scripting off the shot has no coloured pixel at all); the flame graph's
+     * frames are tens of thousands of coloured pixels, so that many say the script ran and drew.
+     */
+    @Test
+    void firefoxDrawsTheReport() throws Exception {
+        assumeTrue(Files.isExecutable(FIREFOX), "firefox-esr is installed by .ci/run (apt-get install firefox-esr)");
+        Path png = dir.resolve("firefox.png"), log = dir.resolve("firefox.log");
+        ProcessBuilder pb = new ProcessBuilder(FIREFOX.toString(), "--headless", "--no-remote", "--profile",
+                Files.createDirectories(dir.resolve("firefox-profile")).toString(), "--window-size=1400,1000",
+                "--screenshot", png.toString(), page.toUri().toString());
+        pb.environment().put("HOME", Files.createDirectories(dir.resolve("firefox-home")).toString());
+        Process p = pb.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(DEADLINE.toSeconds() * 2, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("firefox did not finish: " + Files.readString(log));
+        }
+        assertTrue(Files.exists(png), "firefox wrote no screenshot: " + Files.readString(log));
+        java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png.toFile());
+        long coloured = 0;
+        for (int y = 0; y < img.getHeight(); y++)
+            for (int x = 0; x < img.getWidth(); x++) {
+                int c = img.getRGB(x, y), r = (c >> 16) & 255, g = (c >> 8) & 255, b = c & 255;
+                if (Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b)) > 80) coloured++;
+            }
+        assertTrue(coloured > 20_000, "the flame graph drawn in Firefox: " + coloured + " coloured pixels");
+        Files.copy(png, Path.of("target", "html-report-firefox.png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
     @Test
     void reportLoadsZoomsSearchesAndSwitchesWeight() throws Exception {
         open(page);
