@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * One method, {@link #work}, reached along several call paths of different per-call cost: 12 calls
- * of 3 M steps from {@link #heavy}, 120 of 100 k from {@link #light}, through a recursion three deep
- * ({@link #rec}), and from a thread started with a lambda. Each caller times its own calls with
+ * of 6 M steps from {@link #heavy}, 120 of 500 k from {@link #light}, 20 of 2 M through a recursion
+ * three deep ({@link #rec}), and 40 of 2 M from a thread started with a lambda: every path's calls
+ * add up to tens of milliseconds or more, so that one pause of a loaded machine cannot dominate one. Each caller times its own calls with
  * System.nanoTime and the totals are written to the file named by the first argument, one line
  * per path: {@code path calls nanos} (path as frames joined by {@code ;}, innermost last), for the
  * calling-context tree's acceptance test to hold its figures against. A warm-up first runs the
@@ -36,10 +37,19 @@ public final class Paths {
         v[1] += nanos;
     }
 
+    /**
+     * A thread's first calls of {@link #work} make its probe pages, histograms and tree node: done
+     * here, on a path of its own and unmeasured, so that no measured call pays for them (an
+     * allocation in the probes' window can meet a GC pause the callers' clocks would see).
+     */
+    static void prime() {
+        work(1);
+    }
+
     static void heavy() {
         for (int i = 0; i < 12; i++) {
             long t0 = System.nanoTime();
-            work(3_000_000);
+            work(6_000_000);
             note("heavy;work", System.nanoTime() - t0);
         }
     }
@@ -58,7 +68,7 @@ public final class Paths {
             rec(depth - 1, here);
             return;
         }
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 20; i++) {
             long t0 = System.nanoTime();
             work(2_000_000);
             note(here + ";work", System.nanoTime() - t0);
@@ -83,11 +93,15 @@ public final class Paths {
             if (perCall < 1_000 || System.nanoTime() > deadline) break;
         }
         for (int i = 0; i < 5_000; i++) sink += warm(1);
+        prime();
+        prime();
         heavy();
         light();
         rec(3, "");
         Thread t = new Thread(() -> {
-            for (int i = 0; i < 10; i++) {
+            prime();
+            prime();
+            for (int i = 0; i < 40; i++) {
                 long t0 = System.nanoTime();
                 work(2_000_000);
                 note("lambda;work", System.nanoTime() - t0);

@@ -82,7 +82,7 @@ class CallTreeIT {
             for (MethodRow r : Profile.load(s).methods()) if (r.method().contains(".work(")) work = r;
             assertNotNull(work);
             assertEquals(work.calls(), workCalls);
-            assertEquals(12 + 120 + 5 + 10, workCalls);
+            assertEquals(12 + 120 + 20 + 40 + 4, workCalls, "the four paths and the four priming calls");
         }
     }
 
