@@ -42,8 +42,8 @@ final class PathTree {
 
     /** Nodes a thread takes from the process budget at a time. */
     private static final int BLOCK = 64;
-    /** Bytes a node costs (record, parent, key, two hash slots), for sizing the default budget. */
-    static final int NODE_BYTES = 8 * NREC + 4 + 4 + 2 * (8 + 4);
+    /** Bytes a node costs (record, parent, key, histogram reference, two hash slots), for sizing the default budget. */
+    static final int NODE_BYTES = 8 * NREC + 4 + 4 + 4 + 2 * (8 + 4);
 
     /**
      * A node's per-call histogram (p50/p99 within 1 % while it has room), as a method's: at most
@@ -52,7 +52,7 @@ final class PathTree {
      */
     static final int HIST_SLOTS = DurationHistogram.RUNTIME_MAX_SLOTS;
     /** Bytes the nodes' histograms may take over all threads; past it a node gets none (min and max only). */
-    static final long HIST_BUDGET_BYTES = 16L << 20;
+    static final long HIST_BUDGET_BYTES = 8L << 20;
     private static final AtomicLong histBytesLeft = new AtomicLong(HIST_BUDGET_BYTES);
 
     private static boolean takeHistBytes(long n) {
