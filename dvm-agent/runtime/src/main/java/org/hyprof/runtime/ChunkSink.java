@@ -49,6 +49,12 @@ abstract class ChunkSink implements Sink {
      * calls + iterations then, so a TREE chunk carries only new and changed nodes.
      */
     private final Map<Integer, long[]> treeSent = new HashMap<Integer, long[]>();
+    /**
+     * The final snapshot is being written: trees go whole. A node is marked sent by its calls, so
+     * a periodic snapshot that read a node while its thread was adding a call (calls counted, the
+     * times not yet) would otherwise leave that call's times out for good if no call follows.
+     */
+    private boolean closing;
 
     /** Forget what was sent: the next snapshot carries every probe (after a reconnect). */
     protected synchronized void resetSnapshots() {
@@ -105,7 +111,7 @@ abstract class ChunkSink implements Sink {
         if (closed) return;
         ThreadState[] threads = Recorder.threads();
         writeSnapshot(threads, changedOnly);
-        writeTrees(threads, changedOnly);
+        writeTrees(threads, changedOnly && !closing);
         if (lastSeen.size() > threads.length || treeSent.size() > threads.length) { // states dropped without retire (calibration threads)
             java.util.Set<Integer> held = new java.util.HashSet<Integer>();
             for (ThreadState t : threads) held.add(t.index);
@@ -335,6 +341,7 @@ abstract class ChunkSink implements Sink {
      */
     protected synchronized boolean closeChunks() {
         if (closed) return false;
+        closing = true; // the final snapshot: every tree node, whatever was sent before
         snapshot(true);
         drainEvents();
         new EndChunk(System.currentTimeMillis(), System.nanoTime(), Recorder.totalEventDrops()).encode(chunk.reset());
