@@ -37,6 +37,16 @@ public final class Speedscope {
     /** One thread's profile: its name and span (µs, whole), known after the first pass. */
     private record Profile(String name, long startMicros, long endMicros) {}
 
+    /** Opens a speedscope file: the document, its schema, name and exporter, and the {@code shared} object. */
+    static void begin(JsonGenerator g, String name) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("$schema", "https://www.speedscope.app/file-format-schema.json");
+        g.writeStringField("name", name);
+        g.writeStringField("exporter", "hyprof");
+        g.writeNumberField("activeProfileIndex", 0);
+        g.writeObjectFieldStart("shared");
+    }
+
     public static void write(List<CallStream> streams, String name, Writer w) throws IOException {
         write(streams, name, () -> new JsonFactory().createGenerator(w));
     }
@@ -89,12 +99,7 @@ public final class Speedscope {
             });
         }
         try (JsonGenerator g = generator.open()) {
-            g.writeStartObject();
-            g.writeStringField("$schema", "https://www.speedscope.app/file-format-schema.json");
-            g.writeStringField("name", name);
-            g.writeStringField("exporter", "hyprof");
-            g.writeNumberField("activeProfileIndex", 0);
-            g.writeObjectFieldStart("shared");
+            begin(g, name);
             g.writeArrayFieldStart("frames");
             for (Map.Entry<String, Integer> f : frames.entrySet()) {
                 g.writeStartObject();

@@ -104,12 +104,7 @@ public final class TreeExport {
                 for (int i = r.index() + 1; i < nodes.size() && nodes.get(i).parent() >= 0; i++)
                     frameOf[i] = frames.computeIfAbsent(nodes.get(i).name(), k -> frames.size());
             }
-            g.writeStartObject();
-            g.writeStringField("$schema", "https://www.speedscope.app/file-format-schema.json");
-            g.writeStringField("name", name);
-            g.writeStringField("exporter", "hyprof");
-            g.writeNumberField("activeProfileIndex", 0);
-            g.writeObjectFieldStart("shared");
+            Speedscope.begin(g, name);
             g.writeArrayFieldStart("frames");
             for (String f : frames.keySet()) {
                 g.writeStartObject();

@@ -55,11 +55,12 @@ final class PathTree {
     static final long HIST_BUDGET_BYTES = 8L << 20;
     private static final AtomicLong histBytesLeft = new AtomicLong(HIST_BUDGET_BYTES);
 
-    private static boolean takeHistBytes(long n) {
+    /** Takes {@code n} from a budget; false (nothing taken) when that much is not left. */
+    private static boolean take(AtomicLong budget, long n) {
         for (;;) {
-            long left = histBytesLeft.get();
+            long left = budget.get();
             if (left < n) return false;
-            if (histBytesLeft.compareAndSet(left, left - n)) return true;
+            if (budget.compareAndSet(left, left - n)) return true;
         }
     }
 
@@ -85,11 +86,7 @@ final class PathTree {
     }
 
     private static boolean reserveNodes(int n) {
-        for (;;) {
-            long left = nodesLeft.get();
-            if (left < n) return false;
-            if (nodesLeft.compareAndSet(left, left - n)) return true;
-        }
+        return take(nodesLeft, n);
     }
 
     volatile int[] parent = new int[16];
@@ -210,7 +207,7 @@ final class PathTree {
         if (h == null) {
             if (calls != 2) return;
             long bytes = DurationHistogram.tableBytes(DurationHistogram.MIN_SLOTS) + 24;
-            if (!takeHistBytes(bytes)) return;
+            if (!take(histBytesLeft, bytes)) return;
             histBytes += bytes;
             h = new DurationHistogram(HIST_SLOTS);
             h.record(firstNanos);
@@ -219,7 +216,7 @@ final class PathTree {
         while (!h.record(nanos)) {
             int next = h.nextSlots();
             long more = next == 0 ? 0 : DurationHistogram.tableBytes(next) - DurationHistogram.tableBytes(h.slots());
-            if (next != 0 && takeHistBytes(more)) {
+            if (next != 0 && take(histBytesLeft, more)) {
                 histBytes += more;
                 h.grow();
             } else h.coarsen();
