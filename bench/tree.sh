@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What the calling-context tree costs (issue 22), side by side in one run: SciMark 2.0 composite with
 # every probe on (loops too) without the tree (treeNodes=0) and with it (the default budget), rounds
-# alternating so machine noise hits both alike; then ProbeBench's recording token pair without and
-# with the tree (JMH, same run). Prints medians and ratios.
+# alternating so machine noise hits both alike; then ProbeBench's recording token pairs (one pair,
+# and a method calling another) and the same gone count-only, without and with the tree (JMH, same
+# run). Prints medians and ratios.
 set -euo pipefail
 ROUNDS=${ROUNDS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -28,5 +29,9 @@ print(f"SciMark composite, every probe on, without the tree: median {statistics.
 print(f"SciMark composite, every probe on, with the tree:    median {statistics.median(b):.1f}  {b}")
 print(f"with / without: {statistics.median(b) / statistics.median(a):.3f}")
 PY
-java -jar "$HERE/target/benchmarks.jar" 'ProbeBench.(nanoTimeTwice|tokenPairOnIndy|tokenPairOnStatic)' \
+echo "recording pairs (every probe timed), without and with the tree:"
+java -jar "$HERE/target/benchmarks.jar" 'ProbeBench.(nanoTimeTwice|tokenPairOnIndy|tokenPairOnStatic|tokenNestedPairsOnStatic)' \
     -p mode=aggregate -p treeNodes=0,100000 -f 2 -wi 3 -i 5 -w 1s -r 1s 2>/dev/null | grep -E '^(Benchmark|ProbeBench)'
+echo "the same probes gone count-only (timeAll=false), without and with the tree:"
+java -jar "$HERE/target/benchmarks.jar" 'ProbeBench.(tokenPairOnStatic|tokenNestedPairsOnStatic)' \
+    -p mode=aggregate -p timeAll=false -p treeNodes=0,100000 -f 2 -wi 3 -i 5 -w 1s -r 1s 2>/dev/null | grep -E '^ProbeBench'

@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ProbeBench {
-    static final int ON = 1, OFF = 2, LOOP = 4;
+    static final int ON = 1, OFF = 2, LOOP = 4, ON2 = 5;
 
     /** The call sites an {@code invokedynamic begin ()I} of probe ON / OFF links to. */
     static final MethodHandle BEGIN_ON = site("begin", ON), BEGIN_OFF = site("begin", OFF);
@@ -83,6 +83,7 @@ public class ProbeBench {
         Hyprof.start(o);
         Hyprof.defineProbes(ON, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, false}, null);
         Hyprof.defineProbes(LOOP, new byte[] {Hyprof.LOOP}, new boolean[] {true}, null);
+        Hyprof.defineProbes(ON2, new byte[] {Hyprof.METHOD}, new boolean[] {true}, null);
     }
 
     @TearDown(Level.Trial)
@@ -138,6 +139,18 @@ public class ProbeBench {
     @Benchmark
     public void tokenPairOnIndy() throws Throwable {
         Probe.end(ON, (int) BEGIN_ON.invokeExact());
+    }
+
+    /**
+     * Token API, static calls: a method calling another, both recording (two pairs per operation).
+     * Every entry is under another parent than the one before, so the calling-context tree finds
+     * each node by its hash (the last-node shortcut the single pair above always takes misses).
+     */
+    @Benchmark
+    public void tokenNestedPairsOnStatic() {
+        int outer = Probe.begin(ON);
+        Probe.end(ON2, Probe.begin(ON2));
+        Probe.end(ON, outer);
     }
 
     /** Token API: a loop entered and left after one iteration (counted in the code, handed over at the end). */

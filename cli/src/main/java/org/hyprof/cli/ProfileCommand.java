@@ -61,7 +61,7 @@ public final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--tree-nodes", paramLabel = "N",
             description = {"Nodes the calling-context tree (report --by tree) may keep over all live threads; calls on",
                 "paths past them are counted in an '(other paths)' frame under the deepest kept node, and the",
-                "method table still counts every call. 0: no tree. Default 85000 (with their histograms at most 64 MB). Config key 'treeNodes'."})
+                "method table still counts every call. 0: no tree. Default 80000 (with their histograms at most 64 MB). Config key 'treeNodes'."})
     String treeNodes;
 
     @Option(names = "--append", description = "Add this run as another process of an existing session.")

@@ -30,7 +30,7 @@ import org.hyprof.runtime.Options;
  * <tr><td>statsBudget</td><td>bytes of per-thread aggregate pages all live threads may hold, e.g.
  *     {@code 64m} (default 32m); past it activations needing a new page are dropped and counted</td></tr>
  * <tr><td>treeNodes</td><td>nodes the calling-context tree may keep over all live threads (default
- *     85000, at most 64 MB with the nodes' histograms; 0 = no tree); calls on new paths past it are counted in an
+ *     80000, at most 64 MB with the nodes' histograms; 0 = no tree); calls on new paths past it are counted in an
  *     {@code (other paths)} frame under the deepest kept node</td></tr>
  * <tr><td>out</td><td>session file the runtime writes</td></tr>
  * <tr><td>resolutions</td><td>which probes start on: {@code process;thread;method;loop} (default all)</td></tr>

@@ -62,11 +62,14 @@ final class Calibrator {
             long[] iter = new long[ROUNDS];
             long[] clk = new long[ROUNDS];
             long[] count = new long[ROUNDS];
-            // probe 0 as a count-only probe: what a call of a method switched to count-only costs
+            // probe 0 as a count-only probe: what a call of a method switched to count-only costs,
+            // called from a timed activation (probe 0 under c), as in the app: with a tree, count-only
+            // calls are added up per path under their caller's frame (ThreadState.countCall). Only
+            // id 0: a snapshot taken meanwhile shows this thread, and no real probe has id 0.
             Config counting = new Config(new boolean[] {true}, new boolean[1], new byte[1], 0, 0, 0, false, new boolean[] {true});
             for (int w = 0; w < warm; w++) {
-                counted(counting, n, true);
-                counted(counting, n, false);
+                counted(counting, c, n, true);
+                counted(counting, c, n, false);
             }
             int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
             for (int r = 0; r < ROUNDS; r++) {
@@ -82,7 +85,7 @@ final class Calibrator {
                 long i0 = iters(c, n, false);
                 iter[r] = Math.max(0, ip - i0) * 1000 / n;
                 clk[r] = clock(n) * 1000 / n;
-                long cp = counted(counting, n, true), c0 = counted(counting, n, false);
+                long cp = counted(counting, c, n, true), c0 = counted(counting, c, n, false);
                 count[r] = Math.max(0, cp - c0) * 1000 / n;
             }
             long pairPicos = median(tree);
@@ -155,11 +158,13 @@ final class Calibrator {
     }
 
     /** A loop calling a count-only probe's entry and exit (as rewritten code does) or not. */
-    private static long counted(Config c, int n, boolean probed) {
+    private static long counted(Config c, Config timed, int n, boolean probed) {
         long s = 0;
         long t0 = System.nanoTime();
         if (probed) {
+            int caller = begin(timed, 0);
             for (int i = 0; i < n; i++) { int tok = begin(c, 0); s += i * 31L ^ s; end(c, 0, tok); }
+            end(timed, 0, caller);
         } else {
             for (int i = 0; i < n; i++) { s += i * 31L ^ s; }
         }

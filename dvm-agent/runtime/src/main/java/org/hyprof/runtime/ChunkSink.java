@@ -110,7 +110,9 @@ abstract class ChunkSink implements Sink {
         drainEvents();
         if (closed) return;
         ThreadState[] threads = Recorder.threads();
-        writeSnapshot(threads, changedOnly);
+        // the final snapshot writes every row: a periodic one may have read a row mid-update
+        // (with a tree, its calls are counted in the probe's record and its node, read apart)
+        writeSnapshot(threads, changedOnly && !closing);
         writeTrees(threads, changedOnly && !closing);
         if (lastSeen.size() > threads.length || treeSent.size() > threads.length) { // states dropped without retire (calibration threads)
             java.util.Set<Integer> held = new java.util.HashSet<Integer>();
@@ -152,6 +154,10 @@ abstract class ChunkSink implements Sink {
         return SNAPSHOT_CHUNK_BYTES;
     }
 
+    /** The calls each thread's tree holds, added back to its probe rows. */
+    private final HeldCalls heldCalls = new HeldCalls();
+    private final int[] pendingId = new int[1];
+
     /** Thread parts of the snapshot chunk being built, after its header. */
     private final PayloadWriter parts = new PayloadWriter();
     private final PayloadWriter part = new PayloadWriter();
@@ -174,15 +180,20 @@ abstract class ChunkSink implements Sink {
                 seen = n;
                 lastSeen.put(t.index, seen);
             }
+            // count-only calls the thread has added up and not flushed yet (with a tree): in their row
+            long pending = t.pendingCountOnly(pendingId);
+            int pendingProbe = pending > 0 ? pendingId[0] : -1;
             int count = 0;
             for (int pi = 0; pi < pages.length; pi++) {
                 long[] p = pages[pi];
                 if (p == null) continue;
                 for (int k = 0; k < Stats.PAGE_PROBES; k++) {
                     long s = p[k * Stats.REC + Stats.SEEN];
-                    if (s != 0 && (!changedOnly || s != seen[(pi << Stats.PAGE_SHIFT) + k])) count++;
+                    int id = (pi << Stats.PAGE_SHIFT) + k;
+                    if ((s != 0 && (!changedOnly || s != seen[id])) || id == pendingProbe) count++;
                 }
             }
+            if (count > 0) heldCalls.collect(t.tree);
             // probes only gain SEEN between counting and writing, so the count bounds the loop
             int inPart = 0;
             part.reset();
@@ -193,11 +204,16 @@ abstract class ChunkSink implements Sink {
                 for (int k = 0; k < Stats.PAGE_PROBES && count > 0; k++) {
                     int id = (pi << Stats.PAGE_SHIFT) + k;
                     long s = p[k * Stats.REC + Stats.SEEN];
-                    if (s == 0 || (changedOnly && s == seen[id])) continue;
+                    if ((s == 0 || (changedOnly && s == seen[id])) && id != pendingProbe) continue;
                     count--;
                     seen[id] = s;
                     Stats.copy(pages, nat, carry, id, record);
-                    SnapshotChunk.probe(part, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS, fine(fp, id));
+                    if (id == pendingProbe) {
+                        record[Stats.SEEN] += pending;
+                        record[Stats.COUNT_ONLY_CALLS] += pending;
+                    }
+                    DurationHistogram fine = heldCalls.addTo(id, record, fine(fp, id));
+                    SnapshotChunk.probe(part, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS, fine);
                     inPart++;
                     if (parts.size() + part.size() >= snapshotChunkBytes()) {
                         threadPart(t, inPart);

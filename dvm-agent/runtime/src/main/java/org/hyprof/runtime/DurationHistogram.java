@@ -186,6 +186,22 @@ public final class DurationHistogram {
         return (int) t[0];
     }
 
+    /**
+     * Adds the counts to power-of-two buckets {@code into[at + b]}: bucket b holds [2<sup>b−1</sup>,
+     * 2<sup>b</sup>) (0 holds 0), the last of {@code buckets} everything above. Exact at any
+     * resolution: a bucket never straddles a power of two.
+     */
+    public void addLog2(long[] into, int at, int buckets) {
+        long[] t = table;
+        int s = (int) t[0];
+        for (int i = 1; i < t.length; i++) {
+            long v = t[i];
+            if (v == 0) continue;
+            int b = 64 - Long.numberOfLeadingZeros(Buckets.lowNanos((int) (v >>> COUNT_BITS) - 1, s));
+            into[at + Math.min(b, buckets - 1)] += v & COUNT_MASK;
+        }
+    }
+
     /** Non-empty buckets now. */
     public int nonEmpty() {
         long[] t = table;

@@ -12,7 +12,7 @@ import java.util.List;
  * events the budget keeps), {@code maxAge} (with {@code keep=last}: events older than this are not
  * kept, e.g. {@code 10s}), {@code statsBudget} (bytes of per-thread
  * aggregate pages over all live threads, suffix k/m/g, default 32m), {@code treeNodes} (nodes of the
- * calling-context tree over all live threads, 0 = none, default 85000), {@code snapshotMillis},
+ * calling-context tree over all live threads, 0 = none, default 80000), {@code snapshotMillis},
  * {@code recalibrateMillis} (0 = only at start), {@code calibrate} (true|false),
  * {@code process} (name shown in reports), {@code minDuration} (ns, or with unit ns/us/ms/s),
  * {@code minCalls}, {@code maxDepth}, {@code roots} (probe ids separated by {@code :}),
@@ -50,12 +50,12 @@ public final class Options {
      */
     public long treeNodes = DEFAULT_TREE_NODES;
     /**
-     * 85,000 nodes: a node takes {@code PathTree.NODE_BYTES} (164) bytes, at most twice that
+     * 80,000 nodes: a node takes {@code PathTree.NODE_BYTES} (172) bytes, at most twice that
      * while its thread's arrays grow, twice again with the overflow nodes (one per kept node at
-     * most): 656 bytes per node, 55.8 MB; with the nodes' histograms ({@code PathTree.HIST_BUDGET_BYTES},
+     * most): 688 bytes per node, 55.0 MB; with the nodes' histograms ({@code PathTree.HIST_BUDGET_BYTES},
      * 8 MB) the tree stays within 64 MB.
      */
-    public static final long DEFAULT_TREE_NODES = 85000;
+    public static final long DEFAULT_TREE_NODES = 80000;
     /** The largest {@code treeNodes} accepted. */
     public static final long MAX_TREE_NODES = 50000000;
     public long snapshotMillis = 2000;

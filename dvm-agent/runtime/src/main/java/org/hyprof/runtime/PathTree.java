@@ -8,8 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * its thread writes it; the sink's thread reads it for snapshots (racy reads of counters, as for
  * the stats pages; {@link #size} is published last, so a reader sees whole nodes).
  *
- * <p>Node 0 is the thread itself. A child is found by a hash of (parent, probe key), open
- * addressing in two arrays: one multiply, usually one probe. Nodes come from the process's node
+ * <p>Node 0 is the thread itself. A child is found by the last child its parent was asked for,
+ * else by a hash of (parent, probe key), open addressing in two arrays: one multiply, usually one
+ * probe. A recorded call's times go to its node only when the node has a histogram for them
+ * ({@link #histogram}); the method table gets them back at snapshots ({@link HeldCalls}). Nodes come from the process's node
  * budget ({@link #reserveNodes}), taken in blocks so threads rarely touch the shared counter; past
  * it, a new path's frame is counted in the {@code (other paths)} node of its deepest kept node
  * (one per kept node at most, so the tree stays under twice the budget), and everything called
@@ -42,8 +44,8 @@ final class PathTree {
 
     /** Nodes a thread takes from the process budget at a time. */
     private static final int BLOCK = 64;
-    /** Bytes a node costs (record, parent, key, histogram reference, two hash slots), for sizing the default budget. */
-    static final int NODE_BYTES = 8 * NREC + 4 + 4 + 4 + 2 * (8 + 4);
+    /** Bytes a node costs (record, parent, key, histogram reference, last child, two hash slots), for sizing the default budget. */
+    static final int NODE_BYTES = 8 * NREC + 4 + 4 + 4 + 8 + 2 * (8 + 4);
 
     /**
      * A node's per-call histogram (p50/p99 within 1 % while it has room), as a method's: at most
@@ -91,8 +93,10 @@ final class PathTree {
 
     volatile int[] parent = new int[16];
     volatile int[] key = new int[16];
+    /** Per node: (key &lt;&lt; 32 | node) of the child last asked for ({@link #child}); 0: none. Its thread's only. */
+    private long[] last = new long[16];
     volatile long[] rec = new long[16 * NREC];
-    /** Per-call histograms of deducted inclusive time, made at a node's second timed call; null: none. */
+    /** Per-call histograms of deducted inclusive time, made at a node's first timed call; null: none. */
     volatile DurationHistogram[] hists = new DurationHistogram[16];
     /** Histogram bytes this tree took ({@link #HIST_BUDGET_BYTES}). */
     private long histBytes;
@@ -112,8 +116,20 @@ final class PathTree {
     /**
      * The node of probe {@code k} (id &lt;&lt; 2 | kind) called from node {@code p}: found, made, or
      * past the budget the {@code (other paths)} node under p (p itself when p is one).
+     *
+     * <p>Each node remembers the child it was last asked for: code calls the same method from the
+     * same place over and over (a loop's body), and one compare is cheaper than the hash.
      */
     int child(int p, int k) {
+        long v = last[p];
+        if ((int) (v >>> 32) == k && v != 0) return (int) v;
+        int n = find(p, k);
+        // a path, once a node, stays one; an overflow node may give way to a real one when budget is freed
+        if (n == p || (key[n] & 3) != OTHER) last[p] = ((long) k << 32) | n;
+        return n;
+    }
+
+    private int find(int p, int k) {
         long hk = ((long) p << 32) | (k & 0xffffffffL);
         int h = slot(hk);
         int n = hashNodes[h];
@@ -164,6 +180,7 @@ final class PathTree {
         int[] np = java.util.Arrays.copyOf(parent, cap), nk = java.util.Arrays.copyOf(key, cap);
         long[] nr = java.util.Arrays.copyOf(rec, cap * NREC);
         hists = java.util.Arrays.copyOf(hists, cap);
+        last = java.util.Arrays.copyOf(last, cap);
         rec = nr;
         key = nk;
         parent = np;
@@ -196,22 +213,27 @@ final class PathTree {
     }
 
     /**
-     * A timed call of node n lasting {@code nanos} (its {@code calls}-th): into the node's histogram,
-     * made at the second call with the first call's time ({@code firstNanos}, the node's min before
-     * this call). A node whose histogram the budget refused then has none (its first calls would be
-     * missing from one made later).
+     * A timed call of node n lasting {@code nanos} (its {@code calls}-th) into the node's per-call
+     * histogram. The histogram is made at the node's first call; a node whose histogram the budget
+     * refused then has none (a table made later would miss calls). Returns whether the node
+     * <em>holds</em> the call: it has a histogram and is no {@code (other paths)} node (which mixes
+     * probes), so the method's own record need not keep the call's time figures (see
+     * {@link HeldCalls}).
      */
-    void histogram(int n, long calls, long firstNanos, long nanos) {
-        DurationHistogram[] hs = hists;
-        DurationHistogram h = hs[n];
+    boolean histogram(int n, long calls, long nanos) {
+        DurationHistogram h = hists[n];
+        if (h == null || !h.record(nanos)) return histogramSlow(n, h, calls, nanos);
+        return (key[n] & 3) != OTHER;
+    }
+
+    private boolean histogramSlow(int n, DurationHistogram h, long calls, long nanos) {
         if (h == null) {
-            if (calls != 2) return;
+            if (calls != 1) return false;
             long bytes = DurationHistogram.tableBytes(DurationHistogram.MIN_SLOTS) + 24;
-            if (!take(histBytesLeft, bytes)) return;
+            if (!take(histBytesLeft, bytes)) return false;
             histBytes += bytes;
             h = new DurationHistogram(HIST_SLOTS);
-            h.record(firstNanos);
-            hs[n] = h;
+            hists[n] = h;
         }
         while (!h.record(nanos)) {
             int next = h.nextSlots();
@@ -221,6 +243,19 @@ final class PathTree {
                 h.grow();
             } else h.coarsen();
         }
+        return (key[n] & 3) != OTHER;
+    }
+
+    /**
+     * Adds the per-call durations probe {@code id}'s nodes hold to log₂ bucket counts
+     * ({@code counts[b]}, as {@link Stats#bucket}); the owning thread's, or a racy read.
+     */
+    void addLog2(int id, long[] counts) {
+        int n = size;
+        int[] k = key;
+        DurationHistogram[] hs = hists;
+        for (int i = 1; i < n && i < k.length && i < hs.length; i++)
+            if (k[i] >>> 2 == id && (k[i] & 3) != OTHER && hs[i] != null) hs[i].addLog2(counts, 0, counts.length);
     }
 
     /** Whether node n is an {@code (other paths)} node. */

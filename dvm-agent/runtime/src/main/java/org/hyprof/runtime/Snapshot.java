@@ -21,6 +21,8 @@ public final class Snapshot {
         public final long statsDrops;
         private final long[][] pages, nat;
         private final int[][] carry;
+        /** Probe id → its row ({@link Stats} fields). */
+        private final java.util.SortedMap<Integer, long[]> rows = new java.util.TreeMap<Integer, long[]>();
 
         ThreadData(ThreadState t) {
             this.tid = t.tid;
@@ -36,6 +38,27 @@ public final class Snapshot {
                 this.carry = new int[c.length][];
                 for (int i = 0; i < c.length; i++) if (c[i] != null) carry[i] = c[i].clone();
             }
+            // rows as a snapshot chunk has them: with the calls the thread's tree nodes hold
+            HeldCalls held = new HeldCalls();
+            held.collect(t.tree);
+            int[] pendingId = new int[1];
+            long pending = t.pendingCountOnly(pendingId);
+            int[] ids = pageIds();
+            if (pending > 0 && java.util.Arrays.binarySearch(ids, pendingId[0]) < 0) { // calls not flushed yet only
+                ids = java.util.Arrays.copyOf(ids, ids.length + 1);
+                ids[ids.length - 1] = pendingId[0];
+                java.util.Arrays.sort(ids);
+            }
+            for (int id : ids) {
+                long[] row = new long[Stats.STRIDE];
+                Stats.copy(pages, nat, carry, id, row);
+                held.addTo(id, row, null);
+                if (pending > 0 && id == pendingId[0]) {
+                    row[Stats.SEEN] += pending;
+                    row[Stats.COUNT_ONLY_CALLS] += pending;
+                }
+                rows.put(id, row);
+            }
         }
 
         private static long[][] copy(long[][] src) {
@@ -48,12 +71,20 @@ public final class Snapshot {
         /** A field of probe {@code id} ({@link Stats#CALLS}, …, {@code Stats.HIST + b}); 0 when never recorded. */
         public long get(int id, int field) {
             if (id < 0 || field < 0 || field >= Stats.STRIDE) return 0;
-            long v = Stats.field(pages, nat, carry, id, field);
+            long[] row = rows.get(id);
+            long v = row == null ? (field == Stats.MIN ? Long.MAX_VALUE : 0) : row[field];
             return field == Stats.MIN && v == Long.MAX_VALUE ? 0 : v;
         }
 
         /** Ids of probes seen on this thread, ascending. */
         public int[] ids() {
+            int[] r = new int[rows.size()];
+            int i = 0;
+            for (int id : rows.keySet()) r[i++] = id;
+            return r;
+        }
+
+        private int[] pageIds() {
             int n = 0;
             for (int pi = 0; pi < pages.length; pi++) {
                 if (pages[pi] == null) continue;

@@ -17,7 +17,9 @@ package org.hyprof.runtime;
  * first has 65,536 calls of one duration class, and a probe's fine histogram: created at its
  * second call, doubled when a new duration bucket finds it 3/4 full, at most 8 times; and the
  * calling-context tree's arrays, which double as new paths are first seen, and a node's histogram,
- * as a probe's); a frame is 13 longs in one array, the last its tree node (where parallel arrays
+ * made at its first call). With a tree, a recorded call's times go to its node instead of the
+ * probe's record, and count-only calls are added up per path in fields here: a pair with the tree
+ * costs about what one without does (bench/README.md); a frame is 13 longs in one array, the last its tree node (where parallel arrays
  * cost one cache line per field); deduction uses fixed-point costs, no division. Measured on JDK 17 x86-64
  * (2 × nanoTime = 47 ns): a recording enter+exit pair went from 74 ns with parallel arrays and
  * divisions to 64 ns; a bare push/pop of (id, time) would be 49 ns, the thread-local lookups 3 ns
@@ -356,16 +358,17 @@ final class ThreadState {
     boolean countOnly(Config c, int id, boolean loop) {
         if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return false;
+        if (tree != null) {
+            // added up on its path: to its node and the probe's record when flushed (countedSlow)
+            countCall(id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD));
+            cost += Recorder.calibration.countFx;
+            return true;
+        }
         long[] p = page(id);
         if (p == null) { statsDrops++; return false; }
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         p[b + Stats.SEEN]++;
         p[b + Stats.R_COUNT_ONLY_CALLS]++;
-        PathTree tr = tree;
-        if (tr != null) { // the node first: making it may grow the record array
-            int n = tr.child(topNode(), id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD));
-            tr.rec[n * PathTree.NREC + PathTree.COUNT_ONLY]++;
-        }
         cost += Recorder.calibration.countFx; // taken out of the open activations around it
         return true;
     }
@@ -423,6 +426,7 @@ final class ThreadState {
      * exclusive time, and so do its native costs (hybrid runs).
      */
     private void unmark(int t) {
+        if (countedTop >= 0) flushCounted();
         long[] n = nat;
         int slot = (t / FRAME) * NAT;
         if (!natUsed || n == null || slot + NAT > n.length) return;
@@ -437,6 +441,7 @@ final class ThreadState {
     }
 
     private void finishMethod(Config c, long[] f, int t, int id, long now, boolean thrown) {
+        if (countedTop >= 0) flushCounted();
         deduct(f, t, now, true);
         // charge this activation to the enclosing frames up to the nearest method: their
         // exclusive time does not include it
@@ -467,8 +472,8 @@ final class ThreadState {
         boolean recorded = seen > c.minCalls && dIncl >= c.minDurationNanos;
         if (natUsed) finishNative(t, id, recorded, open == 0);
         if (!recorded) return;
-        addCall(p, b, f, t, id);
-        if (tree != null) treeCall(t, thrown, 0);
+        if (tree != null && treeCall(t, thrown, 0)) addHeldCall(p, b, f, t);
+        else addCall(p, b, f, t, id);
         if (thrown) p[b + Stats.THROWS]++;
         if (open == 0) addOutermost(p, b);
         if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
@@ -486,10 +491,13 @@ final class ThreadState {
     private void maybeCountOnly(Config c, int id, long[] p, int b) {
         long calls = p[b + Stats.CALLS];
         if (c.countOnly(id) || calls == 0 || p[b + Stats.R_TINY_CALLS] * 2 <= calls) return;
+        long[] counts = new long[Stats.HIST_BUCKETS]; // once per probe switched (at most)
+        for (int k = 0; k < Stats.HIST_BUCKETS; k++) counts[k] = Stats.field(pages, null, carryPages, id, Stats.HIST + k);
+        if (tree != null) tree.addLog2(id, counts); // the calls the nodes hold
         long half = (calls + 1) / 2, seenSoFar = 0;
         long median = 0;
         for (int k = 0; k < Stats.HIST_BUCKETS; k++) {
-            seenSoFar += Stats.field(pages, null, carryPages, id, Stats.HIST + k);
+            seenSoFar += counts[k];
             if (seenSoFar >= half) {
                 median = k == 0 ? 0 : k == 1 ? 1 : 3L << (k - 2); // middle of [2^(k-1), 2^k)
                 break;
@@ -561,10 +569,15 @@ final class ThreadState {
         p[b + Stats.DIRECT_LOOP_EVENTS] += counts >>> 32;
         p[b + Stats.DIRECT_ITERS] += f[t + F_DIRECT_ITERS];
         long inclCall = dIncl;
-        // the fine histogram from the second call on: the first call's time is MIN until then
-        if (calls > 1) {
+        if (tree != null) {
+            // with a tree, only calls no node holds come here (see addHeldCall): the fine
+            // histogram from the first of them (MIN is untouched until then)
             DurationHistogram fh = fine(id);
-            if (fh == null || !fh.record(inclCall)) fineSlow(fh, id, calls, p[b + Stats.MIN], inclCall);
+            if (fh == null || !fh.record(inclCall)) fineSlow(fh, id, p[b + Stats.MIN] == Long.MAX_VALUE, -1, inclCall);
+        } else if (calls > 1) {
+            // the fine histogram from the second call on: the first call's time is MIN until then
+            DurationHistogram fh = fine(id);
+            if (fh == null || !fh.record(inclCall)) fineSlow(fh, id, calls == 2, p[b + Stats.MIN], inclCall);
         }
         if (inclCall < p[b + Stats.MIN]) p[b + Stats.MIN] = inclCall;
         if (inclCall > p[b + Stats.MAX]) p[b + Stats.MAX] = inclCall;
@@ -578,6 +591,23 @@ final class ThreadState {
         if (((v >>> shift) & 0xffff) == 0) histWrapped(p, hi, shift, id, h);
         if (dClamped) p[b + Stats.R_CLAMPED]++;
         if (inclCall < Recorder.calibration.tinyNanos) p[b + Stats.R_TINY_CALLS]++;
+    }
+
+    /**
+     * A recorded activation whose tree node holds its time figures and distribution
+     * ({@link #treeCall}): the probe's record keeps what the tree cannot give back (its total of
+     * calls, the calls and iterations inside it, the clamped and tiny calls); snapshots add the
+     * rest from the nodes ({@link HeldCalls}). So that a pair with the tree costs little more than
+     * one without: the tree's figures replace the method's rather than repeat them.
+     */
+    private void addHeldCall(long[] p, int b, long[] f, int t) {
+        long counts = f[t + F_COUNTS];
+        p[b + Stats.CALLS]++;
+        p[b + Stats.CHILD_CALLS] += counts & 0xffffffffL;
+        p[b + Stats.DIRECT_LOOP_EVENTS] += counts >>> 32;
+        p[b + Stats.DIRECT_ITERS] += f[t + F_DIRECT_ITERS];
+        if (dClamped) p[b + Stats.R_CLAMPED]++;
+        if (dIncl < Recorder.calibration.tinyNanos) p[b + Stats.R_TINY_CALLS]++;
     }
 
     /**
@@ -620,9 +650,9 @@ final class ThreadState {
      * {@link #fineCoarsened}). A probe whose table the budget refused at its second call gets
      * none (its snapshot then says its percentiles are log₂ ones: the table would miss calls).
      */
-    private void fineSlow(DurationHistogram fh, int id, long calls, long firstNanos, long nanos) {
+    private void fineSlow(DurationHistogram fh, int id, boolean create, long firstNanos, long nanos) {
         if (fh == null) {
-            if (calls != 2) return; // refused before: incomplete from then on
+            if (!create) return; // refused before: incomplete from then on
             long bytes = DurationHistogram.tableBytes(DurationHistogram.MIN_SLOTS) + 24;
             int pi = id >>> Stats.PAGE_SHIFT;
             DurationHistogram[][] fp = finePages;
@@ -631,7 +661,7 @@ final class ThreadState {
             if (!Recorder.reserveStats(bytes)) { fineRefused++; return; }
             statsBytes += bytes;
             fh = new DurationHistogram(DurationHistogram.RUNTIME_MAX_SLOTS);
-            fh.record(firstNanos);
+            if (firstNanos >= 0) fh.record(firstNanos);
             if (newPage) {
                 if (fp == null || pi >= fp.length) {
                     DurationHistogram[][] n = new DurationHistogram[Math.max(pi + 1, pages.length)][];
@@ -754,6 +784,7 @@ final class ThreadState {
      * enclosing frame as a callee's), deducted with the probe cost inside it.
      */
     private void discard(Config c, int j, long now) {
+        if (countedTop >= 0) flushCounted();
         if (frames[j + F_EVENTS] < 0) { unmark(j); return; }
         long key = frames[j + F_ID];
         int id = (int) (key >>> 2);
@@ -862,6 +893,7 @@ final class ThreadState {
 
     /** Closes loop frame t; {@code explicit}: by its own loop-exit event (else by its method's end). */
     private void closeLoop(Config c, int t, long now, boolean explicit) {
+        if (countedTop >= 0) flushCounted();
         long[] f = frames;
         int id = (int) (f[t + F_ID] >>> 2);
         deduct(f, t, now, explicit);
@@ -881,8 +913,8 @@ final class ThreadState {
         boolean recorded = dIncl >= c.minDurationNanos;
         if (natUsed) finishNative(t, id, recorded, outermost);
         if (!recorded) return;
-        addCall(p, b, f, t, id);
-        if (tree != null) treeCall(t, false, iterations);
+        if (tree != null && treeCall(t, false, iterations)) addHeldCall(p, b, f, t);
+        else addCall(p, b, f, t, id);
         p[b + Stats.ITERATIONS] += iterations;
         if (outermost) addOutermost(p, b);
         if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
@@ -901,10 +933,7 @@ final class ThreadState {
         if (p == null) { statsDrops++; return; }
         p[(id & (Stats.PAGE_PROBES - 1)) * Stats.REC + Stats.ITERATIONS] += iterations;
         PathTree tr = tree;
-        if (tr != null) {
-            int n = tr.child(topNode(), id << 2 | PathTree.LOOP);
-            tr.rec[n * PathTree.NREC + PathTree.ITERATIONS] += iterations;
-        }
+        if (tr != null) countIterationsOnPath(id << 2 | PathTree.LOOP, iterations);
         countIterations(top - FRAME, iterations);
     }
 
@@ -923,6 +952,82 @@ final class ThreadState {
 
     // ------------------------------------------------------------------ calling-context tree
 
+    // With a tree: count-only calls and count-only loops' iterations on one path (a key under the
+    // frame at countedTop), added up here before they go to its tree node and the probe's record:
+    // a tiny method called in a loop costs two compares and an add per call rather than a node
+    // lookup and a stats page (SciMark 2.0's Monte Carlo, two count-only calls in a 15 ns
+    // iteration, ran ~35 % slower with the lookup). Flushed when the path changes, every
+    // FLUSH_COUNTED calls, and before a frame is popped (finishMethod, closeLoop, discard, unmark:
+    // out of the code probes inline into the app; so countedTop names the same frame throughout).
+    // Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so the method
+    // table is whole; the tree lags by at most that many calls of one path, not past its frame.
+    private int countedTop = -1, countedKey;
+    private long countedCalls, countedIters;
+
+    /**
+     * The probe whose count-only calls are added up and not flushed yet, and how many (snapshot
+     * thread: racy reads, as of the counters; a value torn between two paths is off for one snapshot).
+     */
+    long pendingCountOnly(int[] idOut) {
+        int key = countedKey;
+        long calls = countedCalls;
+        if (countedTop < 0 || calls <= 0) return 0;
+        idOut[0] = key >>> 2;
+        return calls;
+    }
+    static final long FLUSH_COUNTED = 1 << 16;
+
+    private void countCall(int k) {
+        if (top != countedTop || k != countedKey || ++countedCalls >= FLUSH_COUNTED) countedSlow(k, 1, 0);
+    }
+
+    private void countIterationsOnPath(int k, long iterations) {
+        if (top != countedTop || k != countedKey || top == 0) countedSlow(k, 0, iterations);
+        else countedIters += iterations;
+    }
+
+    /**
+     * The counting path changed or filled up: flush, and start counting on the new one. One call
+     * site, taken rarely: the JIT leaves it out of line, so that the code a count-only probe
+     * inlines into the app's method stays small (inlined twice, it made SciMark's
+     * {@code Random.nextDouble} too big to inline into its caller: Monte Carlo ran ~35 % slower).
+     */
+    private void countedSlow(int k, long calls, long iterations) {
+        boolean counted = top == countedTop && k == countedKey && calls != 0; // the limit: this call is in
+        flushCounted();
+        if (counted) return;
+        if (page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
+        countedTop = top;
+        countedKey = k;
+        countedCalls = calls;
+        countedIters = iterations;
+        if (top == 0) flushCounted(); // no frame will end to flush it: at once
+    }
+
+    /** The counts added up on the current path go to its node. */
+    private void flushCounted() {
+        int t = countedTop;
+        if (t < 0) return;
+        countedTop = -1;
+        if ((countedCalls | countedIters) == 0) return;
+        PathTree tr = tree;
+        int n = tr.child(t == 0 ? 0 : (int) frames[t - FRAME + F_NODE], countedKey); // the node first: making it may grow the record array
+        long calls = countedCalls;
+        long[] r = tr.rec;
+        r[n * PathTree.NREC + PathTree.COUNT_ONLY] += calls;
+        r[n * PathTree.NREC + PathTree.ITERATIONS] += countedIters;
+        if (calls != 0) {
+            int id = countedKey >>> 2;
+            long[] p = page(id); // made when the path was started: within the budget
+            int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
+            // an (other paths) node mixes probes: the probe's record keeps those calls (see HeldCalls)
+            if (tr.isOther(n)) p[b + Stats.R_COUNT_ONLY_CALLS] += calls;
+            p[b + Stats.SEEN] += calls; // after the node's count: a snapshot seeing SEEN move sees the calls
+        }
+        countedCalls = 0;
+        countedIters = 0;
+    }
+
     /** The tree node of the innermost open frame (0: none, the thread). */
     private int topNode() {
         return top == 0 ? 0 : (int) frames[top - FRAME + F_NODE];
@@ -931,29 +1036,29 @@ final class ThreadState {
     /**
      * A recorded activation (frame t, figures from {@link #deduct}) goes to its tree node. Inside an
      * {@code (other paths)} node (its caller's node is the same) it adds its call and exclusive
-     * figures only: the outermost activation there holds its inclusive time.
+     * figures only: the outermost activation there holds its inclusive time. Returns whether the
+     * node holds the call ({@link PathTree#histogram}): then the probe's record need not.
      */
-    private void treeCall(int t, boolean thrown, long iterations) {
+    private boolean treeCall(int t, boolean thrown, long iterations) {
         PathTree tr = tree;
         int n = (int) frames[t + F_NODE];
         long[] r = tr.rec;
         int b = n * PathTree.NREC;
-        r[b + PathTree.CALLS]++;
+        long calls = ++r[b + PathTree.CALLS];
+        long incl = dIncl;
         r[b + PathTree.EXCL_RAW] += dExclRaw;
         r[b + PathTree.EXCL] += dExcl;
         r[b + PathTree.CPU_EXCL] += dCpuExcl;
         if (t == 0 || frames[t - FRAME + F_NODE] != n) {
             r[b + PathTree.INCL_RAW] += dRaw;
-            r[b + PathTree.INCL] += dIncl;
+            r[b + PathTree.INCL] += incl;
             r[b + PathTree.CPU_INCL] += dCpuIncl;
         }
-        long firstNanos = r[b + PathTree.MIN];
-        if (dIncl < firstNanos) r[b + PathTree.MIN] = dIncl;
-        if (dIncl > r[b + PathTree.MAX]) r[b + PathTree.MAX] = dIncl;
-        long calls = r[b + PathTree.CALLS];
-        if (calls >= 2) tr.histogram(n, calls, firstNanos, dIncl);
-        r[b + PathTree.ITERATIONS] += iterations;
+        if (incl < r[b + PathTree.MIN]) r[b + PathTree.MIN] = incl;
+        if (incl > r[b + PathTree.MAX]) r[b + PathTree.MAX] = incl;
+        if (iterations != 0) r[b + PathTree.ITERATIONS] += iterations;
         if (thrown) r[b + PathTree.THROWS]++;
+        return tr.histogram(n, calls, incl);
     }
 
     // ------------------------------------------------------------------ storage

@@ -19,8 +19,13 @@ class PathTreeTest {
     }
 
     private static void start(long treeNodes, int probes) {
+        start(treeNodes, probes, null);
+    }
+
+    private static void start(long treeNodes, int probes, java.io.File out) {
         Hyprof.reset();
         Options o = new Options();
+        if (out != null) o.out = out.getPath();
         o.calibrate = false;
         o.snapshotMillis = 60_000;
         o.treeNodes = treeNodes;
@@ -74,7 +79,7 @@ class PathTreeTest {
         assertTrue(f(t, bs.get(0), PathTree.INCL_RAW) >= 150_000);
         assertEquals(3, t.hists[bs.get(0)].total(), "the node's histogram holds every timed call, the first one too");
         assertEquals(2, t.hists[bs.get(1)].total());
-        assertNull(t.hists[a], "one call: its time is the node's min, no histogram");
+        assertEquals(1, t.hists[a].total(), "one call: in the node's histogram from the first");
         for (int n = 1; n < t.size; n++) {
             assertTrue(f(t, n, PathTree.EXCL) <= f(t, n, PathTree.INCL), "exclusive ≤ inclusive at node " + n);
             assertTrue(f(t, n, PathTree.EXCL) >= 0);
@@ -184,6 +189,93 @@ class PathTreeTest {
             assertEquals(mine().get(id, Stats.COUNT_ONLY_CALLS), f(t, ns.get(0), PathTree.COUNT_ONLY));
         }
         assertEquals(2L * (probes - 10), counted, "the tree grew several times on the way: no count lost");
+    }
+
+    /**
+     * With a tree, a call whose node has a histogram keeps its times there only (the probe's record
+     * keeps its count); snapshots add them back. The session's rows are whole either way: calls in
+     * kept nodes, calls in (other paths), the fine and power-of-two histograms, the books.
+     */
+    @Test
+    void aProbeRowIsWholeWhetherItsNodesOrItsRecordHoldItsCalls(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        int probes = 200;
+        java.io.File out = dir.resolve("s.hyprof").toFile();
+        start(64, probes, out); // one block of nodes: later paths go to (other paths)
+        int tok = Probe.begin(A);
+        for (int id = 10; id < probes; id++) {
+            long nanos = 1_000L * (id % 7);
+            call(id, nanos, () -> {});
+            call(id, nanos, () -> call(B, 2_000, () -> {}));
+        }
+        Probe.end(A, tok);
+        PathTree t = Recorder.state().tree;
+        int held = 0, own = 0;
+        for (int n = 1; n < t.size; n++) {
+            if (t.isOther(n)) own += f(t, n, PathTree.CALLS);
+            else if (t.hists[n] != null) held += f(t, n, PathTree.CALLS);
+        }
+        assertTrue(held > 0 && own > 0, "calls held by nodes (" + held + ") and by records (" + own + ")");
+        long[] page = Recorder.state().pages[0];
+        assertEquals(0, page[A * Stats.REC + Stats.EXCL_RAW], "A's node holds its time, not A's record");
+        assertEquals(1, page[A * Stats.REC + Stats.CALLS], "… which keeps its count");
+        Snapshot.ThreadData d = mine();
+        long excl = 0;
+        for (int id = 1; id < probes; id++) excl += d.get(id, Stats.EXCL_RAW);
+        assertEquals(d.get(A, Stats.INCL_RAW), excl, "Σ raw exclusive = root's raw inclusive, with held calls added back");
+        Hyprof.stop();
+
+        ThreadMemoryTest.Session s = ThreadMemoryTest.Session.read(out);
+        long tid = Thread.currentThread().getId();
+        for (int id = 10; id < probes; id++) {
+            long[] r = s.row(tid, id);
+            assertEquals(2, r[Stats.CALLS], "probe " + id);
+            assertEquals(2, s.histogramTotal(tid, id), "probe " + id + ": power-of-two histogram");
+            assertEquals(2, s.fines.get(tid).get(id).total(), "probe " + id + ": fine histogram");
+            assertTrue(r[Stats.MIN] <= r[Stats.MAX] && r[Stats.MIN] > 0);
+        }
+        long bCalls = probes - 10;
+        assertEquals(bCalls, s.row(tid, B)[Stats.CALLS]);
+        assertEquals(bCalls, s.fines.get(tid).get(B).total(), "B's calls in kept nodes and in (other paths), merged");
+        assertEquals(bCalls, s.histogramTotal(tid, B));
+        assertTrue(s.row(tid, B)[Stats.MIN] >= 2_000, "B's minimum from its nodes and its record");
+        long sessionExcl = 0;
+        for (int id = 1; id < probes; id++) if (s.row(tid, id) != null) sessionExcl += s.row(tid, id)[Stats.EXCL_RAW];
+        assertEquals(s.row(tid, A)[Stats.INCL_RAW], sessionExcl, "the session's books");
+    }
+
+    /**
+     * Count-only calls are added up on their path and flushed to the node and the probe's record
+     * when the path changes or its frame ends; meanwhile snapshots still count every one of them.
+     */
+    @Test
+    void countOnlyCallsNotFlushedYetAreInTheSnapshotAndReachTheirNodeWhenTheFrameEnds() {
+        start(Options.DEFAULT_TREE_NODES, 20);
+        Hyprof.countOnly(10);
+        Hyprof.countOnly(11);
+        int tok = Probe.begin(A);
+        for (int i = 0; i < 1000; i++) Probe.end(10, Probe.begin(10));
+        PathTree t = Recorder.state().tree;
+        assertEquals(1000, mine().get(10, Stats.COUNT_ONLY_CALLS), "added up, not flushed: still in the probe's row");
+        assertTrue(nodesOf(t, 10, false).isEmpty(), "the node comes with the flush");
+        for (int i = 0; i < 3; i++) {
+            Probe.end(10, Probe.begin(10));
+            Probe.end(11, Probe.begin(11)); // alternating paths flush each other
+        }
+        assertEquals(1003, mine().get(10, Stats.COUNT_ONLY_CALLS));
+        assertEquals(3, mine().get(11, Stats.COUNT_ONLY_CALLS));
+        for (int i = 0; i < ThreadState.FLUSH_COUNTED + 5; i++) Probe.end(11, Probe.begin(11));
+        assertEquals(ThreadState.FLUSH_COUNTED, f(t, nodesOf(t, 11, false).get(0), PathTree.COUNT_ONLY) - 2,
+                "flushed every FLUSH_COUNTED calls: the tree lags by fewer");
+        Probe.end(A, tok);
+        int a = nodesOf(t, A, false).get(0);
+        for (int id : new int[] {10, 11}) {
+            int n = nodesOf(t, id, false).get(0);
+            assertEquals(a, t.parent[n]);
+            assertEquals(mine().get(id, Stats.COUNT_ONLY_CALLS), f(t, n, PathTree.COUNT_ONLY), "probe " + id + ": the frame's end flushed");
+        }
+        assertEquals(ThreadState.FLUSH_COUNTED + 8, mine().get(11, Stats.COUNT_ONLY_CALLS));
+        assertEquals(mine().get(11, Stats.SEEN), mine().get(11, Stats.COUNT_ONLY_CALLS));
     }
 
     @Test

@@ -66,6 +66,14 @@ class ProbeTest {
     /** A probe called once keeps no fine histogram (its one time is its min); from the second call on it counts every timed call. */
     @Test
     void fineHistogramFromTheSecondCallCountsEveryTimedCall() {
+        // without a tree: with one, the calls' node would hold them (PathTreeTest)
+        Hyprof.reset();
+        Options o = new Options();
+        o.calibrate = false;
+        o.snapshotMillis = 60_000;
+        o.treeNodes = 0;
+        Hyprof.start(o);
+        Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD}, new boolean[] {true}, null);
         Probe.enter(A);
         spin(10_000);
         Probe.exit(A);

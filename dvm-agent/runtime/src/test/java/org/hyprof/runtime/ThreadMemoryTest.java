@@ -42,6 +42,10 @@ class ThreadMemoryTest {
     }
 
     private File start(long statsBudget, int probes) {
+        return start(statsBudget, probes, Options.DEFAULT_TREE_NODES);
+    }
+
+    private File start(long statsBudget, int probes, long treeNodes) {
         Hyprof.reset();
         File out = dir.resolve("s.hyprof").toFile();
         Options o = new Options();
@@ -49,6 +53,7 @@ class ThreadMemoryTest {
         o.snapshotMillis = 3_600_000; // no periodic snapshot: what is in the file came from retirement or stop
         o.out = out.getPath();
         o.statsBudgetBytes = statsBudget;
+        o.treeNodes = treeNodes;
         assertTrue(Hyprof.start(o));
         byte[] kinds = new byte[probes];
         boolean[] on = new boolean[probes];
@@ -172,7 +177,7 @@ class ThreadMemoryTest {
 
     @Test
     void aHistogramCountPast16BitsIsCarried() {
-        start(Recorder.DEFAULT_STATS_BUDGET);
+        start(Recorder.DEFAULT_STATS_BUDGET, PROBES, 0); // no tree: the probe's own record keeps every call (else its node would)
         call(1, 1);
         long[] page = Recorder.state().pages[0];
         int b = 1 * Stats.REC + Stats.R_HIST;
@@ -195,6 +200,7 @@ class ThreadMemoryTest {
     static final class Session {
         final Map<Long, Map<Integer, long[]>> rows = new HashMap<Long, Map<Integer, long[]>>();
         final Map<Long, Map<Integer, long[]>> hists = new HashMap<Long, Map<Integer, long[]>>();
+        final Map<Long, Map<Integer, DurationHistogram>> fines = new HashMap<Long, Map<Integer, DurationHistogram>>();
         final Map<Long, String> names = new HashMap<Long, String>();
         final List<String> errors = new ArrayList<String>();
         int snapshotChunks;
@@ -229,10 +235,12 @@ class ThreadMemoryTest {
                     if (!s.rows.containsKey(t.tid)) {
                         s.rows.put(t.tid, new HashMap<Integer, long[]>());
                         s.hists.put(t.tid, new HashMap<Integer, long[]>());
+                        s.fines.put(t.tid, new HashMap<Integer, DurationHistogram>());
                     }
                     for (SnapshotChunk.ProbeRow p : t.probes) {
                         s.rows.get(t.tid).put(p.id, p.fields);
                         s.hists.get(t.tid).put(p.id, p.histogram);
+                        s.fines.get(t.tid).put(p.id, p.fine);
                     }
                 }
             }
