@@ -32,6 +32,6 @@ PY
 echo "recording pairs (every probe timed), without and with the tree:"
 java -jar "$HERE/target/benchmarks.jar" 'ProbeBench.(nanoTimeTwice|tokenPairOnIndy|tokenPairOnStatic|tokenNestedPairsOnStatic)' \
     -p mode=aggregate -p treeNodes=0,100000 -f 2 -wi 3 -i 5 -w 1s -r 1s 2>/dev/null | grep -E '^(Benchmark|ProbeBench)'
-echo "the same probes gone count-only (timeAll=false), without and with the tree:"
+echo "the same probes gone count-only (timeAll=false), called from a timed caller and at top level, without and with the tree:"
 java -jar "$HERE/target/benchmarks.jar" 'ProbeBench.(tokenPairOnStatic|tokenNestedPairsOnStatic)' \
-    -p mode=aggregate -p timeAll=false -p treeNodes=0,100000 -f 2 -wi 3 -i 5 -w 1s -r 1s 2>/dev/null | grep -E '^ProbeBench'
+    -p mode=aggregate -p timeAll=false -p caller=true,false -p treeNodes=0,100000 -f 2 -wi 3 -i 5 -w 1s -r 1s 2>/dev/null | grep -E '^ProbeBench'

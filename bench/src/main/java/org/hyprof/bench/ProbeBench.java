@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ProbeBench {
-    static final int ON = 1, OFF = 2, LOOP = 4, ON2 = 5;
+    static final int ON = 1, OFF = 2, LOOP = 4, ON2 = 5, CALLER = 6;
 
     /** The call sites an {@code invokedynamic begin ()I} of probe ON / OFF links to. */
     static final MethodHandle BEGIN_ON = site("begin", ON), BEGIN_OFF = site("begin", OFF);
@@ -70,6 +70,27 @@ public class ProbeBench {
     @Param({"100000"})
     public long treeNodes;
 
+    /**
+     * With {@code true}, every measured call happens inside an open timed activation (probe
+     * CALLER, opened for each iteration), as an app's calls are inside their caller's: with a
+     * calling-context tree, count-only calls are added up per path under it. With {@code false}
+     * they are top-level calls, which the tree counts one by one.
+     */
+    @Param({"false"})
+    public boolean caller;
+
+    private int callerToken;
+
+    @Setup(Level.Iteration)
+    public void openCaller() {
+        if (caller) callerToken = Probe.begin(CALLER);
+    }
+
+    @TearDown(Level.Iteration)
+    public void closeCaller() {
+        if (caller) Probe.end(CALLER, callerToken);
+    }
+
     @Setup(Level.Trial)
     public void start() {
         Hyprof.reset();
@@ -83,7 +104,7 @@ public class ProbeBench {
         Hyprof.start(o);
         Hyprof.defineProbes(ON, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, false}, null);
         Hyprof.defineProbes(LOOP, new byte[] {Hyprof.LOOP}, new boolean[] {true}, null);
-        Hyprof.defineProbes(ON2, new byte[] {Hyprof.METHOD}, new boolean[] {true}, null);
+        Hyprof.defineProbes(ON2, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, true}, null);
     }
 
     @TearDown(Level.Trial)

@@ -41,21 +41,24 @@ public final class Snapshot {
             // rows as a snapshot chunk has them: with the calls the thread's tree nodes hold
             HeldCalls held = new HeldCalls();
             held.collect(t.tree);
-            int[] pendingId = new int[1];
-            long pending = t.pendingCountOnly(pendingId);
+            int[] pendingId = new int[2];
+            long[] pendingCalls = new long[2];
+            int pendings = t.pendingCountOnly(pendingId, pendingCalls);
             int[] ids = pageIds();
-            if (pending > 0 && java.util.Arrays.binarySearch(ids, pendingId[0]) < 0) { // calls not flushed yet only
-                ids = java.util.Arrays.copyOf(ids, ids.length + 1);
-                ids[ids.length - 1] = pendingId[0];
+            for (int i = 0; i < pendings; i++) {
+                if (java.util.Arrays.binarySearch(ids, pendingId[i]) >= 0) continue;
+                ids = java.util.Arrays.copyOf(ids, ids.length + 1); // calls not flushed yet only
+                ids[ids.length - 1] = pendingId[i];
                 java.util.Arrays.sort(ids);
             }
             for (int id : ids) {
                 long[] row = new long[Stats.STRIDE];
                 Stats.copy(pages, nat, carry, id, row);
                 held.addTo(id, row, null);
-                if (pending > 0 && id == pendingId[0]) {
-                    row[Stats.SEEN] += pending;
-                    row[Stats.COUNT_ONLY_CALLS] += pending;
+                for (int i = 0; i < pendings; i++) {
+                    if (pendingId[i] != id) continue;
+                    row[Stats.SEEN] += pendingCalls[i];
+                    row[Stats.COUNT_ONLY_CALLS] += pendingCalls[i];
                 }
                 rows.put(id, row);
             }

@@ -426,7 +426,7 @@ final class ThreadState {
      * exclusive time, and so do its native costs (hybrid runs).
      */
     private void unmark(int t) {
-        if (countedTop >= 0) flushCounted();
+        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
         long[] n = nat;
         int slot = (t / FRAME) * NAT;
         if (!natUsed || n == null || slot + NAT > n.length) return;
@@ -441,7 +441,7 @@ final class ThreadState {
     }
 
     private void finishMethod(Config c, long[] f, int t, int id, long now, boolean thrown) {
-        if (countedTop >= 0) flushCounted();
+        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
         deduct(f, t, now, true);
         // charge this activation to the enclosing frames up to the nearest method: their
         // exclusive time does not include it
@@ -784,7 +784,7 @@ final class ThreadState {
      * enclosing frame as a callee's), deducted with the probe cost inside it.
      */
     private void discard(Config c, int j, long now) {
-        if (countedTop >= 0) flushCounted();
+        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
         if (frames[j + F_EVENTS] < 0) { unmark(j); return; }
         long key = frames[j + F_ID];
         int id = (int) (key >>> 2);
@@ -893,7 +893,7 @@ final class ThreadState {
 
     /** Closes loop frame t; {@code explicit}: by its own loop-exit event (else by its method's end). */
     private void closeLoop(Config c, int t, long now, boolean explicit) {
-        if (countedTop >= 0) flushCounted();
+        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
         long[] f = frames;
         int id = (int) (f[t + F_ID] >>> 2);
         deduct(f, t, now, explicit);
@@ -952,80 +952,116 @@ final class ThreadState {
 
     // ------------------------------------------------------------------ calling-context tree
 
-    // With a tree: count-only calls and count-only loops' iterations on one path (a key under the
-    // frame at countedTop), added up here before they go to its tree node and the probe's record:
-    // a tiny method called in a loop costs two compares and an add per call rather than a node
+    // With a tree: count-only calls and count-only loops' iterations on a path (a key under the
+    // frame at cTop), added up here before they go to its tree node and the probe's record: a
+    // tiny method called in a loop costs two compares and an add per call rather than a node
     // lookup and a stats page (SciMark 2.0's Monte Carlo, two count-only calls in a 15 ns
-    // iteration, ran ~35 % slower with the lookup). Flushed when the path changes, every
-    // FLUSH_COUNTED calls, and before a frame is popped (finishMethod, closeLoop, discard, unmark:
-    // out of the code probes inline into the app; so countedTop names the same frame throughout).
-    // Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so the method
-    // table is whole; the tree lags by at most that many calls of one path, not past its frame.
-    private int countedTop = -1, countedKey;
-    private long countedCalls, countedIters;
-
-    /**
-     * The probe whose count-only calls are added up and not flushed yet, and how many (snapshot
-     * thread: racy reads, as of the counters; a value torn between two paths is off for one snapshot).
-     */
-    long pendingCountOnly(int[] idOut) {
-        int key = countedKey;
-        long calls = countedCalls;
-        if (countedTop < 0 || calls <= 0) return 0;
-        idOut[0] = key >>> 2;
-        return calls;
-    }
+    // iteration, ran ~35 % slower with the lookup). Two paths at once, so that a loop calling two
+    // tiny methods in turn stays on the fast path. A path is flushed when a third one takes its
+    // place, every FLUSH_COUNTED calls, and before a frame is popped (finishMethod, closeLoop,
+    // discard, unmark: out of the code probes inline into the app; so cTop names the same frame
+    // throughout). Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so
+    // the method table is whole; the tree lags by at most that many calls of a path, not past its frame.
+    private int cTop0 = -1, cKey0, cTop1 = -1, cKey1, cNext;
+    private long cCalls0, cIters0, cCalls1, cIters1;
     static final long FLUSH_COUNTED = 1 << 16;
 
+    /**
+     * The probes whose count-only calls are added up and not flushed yet ({@code ids[0..n)}) and
+     * how many ({@code calls[0..n)}); returns n ≤ 2. Snapshot thread: racy reads, as of the
+     * counters (a value torn between two paths is off for one snapshot).
+     */
+    int pendingCountOnly(int[] ids, long[] calls) {
+        int n = 0;
+        long c0 = cCalls0, c1 = cCalls1;
+        int k0 = cKey0, k1 = cKey1;
+        if (cTop0 >= 0 && c0 > 0) { ids[n] = k0 >>> 2; calls[n++] = c0; }
+        if (cTop1 >= 0 && c1 > 0) { ids[n] = k1 >>> 2; calls[n++] = c1; }
+        return n;
+    }
+
     private void countCall(int k) {
-        if (top != countedTop || k != countedKey || ++countedCalls >= FLUSH_COUNTED) countedSlow(k, 1, 0);
+        int t = top;
+        if (t == cTop0 && k == cKey0) {
+            if (++cCalls0 >= FLUSH_COUNTED) flushCounted();
+        } else if (t == cTop1 && k == cKey1) {
+            if (++cCalls1 >= FLUSH_COUNTED) flushCounted();
+        } else countedSlow(k, 1, 0);
     }
 
     private void countIterationsOnPath(int k, long iterations) {
-        if (top != countedTop || k != countedKey || top == 0) countedSlow(k, 0, iterations);
-        else countedIters += iterations;
+        int t = top;
+        if (t == cTop0 && k == cKey0) cIters0 += iterations;
+        else if (t == cTop1 && k == cKey1) cIters1 += iterations;
+        else countedSlow(k, 0, iterations);
     }
 
     /**
-     * The counting path changed or filled up: flush, and start counting on the new one. One call
-     * site, taken rarely: the JIT leaves it out of line, so that the code a count-only probe
-     * inlines into the app's method stays small (inlined twice, it made SciMark's
-     * {@code Random.nextDouble} too big to inline into its caller: Monte Carlo ran ~35 % slower).
+     * A path not among the two being added up: it takes the place of the older one (flushed).
+     * One call site per kind of count, taken rarely: the JIT leaves it out of line, so the code a
+     * count-only probe inlines into the app's method stays small (inlined, it made SciMark's
+     * {@code Random.nextDouble} too big to inline into its caller).
      */
     private void countedSlow(int k, long calls, long iterations) {
-        boolean counted = top == countedTop && k == countedKey && calls != 0; // the limit: this call is in
-        flushCounted();
-        if (counted) return;
-        if (page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
-        countedTop = top;
-        countedKey = k;
-        countedCalls = calls;
-        countedIters = iterations;
-        if (top == 0) flushCounted(); // no frame will end to flush it: at once
+        if (calls != 0 && page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
+        int t = top;
+        if (cNext == 0) {
+            flushSlot0();
+            cTop0 = t;
+            cKey0 = k;
+            cCalls0 = calls;
+            cIters0 = iterations;
+        } else {
+            flushSlot1();
+            cTop1 = t;
+            cKey1 = k;
+            cCalls1 = calls;
+            cIters1 = iterations;
+        }
+        cNext ^= 1;
+        if (t == 0) flushCounted(); // no frame will end to flush it: at once
     }
 
-    /** The counts added up on the current path go to its node. */
+    /** Every count added up goes to its node. */
     private void flushCounted() {
-        int t = countedTop;
+        flushSlot0();
+        flushSlot1();
+    }
+
+    private void flushSlot0() {
+        int t = cTop0;
         if (t < 0) return;
-        countedTop = -1;
-        if ((countedCalls | countedIters) == 0) return;
+        cTop0 = -1;
+        flushPath(t, cKey0, cCalls0, cIters0);
+        cCalls0 = 0;
+        cIters0 = 0;
+    }
+
+    private void flushSlot1() {
+        int t = cTop1;
+        if (t < 0) return;
+        cTop1 = -1;
+        flushPath(t, cKey1, cCalls1, cIters1);
+        cCalls1 = 0;
+        cIters1 = 0;
+    }
+
+    /** Count-only calls and iterations of key k under the frame below top t go to their node and probe record. */
+    private void flushPath(int t, int k, long calls, long iterations) {
+        if ((calls | iterations) == 0) return;
         PathTree tr = tree;
-        int n = tr.child(t == 0 ? 0 : (int) frames[t - FRAME + F_NODE], countedKey); // the node first: making it may grow the record array
-        long calls = countedCalls;
+        int n = tr.child(t == 0 ? 0 : (int) frames[t - FRAME + F_NODE], k); // the node first: making it may grow the record array
         long[] r = tr.rec;
         r[n * PathTree.NREC + PathTree.COUNT_ONLY] += calls;
-        r[n * PathTree.NREC + PathTree.ITERATIONS] += countedIters;
+        r[n * PathTree.NREC + PathTree.ITERATIONS] += iterations;
         if (calls != 0) {
-            int id = countedKey >>> 2;
+            int id = k >>> 2;
             long[] p = page(id); // made when the path was started: within the budget
             int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
             // an (other paths) node mixes probes: the probe's record keeps those calls (see HeldCalls)
             if (tr.isOther(n)) p[b + Stats.R_COUNT_ONLY_CALLS] += calls;
             p[b + Stats.SEEN] += calls; // after the node's count: a snapshot seeing SEEN move sees the calls
         }
-        countedCalls = 0;
-        countedIters = 0;
     }
 
     /** The tree node of the innermost open frame (0: none, the thread). */
