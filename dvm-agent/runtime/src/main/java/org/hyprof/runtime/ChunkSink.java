@@ -194,7 +194,7 @@ abstract class ChunkSink implements Sink {
                     if ((s != 0 && (!changedOnly || s != seen[id])) || id == pending0 || id == pending1) count++;
                 }
             }
-            if (count > 0) heldCalls.collect(t.tree);
+            if (count > 0 && !heldCalls.collect(t.tree, 1000)) continue; // its tree kept growing: next time
             // probes only gain SEEN between counting and writing, so the count bounds the loop
             int inPart = 0;
             part.reset();

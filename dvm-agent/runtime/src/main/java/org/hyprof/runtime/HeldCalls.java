@@ -18,18 +18,34 @@ final class HeldCalls {
     private long[] rec;
     private DurationHistogram[] hists;
 
-    /** Collects the nodes of {@code tree} that hold calls (none when null); ids are then asked ascending. */
-    void collect(PathTree tree) {
+    /**
+     * {@link #collect(PathTree)}, tried up to {@code attempts} times while the tree's arrays grow
+     * under the reader (they double: the next read usually finds them settled).
+     */
+    boolean collect(PathTree tree, int attempts) {
+        for (int i = 0; i < attempts; i++) {
+            if (collect(tree)) return true;
+            Thread.yield();
+        }
+        return false;
+    }
+
+    /**
+     * Collects the nodes of {@code tree} that hold calls (none when null); ids are then asked
+     * ascending. False when the tree's arrays grew while being read: its rows would miss the held
+     * calls, so the caller writes them at the next snapshot instead.
+     */
+    boolean collect(PathTree tree) {
         count = 0;
         pos = 0;
         rec = null;
         hists = null;
-        if (tree == null) return;
+        if (tree == null) return true;
         int size = tree.size; // volatile read first: the nodes below it are complete
         int[] key = tree.key;
         long[] r = tree.rec;
         DurationHistogram[] hs = tree.hists;
-        if (key.length < size || hs.length < size || r.length < size * PathTree.NREC) return; // grown under us
+        if (key.length < size || hs.length < size || r.length < size * PathTree.NREC) return false; // grown under us
         if (order.length < size) order = new long[size];
         for (int i = 1; i < size; i++) {
             int k = key[i];
@@ -39,6 +55,7 @@ final class HeldCalls {
         java.util.Arrays.sort(order, 0, count);
         rec = r;
         hists = hs;
+        return true;
     }
 
     /**

@@ -40,7 +40,7 @@ public final class Snapshot {
             }
             // rows as a snapshot chunk has them: with the calls the thread's tree nodes hold
             HeldCalls held = new HeldCalls();
-            held.collect(t.tree);
+            held.collect(t.tree, 1000);
             int[] pendingId = new int[2];
             long[] pendingCalls = new long[2];
             int pendings = t.pendingCountOnly(pendingId, pendingCalls);
