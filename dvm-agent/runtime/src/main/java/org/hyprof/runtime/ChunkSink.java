@@ -156,8 +156,6 @@ abstract class ChunkSink implements Sink {
 
     /** The calls each thread's tree holds, added back to its probe rows. */
     private final HeldCalls heldCalls = new HeldCalls();
-    private final int[] pendingId = new int[2];
-    private final long[] pendingCalls = new long[2];
 
     /** Thread parts of the snapshot chunk being built, after its header. */
     private final PayloadWriter parts = new PayloadWriter();
@@ -181,9 +179,7 @@ abstract class ChunkSink implements Sink {
                 seen = n;
                 lastSeen.put(t.index, seen);
             }
-            // count-only calls the thread has added up and not flushed yet (with a tree): in their rows
-            int pendings = t.pendingCountOnly(pendingId, pendingCalls);
-            int pending0 = pendings > 0 ? pendingId[0] : -1, pending1 = pendings > 1 ? pendingId[1] : -1;
+            heldCalls.pendingOf(t); // count-only calls added up and not flushed yet: their rows are written
             int count = 0;
             for (int pi = 0; pi < pages.length; pi++) {
                 long[] p = pages[pi];
@@ -191,7 +187,7 @@ abstract class ChunkSink implements Sink {
                 for (int k = 0; k < Stats.PAGE_PROBES; k++) {
                     long s = p[k * Stats.REC + Stats.SEEN];
                     int id = (pi << Stats.PAGE_SHIFT) + k;
-                    if ((s != 0 && (!changedOnly || s != seen[id])) || id == pending0 || id == pending1) count++;
+                    if ((s != 0 && (!changedOnly || s != seen[id])) || heldCalls.isPending(id)) count++;
                 }
             }
             if (count > 0 && !heldCalls.collect(t.tree, 1000)) continue; // its tree kept growing: next time
@@ -205,15 +201,10 @@ abstract class ChunkSink implements Sink {
                 for (int k = 0; k < Stats.PAGE_PROBES && count > 0; k++) {
                     int id = (pi << Stats.PAGE_SHIFT) + k;
                     long s = p[k * Stats.REC + Stats.SEEN];
-                    if ((s == 0 || (changedOnly && s == seen[id])) && id != pending0 && id != pending1) continue;
+                    if ((s == 0 || (changedOnly && s == seen[id])) && !heldCalls.isPending(id)) continue;
                     count--;
                     seen[id] = s;
                     Stats.copy(pages, nat, carry, id, record);
-                    for (int i = 0; i < pendings; i++) {
-                        if (pendingId[i] != id) continue;
-                        record[Stats.SEEN] += pendingCalls[i];
-                        record[Stats.COUNT_ONLY_CALLS] += pendingCalls[i];
-                    }
                     DurationHistogram fine = heldCalls.addTo(id, record, fine(fp, id));
                     SnapshotChunk.probe(part, id, record, 0, Stats.HIST, Stats.MIN, Stats.HIST, Stats.HIST_BUCKETS, fine);
                     inPart++;

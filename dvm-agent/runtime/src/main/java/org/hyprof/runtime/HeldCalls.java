@@ -17,6 +17,29 @@ final class HeldCalls {
     private int count, pos;
     private long[] rec;
     private DurationHistogram[] hists;
+    /** Count-only calls the thread has added up and not flushed yet: probes and calls ({@link #pendingOf}). */
+    private final int[] pendingIds = new int[2];
+    private final long[] pendingCalls = new long[2];
+    private int pendings;
+
+    /**
+     * Reads the count-only calls thread {@code t} has added up and not flushed yet (racy, as the
+     * counters): {@link #addTo} counts them in their probe's row.
+     */
+    void pendingOf(ThreadState t) {
+        pendings = t.pendingCountOnly(pendingIds, pendingCalls);
+    }
+
+    /** Whether probe {@code id} has calls not flushed yet ({@link #pendingOf}): its row must be written. */
+    boolean isPending(int id) {
+        for (int i = 0; i < pendings; i++) if (pendingIds[i] == id) return true;
+        return false;
+    }
+
+    /** The probes with calls not flushed yet ({@link #pendingOf}). */
+    int[] pendingIds() {
+        return java.util.Arrays.copyOf(pendingIds, pendings);
+    }
 
     /**
      * {@link #collect(PathTree)}, tried up to {@code attempts} times while the tree's arrays grow
@@ -60,13 +83,18 @@ final class HeldCalls {
 
     /**
      * Adds the figures of probe {@code id}'s holding nodes to its snapshot row {@code record}
-     * ({@link Stats} fields, as {@link Stats#copy} gives them): count-only calls, exclusive times,
-     * minimum, maximum, power-of-two histogram. Returns the probe's fine histogram: {@code own} (the calls no node
+     * ({@link Stats} fields, as {@link Stats#copy} gives them): count-only calls (those not flushed
+     * yet too, see {@link #pendingOf}), exclusive times, minimum, maximum, power-of-two histogram. Returns the probe's fine histogram: {@code own} (the calls no node
      * holds) merged with the nodes' (a new histogram), {@code own} when no node holds a call of it,
      * or null when the merge would miss calls (the record has calls of its own and no fine
      * histogram of them: the budget refused it). Ids must be asked in ascending order.
      */
     DurationHistogram addTo(int id, long[] record, DurationHistogram own) {
+        for (int i = 0; i < pendings; i++) {
+            if (pendingIds[i] != id) continue;
+            record[Stats.SEEN] += pendingCalls[i];
+            record[Stats.COUNT_ONLY_CALLS] += pendingCalls[i];
+        }
         while (pos < count && (int) (order[pos] >>> 32) < id) pos++;
         if (pos >= count || (int) (order[pos] >>> 32) != id) return own;
         boolean complete = own != null || record[Stats.MIN] == Long.MAX_VALUE;

@@ -19,8 +19,6 @@ public final class Snapshot {
         public final long depthDrops;
         /** Activations not recorded because a new stats page would have gone past the stats budget. */
         public final long statsDrops;
-        private final long[][] pages, nat;
-        private final int[][] carry;
         /** Probe id → its row ({@link Stats} fields). */
         private final java.util.SortedMap<Integer, long[]> rows = new java.util.TreeMap<Integer, long[]>();
 
@@ -30,45 +28,25 @@ public final class Snapshot {
             this.eventDrops = t.log.dropped;
             this.depthDrops = t.depthDrops;
             this.statsDrops = t.statsDrops;
-            this.pages = copy(t.pages);
-            this.nat = copy(t.natPages);
-            int[][] c = t.carryPages;
-            if (c == null) this.carry = null;
-            else {
-                this.carry = new int[c.length][];
-                for (int i = 0; i < c.length; i++) if (c[i] != null) carry[i] = c[i].clone();
-            }
-            // rows as a snapshot chunk has them: with the calls the thread's tree nodes hold
+            // rows as a snapshot chunk has them (read once here, as the snapshot thread reads them):
+            // with the calls the thread's tree nodes hold and the count-only calls not flushed yet
+            long[][] pages = t.pages;
             HeldCalls held = new HeldCalls();
+            held.pendingOf(t);
             held.collect(t.tree, 1000);
-            int[] pendingId = new int[2];
-            long[] pendingCalls = new long[2];
-            int pendings = t.pendingCountOnly(pendingId, pendingCalls);
-            int[] ids = pageIds();
-            for (int i = 0; i < pendings; i++) {
-                if (java.util.Arrays.binarySearch(ids, pendingId[i]) >= 0) continue;
-                ids = java.util.Arrays.copyOf(ids, ids.length + 1); // calls not flushed yet only
-                ids[ids.length - 1] = pendingId[i];
-                java.util.Arrays.sort(ids);
+            java.util.SortedSet<Integer> ids = new java.util.TreeSet<Integer>();
+            for (int pi = 0; pi < pages.length; pi++) {
+                if (pages[pi] == null) continue;
+                for (int k = 0; k < Stats.PAGE_PROBES; k++)
+                    if (pages[pi][k * Stats.REC + Stats.SEEN] != 0) ids.add((pi << Stats.PAGE_SHIFT) + k);
             }
+            for (int id : held.pendingIds()) ids.add(id);
             for (int id : ids) {
                 long[] row = new long[Stats.STRIDE];
-                Stats.copy(pages, nat, carry, id, row);
+                Stats.copy(pages, t.natPages, t.carryPages, id, row);
                 held.addTo(id, row, null);
-                for (int i = 0; i < pendings; i++) {
-                    if (pendingId[i] != id) continue;
-                    row[Stats.SEEN] += pendingCalls[i];
-                    row[Stats.COUNT_ONLY_CALLS] += pendingCalls[i];
-                }
                 rows.put(id, row);
             }
-        }
-
-        private static long[][] copy(long[][] src) {
-            if (src == null) return null;
-            long[][] r = new long[src.length][];
-            for (int i = 0; i < src.length; i++) if (src[i] != null) r[i] = src[i].clone();
-            return r;
         }
 
         /** A field of probe {@code id} ({@link Stats#CALLS}, …, {@code Stats.HIST + b}); 0 when never recorded. */
@@ -84,22 +62,6 @@ public final class Snapshot {
             int[] r = new int[rows.size()];
             int i = 0;
             for (int id : rows.keySet()) r[i++] = id;
-            return r;
-        }
-
-        private int[] pageIds() {
-            int n = 0;
-            for (int pi = 0; pi < pages.length; pi++) {
-                if (pages[pi] == null) continue;
-                for (int k = 0; k < Stats.PAGE_PROBES; k++) if (pages[pi][k * Stats.REC + Stats.SEEN] != 0) n++;
-            }
-            int[] r = new int[n];
-            n = 0;
-            for (int pi = 0; pi < pages.length; pi++) {
-                if (pages[pi] == null) continue;
-                for (int k = 0; k < Stats.PAGE_PROBES; k++)
-                    if (pages[pi][k * Stats.REC + Stats.SEEN] != 0) r[n++] = (pi << Stats.PAGE_SHIFT) + k;
-            }
             return r;
         }
     }

@@ -1064,11 +1064,6 @@ final class ThreadState {
         }
     }
 
-    /** The tree node of the innermost open frame (0: none, the thread). */
-    private int topNode() {
-        return top == 0 ? 0 : (int) frames[top - FRAME + F_NODE];
-    }
-
     /**
      * A recorded activation (frame t, figures from {@link #deduct}) goes to its tree node. Inside an
      * {@code (other paths)} node (its caller's node is the same) it adds its call and exclusive
