@@ -108,8 +108,9 @@ final class Recorder {
 
     static void loopEnd(Config c, int id, int token, int iterations) {
         try {
-            if (token == ThreadState.COUNT_ONLY_LOOP) state().loopCounted(id, iterations);
-            else state().loopExitAt(c, id, token, iterations);
+            ThreadState s = state(); // once: each call inlines a ThreadLocal lookup into the app's method
+            if (token == ThreadState.COUNT_ONLY_LOOP) s.loopCounted(id, iterations);
+            else s.loopExitAt(c, id, token, iterations);
         } catch (Throwable t) {
             internalFailure(t);
         }

@@ -358,18 +358,21 @@ final class ThreadState {
     boolean countOnly(Config c, int id, boolean loop) {
         if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return false;
-        if (tree != null) {
-            // added up on its path: to its node and the probe's record when flushed (countedSlow)
-            countCall(id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD));
-            cost += Recorder.calibration.countFx;
-            return true;
-        }
+        // Each kind of counting in a method of its own: C2 inlines only the one a site reaches, and
+        // counts only its bytecode against its limit of inlined code per compile (see close).
+        if (tree != null) countCall(id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD)); // on its path, to its node when flushed
+        else if (!countOnPage(id)) return false;
+        cost += Recorder.calibration.countFx; // taken out of the open activations around it
+        return true;
+    }
+
+    /** A count-only call without a tree: to the probe's record at once. False past the stats budget. */
+    private boolean countOnPage(int id) {
         long[] p = page(id);
         if (p == null) { statsDrops++; return false; }
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         p[b + Stats.SEEN]++;
         p[b + Stats.R_COUNT_ONLY_CALLS]++;
-        cost += Recorder.calibration.countFx; // taken out of the open activations around it
         return true;
     }
 
@@ -382,21 +385,25 @@ final class ThreadState {
      * never ran).
      */
     void exitAt(Config c, int id, int token, boolean thrown) {
-        long now = clock();
         int t = token - FRAME;
         long[] f = frames;
         if (t < 0 || t >= top || (f[t + F_ID] & ~ROOT) != (long) id << 2) { staleTokens++; return; }
-        closeAbove(c, t, now);
-        if (f[t + F_EVENTS] < 0) unmark(t);
-        else finishMethod(c, f, t, id, now, thrown);
+        if (f[t + F_EVENTS] >= 0) close(c, t, NOW, false, thrown, 0);
+        else unmarkAt(c, t);
         top = t;
+    }
+
+    /** The exit of a marker (a call below the maximum depth) at frame t: frames above it closed first. */
+    private void unmarkAt(Config c, int t) {
+        closeAbove(c, t, clock());
+        unmark(t);
     }
 
     /** Frames above frame t whose own end never came: loops are closed, methods dropped. */
     private void closeAbove(Config c, int t, long now) {
         long[] f = frames;
         for (int j = top - FRAME; j > t; j -= FRAME) {
-            if ((f[j + F_ID] & KIND_LOOP) != 0) closeLoop(c, j, now, false);
+            if ((f[j + F_ID] & KIND_LOOP) != 0) close(c, j, now, true, false, 0);
             else discard(c, j, now);
         }
     }
@@ -417,7 +424,7 @@ final class ThreadState {
             t = i;
         }
         if (f[t + F_EVENTS] < 0) unmark(t);
-        else finishMethod(c, f, t, id, now, thrown);
+        else close(c, t, now, false, thrown, 0);
         top = t;
     }
 
@@ -440,42 +447,83 @@ final class ThreadState {
         java.util.Arrays.fill(n, slot, slot + NAT, 0);
     }
 
-    private void finishMethod(Config c, long[] f, int t, int id, long now, boolean thrown) {
-        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
-        deduct(f, t, now, true);
-        // charge this activation to the enclosing frames up to the nearest method: their
-        // exclusive time does not include it
-        long raw = dRaw, incl = dIncl, cpu = dCpuIncl;
-        for (int k = t - FRAME; k >= 0; k -= FRAME) {
-            f[k + F_CHILD_INCL] += raw;
-            f[k + F_CHILD_DINCL] += incl;
-            f[k + F_CHILD_CPU] += cpu;
-            f[k + F_COUNTS]++;
-            if ((f[k + F_ID] & KIND_LOOP) == 0) break;
+    /** {@code now} for {@link #close}: read the clock there, and close the frames left open above first. */
+    private static final long NOW = Long.MIN_VALUE;
+
+    /**
+     * Closes frame t, a method's or a loop's, at {@code now} ({@link #NOW}: the clock now, after
+     * closing the frames above t): its deducted times go to its row or its tree node, its
+     * inclusive time to the enclosing frames. {@code loop}: a loop frame, and {@code flag} says
+     * whether its own loop-exit event closed it (else its method's end did), which hands over the
+     * {@code iterations} its code counted; a method frame: {@code flag} says whether it ended by an
+     * exception.
+     *
+     * <p>One method for both kinds of frame, with the clock read in it, and larger than HotSpot
+     * C2's {@code FreqInlineSize} (325 bytes of bytecode) on purpose: C2 never inlines it, so what
+     * a probe's exit inlines into the app's method is a token check and a call, the same with or
+     * without the calling-context tree. When loop exits inlined their frame's closing, the app's
+     * hot methods reached C2's limit of inlined code per compile (then later probes became calls)
+     * and the tree's share of it (~900 bytes more per loop exit) made SciMark's FFT compile for
+     * seconds and run 20 % slower ({@code InliningTest} keeps the size above the limit).
+     */
+    private void close(Config c, int t, long now, boolean loop, boolean flag, int codeIterations) {
+        long[] f = frames;
+        if (now == NOW) {
+            now = clock();
+            closeAbove(c, t, now);
         }
-        int open = --active[id];
-        boolean topLevel = --methodDepth == 0;
-        if ((f[t + F_ID] & ROOT) != 0) rootDepth--;
-        if (c.events) log.record(id, thrown ? EventLog.THROW : EventLog.EXIT, now, 0);
-        if (topLevel) {
-            topInclNanos += dIncl;
-            topCpuNanos += dCpuIncl;
+        if (codeIterations > 0) {
+            f[t + F_ITER_COUNT] += codeIterations;
+            countIterations(t, codeIterations);
+        }
+        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
+        long key = f[t + F_ID];
+        int id = (int) (key >>> 2);
+        deduct(f, t, now, !loop || flag); // a loop closed by its method's exit had no probe event of its own
+        long iterations = 0;
+        boolean outermost;
+        if (loop) {
+            if (flag) countLoopEvent(f, t - FRAME); // its own exit event, in the frames below up to their method
+            iterations = f[t + F_ITER_COUNT];
+            if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
+            // inclusive figures for the outermost activation only, as for methods: the same loop is
+            // open once per activation of a recursive method
+            outermost = id >= active.length || --active[id] <= 0;
+        } else {
+            // charge this activation to the enclosing frames up to the nearest method: their
+            // exclusive time does not include it
+            long raw = dRaw, incl = dIncl, cpu = dCpuIncl;
+            for (int k = t - FRAME; k >= 0; k -= FRAME) {
+                f[k + F_CHILD_INCL] += raw;
+                f[k + F_CHILD_DINCL] += incl;
+                f[k + F_CHILD_CPU] += cpu;
+                f[k + F_COUNTS]++;
+                if ((f[k + F_ID] & KIND_LOOP) == 0) break;
+            }
+            outermost = --active[id] == 0;
+            if ((key & ROOT) != 0) rootDepth--;
+            if (c.events) log.record(id, flag ? EventLog.THROW : EventLog.EXIT, now, 0);
+            if (--methodDepth == 0) {
+                topInclNanos += dIncl;
+                topCpuNanos += dCpuIncl;
+            }
         }
         long[] p = page(id);
         if (p == null) { // past the stats budget: dropped, counted
             statsDrops++;
-            if (natUsed) finishNative(t, id, false, false);
+            if (natUsed) finishNative(t, id, false, loop && outermost);
             return;
         }
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
         long seen = ++p[b + Stats.SEEN];
-        boolean recorded = seen > c.minCalls && dIncl >= c.minDurationNanos;
-        if (natUsed) finishNative(t, id, recorded, open == 0);
+        boolean recorded = (loop || seen > c.minCalls) && dIncl >= c.minDurationNanos;
+        if (natUsed) finishNative(t, id, recorded, outermost);
         if (!recorded) return;
-        if (tree != null && treeCall(t, thrown, 0)) addHeldCall(p, b, f, t);
+        if (tree != null && treeCall(t, !loop && flag, iterations)) addHeldCall(p, b, f, t);
         else addCall(p, b, f, t, id);
-        if (thrown) p[b + Stats.THROWS]++;
-        if (open == 0) addOutermost(p, b);
+        if (loop) p[b + Stats.ITERATIONS] += iterations;
+        else if (flag) p[b + Stats.THROWS]++;
+        if (outermost) addOutermost(p, b);
         if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
     }
 
@@ -835,18 +883,11 @@ final class ThreadState {
      * deducted for them.
      */
     void loopExitAt(Config c, int id, int token, int iterations) {
-        long now = clock();
         int t = token - FRAME;
         long[] f = frames;
         if (t < 0 || t >= top || f[t + F_ID] != (((long) id << 2) | KIND_LOOP)) { staleTokens++; return; }
-        closeAbove(c, t, now);
-        if (iterations > 0) {
-            f[t + F_ITER_COUNT] += iterations;
-            countIterations(t, iterations);
-        }
-        closeLoop(c, t, now, true);
+        close(c, t, NOW, true, true, iterations);
         top = t;
-        countLoopEvent(f, t - FRAME);
     }
 
     void loopIter(int id) {
@@ -878,9 +919,8 @@ final class ThreadState {
         while (i >= 0 && (f[i + F_ID] & KIND_LOOP) != 0 && f[i + F_ID] != key) i -= FRAME;
         if (i < 0 || f[i + F_ID] != key) return;
         closeAbove(c, i, now);
-        closeLoop(c, i, now, true);
+        close(c, i, now, true, true, 0);
         top = i;
-        countLoopEvent(f, i - FRAME);
     }
 
     /** A timed loop event (enter, exit) in the frames up to the nearest method (counted for the host). */
@@ -889,35 +929,6 @@ final class ThreadState {
             f[k + F_COUNTS] += LOOP_EVENT;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
-    }
-
-    /** Closes loop frame t; {@code explicit}: by its own loop-exit event (else by its method's end). */
-    private void closeLoop(Config c, int t, long now, boolean explicit) {
-        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
-        long[] f = frames;
-        int id = (int) (f[t + F_ID] >>> 2);
-        deduct(f, t, now, explicit);
-        long iterations = f[t + F_ITER_COUNT];
-        if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
-        // inclusive figures for the outermost activation only, as for methods: the same loop is
-        // open once per activation of a recursive method
-        boolean outermost = id >= active.length || --active[id] <= 0;
-        long[] p = page(id);
-        if (p == null) { // past the stats budget: dropped, counted
-            statsDrops++;
-            if (natUsed) finishNative(t, id, false, outermost);
-            return;
-        }
-        int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
-        long seen = ++p[b + Stats.SEEN];
-        boolean recorded = dIncl >= c.minDurationNanos;
-        if (natUsed) finishNative(t, id, recorded, outermost);
-        if (!recorded) return;
-        if (tree != null && treeCall(t, false, iterations)) addHeldCall(p, b, f, t);
-        else addCall(p, b, f, t, id);
-        p[b + Stats.ITERATIONS] += iterations;
-        if (outermost) addOutermost(p, b);
-        if (seen >= COUNT_ONLY_AFTER && (seen & (seen - 1)) == 0 && Recorder.countOnlyAllowed) maybeCountOnly(c, id, p, b);
     }
 
     /** The token {@link #loopEnter}'s count-only path hands out: no frame, iterations still counted. */
@@ -958,9 +969,8 @@ final class ThreadState {
     // lookup and a stats page (SciMark 2.0's Monte Carlo, two count-only calls in a 15 ns
     // iteration, ran ~35 % slower with the lookup). Two paths at once, so that a loop calling two
     // tiny methods in turn stays on the fast path. A path is flushed when a third one takes its
-    // place, every FLUSH_COUNTED calls, and before a frame is popped (finishMethod, closeLoop,
-    // discard, unmark: out of the code probes inline into the app; so cTop names the same frame
-    // throughout). Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so
+    // place, every FLUSH_COUNTED calls, and before a frame is popped (close, discard, unmark: out
+    // of the code probes inline into the app; so cTop names the same frame throughout). Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so
     // the method table is whole; the tree lags by at most that many calls of a path, not past its frame.
     private int cTop0 = -1, cKey0, cTop1 = -1, cKey1, cNext;
     private long cCalls0, cIters0, cCalls1, cIters1;
@@ -983,10 +993,11 @@ final class ThreadState {
     private void countCall(int k) {
         int t = top;
         if (t == cTop0 && k == cKey0) {
-            if (++cCalls0 >= FLUSH_COUNTED) flushCounted();
+            if (++cCalls0 < FLUSH_COUNTED) return;
         } else if (t == cTop1 && k == cKey1) {
-            if (++cCalls1 >= FLUSH_COUNTED) flushCounted();
-        } else countedSlow(k, 1, 0);
+            if (++cCalls1 < FLUSH_COUNTED) return;
+        }
+        countedSlow(k, 1, 0); // a new path, or one at the flush bound: one call out of line for both
     }
 
     private void countIterationsOnPath(int k, long iterations) {
@@ -997,12 +1008,18 @@ final class ThreadState {
     }
 
     /**
-     * A path not among the two being added up: it takes the place of the older one (flushed).
+     * A path not among the two being added up: it takes the place of the older one (flushed); or
+     * a path in a slot that reached {@link #FLUSH_COUNTED} calls: both slots are flushed.
      * One call site per kind of count, taken rarely: the JIT leaves it out of line, so the code a
      * count-only probe inlines into the app's method stays small (inlined, it made SciMark's
-     * {@code Random.nextDouble} too big to inline into its caller).
+     * {@code Random.nextDouble} too big to inline into its caller; the flush, once a call of its
+     * own, was small enough to be inlined with the tree lookup behind it: Monte Carlo −12 %).
      */
     private void countedSlow(int k, long calls, long iterations) {
+        if (k == cKey0 && top == cTop0 || k == cKey1 && top == cTop1) { // at FLUSH_COUNTED (the call is added)
+            flushCounted();
+            return;
+        }
         if (calls != 0 && page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
         int t = top;
         if (cNext == 0) {
