@@ -24,7 +24,7 @@ class BionicTest {
         new Random(16).nextBytes(data);
         byte[] expected = MessageDigest.getInstance("SHA-256").digest(data);
         for (Engine engine : Engines.all()) {
-            try (Tracer t = Tracer.open(Conscrypt.library(abi), null, engine, Userland.BIONIC)) {
+            try (Tracer t = Tracer.open(RealLibraries.conscrypt(abi), null, engine, Userland.BIONIC)) {
                 Emulator e = t.emulator;
                 assertEquals(List.of("libconscrypt_jni.so", "libm.so", "libc.so"), e.modules.stream().map(Emulator.Module::name).toList());
                 long in = e.heap.malloc(data.length), out = e.heap.malloc(32);

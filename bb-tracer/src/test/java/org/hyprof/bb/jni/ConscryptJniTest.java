@@ -15,7 +15,7 @@ import org.conscrypt.NativeCrypto;
 import org.conscrypt.NativeRef;
 import org.hyprof.bb.emu.Engine;
 import org.hyprof.bb.emu.Userland;
-import org.hyprof.bb.Conscrypt;
+import org.hyprof.bb.RealLibraries;
 import org.hyprof.bb.Engines;
 
 /**
@@ -48,7 +48,7 @@ class ConscryptJniTest {
         byte[] data = new byte[1 << 20];
         new Random(16).nextBytes(data);
         String expected = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        Path lib = Conscrypt.library(abi);
+        Path lib = RealLibraries.conscrypt(abi);
         for (Engine engine : Engines.all()) {
             HybridRuntime h = new HybridRuntime(lib.getParent(), abi, null, engine, Userland.BIONIC, KEYS::get);
             h.loadLibrary("conscrypt_jni");
