@@ -314,3 +314,19 @@ int truncate_huge(long long n) {
     close(fd);
     return r;
 }
+
+/* ---- errors ---- */
+
+long syscall(long number, ...);
+void abort(void);
+
+/* A system call the emulator does not know (ENOSYS), then abort(): the error names both. */
+int enosys_then_abort(void) {
+    if (syscall(999) < 0) abort();
+    return 0;
+}
+
+/* Reads a word at an address nothing is mapped at: a fault, named with the function. */
+int read_unmapped(void) {
+    return *(volatile int *) 0x20000000;
+}

@@ -130,7 +130,7 @@ public final class Emulator implements AutoCloseable {
         this.stubs = new Stubs(cpu, heap, memory, () -> counter.executed() * 4); // ~4 ns per block: deterministic
         if (userland == Userland.BIONIC) {
             this.ownSandbox = own;
-            this.syscalls = new Syscalls(cpu, stubs, memory, counter::executed, MMAP, MMAP_SIZE, sandbox, this::functionAt, () -> epochs);
+            this.syscalls = new Syscalls(cpu, stubs, memory, counter::executed, MMAP, MMAP_SIZE, sandbox, this::placeOf, () -> epochs);
             memory.map("thread area", THREAD, THREAD_SIZE, true, true, false);
             Linker.registerStandIns(this);
         } else {
@@ -465,6 +465,11 @@ public final class Emulator implements AutoCloseable {
         String why = stubs.takeFailure();
         BlockCounter.EpochCounts counts = counter.endEpoch();
         if (why != null) throw new NativeException(why);
+        if (error instanceof NativeException && error.getMessage() != null && error.getMessage().startsWith("emulation stopped at")) {
+            // a fault: where (library and function), and what the system-call layer refused before
+            String at = placeOf(cpu.pc());
+            throw new NativeException(error.getMessage() + (at != null ? " in " + at : "") + (syscalls != null ? syscalls.context() : ""), error);
+        }
         if (error != null) throw error;
         if (cpu.pc() != TRAP) {
             String limit = limitHit(address);
@@ -509,6 +514,17 @@ public final class Emulator implements AutoCloseable {
         Map.Entry<Long, String> e = m.image().functionsByAddress.floorEntry(address - m.base());
         if (e == null) return null;
         return m.base() == BASE ? e.getValue() : m.name() + "!" + e.getValue();
+    }
+
+    /**
+     * Where an address is, for error messages: {@code libfoo.so!function} (any library, the app's
+     * too), {@code libfoo.so+0x1a2c} without a symbol, or null outside every library.
+     */
+    public String placeOf(long address) {
+        Module m = moduleAt(address);
+        if (m == null) return null;
+        Map.Entry<Long, String> e = m.image().functionsByAddress.floorEntry(address - m.base());
+        return e != null ? m.name() + "!" + e.getValue() : m.name() + "+0x" + Long.toHexString(address - m.base());
     }
 
     public long readWord(long address) {

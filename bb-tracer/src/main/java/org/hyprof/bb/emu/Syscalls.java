@@ -38,7 +38,7 @@ public final class Syscalls {
     private final Stubs stubs;
     private final GuestMemory memory;
     private final LongSupplier virtualNanos;
-    private final LongFunction<String> functionAt;
+    private final LongFunction<String> placeOf;
     private final LongSupplier callId;
     private final long mmapBase, mmapSize;
     private long mmapTop;
@@ -53,12 +53,12 @@ public final class Syscalls {
     final Threads threads;
 
     Syscalls(Backend cpu, Stubs stubs, GuestMemory memory, LongSupplier executedBlocks, long mmapBase, long mmapSize,
-             Sandbox sandbox, LongFunction<String> functionAt, LongSupplier callId) {
+             Sandbox sandbox, LongFunction<String> placeOf, LongSupplier callId) {
         this.cpu = cpu;
         this.arm64 = cpu.arch() == Backend.Arch.ARM64;
         this.stubs = stubs;
         this.memory = memory;
-        this.functionAt = functionAt;
+        this.placeOf = placeOf;
         this.callId = callId;
         this.mmapBase = mmapBase;
         this.mmapSize = mmapSize;
@@ -118,9 +118,9 @@ public final class Syscalls {
 
     private void interrupt(int intno) {
         if (intno != 2) {
-            String fn = functionAt.apply(cpu.pc());
+            String fn = placeOf.apply(cpu.pc());
             stubs.fail("native code raised CPU exception " + intno + " at 0x" + Long.toHexString(cpu.pc()) + (fn != null ? " in " + fn : "")
-                    + (intno == 1 ? " (undefined instruction)" : intno == 7 ? " (breakpoint)" : "") + said());
+                    + (intno == 1 ? " (undefined instruction)" : intno == 7 ? " (breakpoint)" : "") + context());
             return;
         }
         long nr = arm64 ? cpu.gpr(8) : cpu.gpr(7);
@@ -224,12 +224,12 @@ public final class Syscalls {
                     threads.exit();
                     return 0;
                 }
-                throw new NativeException("native code called exit(" + (int) arg(0) + ")" + said());
+                throw new NativeException("native code called exit(" + (int) arg(0) + ")" + context());
             case "exit_group":
-                throw new NativeException("native code called exit_group(" + (int) arg(0) + ")" + said());
+                throw new NativeException("native code called exit_group(" + (int) arg(0) + ")" + context());
             case "tgkill", "tkill", "kill": {
                 int sig = (int) (n.equals("tgkill") ? arg(2) : arg(1));
-                throw new NativeException("native code raised signal " + sig + (sig == 6 ? " (SIGABRT: abort)" : "") + said());
+                throw new NativeException("native code raised signal " + sig + (sig == 6 ? " (SIGABRT: abort)" : "") + context());
             }
             default:
                 throw new Errno(Errno.ENOSYS);
@@ -239,12 +239,12 @@ public final class Syscalls {
     /** An ENOSYS answer, counted by name; the last one is named in later error messages. */
     private void noted(String call) {
         unknown.merge(call, 1L, Long::sum);
-        String by = functionAt.apply(cpu.lr());
+        String by = placeOf.apply(cpu.lr());
         lastUnknown = call + (by != null ? " (from " + by + ")" : "");
     }
 
-    /** What native code printed, and the last system call it was refused, for an error message. */
-    private String said() {
+    /** For an error message of the current call: the last system call it was refused and what native code printed ("" if neither). */
+    String context() {
         StringBuilder b = new StringBuilder();
         if (lastUnknown != null) b.append("; before that it got ENOSYS for ").append(lastUnknown);
         String o = output.toString().strip();
