@@ -330,3 +330,34 @@ int enosys_then_abort(void) {
 int read_unmapped(void) {
     return *(volatile int *) 0x20000000;
 }
+
+/* ---- the other file calls ---- */
+
+int fcntl(int fd, int cmd, ...);
+int dup(int fd);
+
+/*
+ * lseek64 (ARM: _llseek), read after it, fsync, flock, fcntl(F_GETFL), dup (sharing the offset),
+ * fstat, rename: 0, or the step that failed (negative).
+ */
+int misc_calls(void) {
+    static long long st[20];
+    char c = 0;
+    int fd = open("/misc", O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return -1;
+    if (write(fd, "0123456789", 10) != 10) return -2;
+    if (lseek64(fd, 3, 0) != 3) return -3;
+    if (read(fd, &c, 1) != 1 || c != '3') return -4;
+    if (lseek64(fd, -2, 2) != 8) return -5;
+    if (fsync(fd) != 0) return -6;
+    if (flock(fd, 2) != 0) return -7;                 /* LOCK_EX: granted, one process */
+    if ((fcntl(fd, 3) & 3) != O_RDWR) return -8;      /* F_GETFL */
+    int d = dup(fd);
+    if (d < 0 || lseek64(d, 0, 1) != 8) return -9;    /* the same open file: the same offset */
+    if (fstat(d, st) != 0 || st_size((char *) st) != 10) return -10;
+    close(d);
+    close(fd);
+    if (rename("/misc", "/misc2") != 0) return -11;
+    if (open("/misc", O_RDONLY, 0) != -1 || *__errno() != 2) return -12;
+    return 0;
+}

@@ -151,6 +151,19 @@ class SandboxTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"arm64-v8a", "armeabi-v7a"})
+    void seekSyncLockFlagsDupStatAndRename(String abi, @TempDir Path dir) {
+        for (Engine engine : Engines.all()) {
+            Path root = dir.resolve(engine.id);
+            try (Sandbox sb = Sandbox.at(root); Tracer t = Tracer.open(library(abi), null, engine, Userland.BIONIC, sb)) {
+                assertEquals(0, callInt(t, "misc_calls"), engine.id + ": the step that failed");
+                assertTrue(Files.isRegularFile(root.resolve("misc2")), engine.id);
+                assertEquals(Map.of(), t.emulator.syscalls.unknown(), engine.id);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"arm64-v8a", "armeabi-v7a"})
     void hostileSizesAreRefusedBeforeAnyHostAllocation(String abi) {
         for (Engine engine : Engines.all()) {
             try (Tracer t = Tracer.open(library(abi), null, engine, Userland.BIONIC)) {
