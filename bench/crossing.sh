@@ -11,7 +11,7 @@
 #    the fast engine (libunicorn), thread CPU time;
 #  - the whole crossing Java -> native -> Java in a hybrid run: demo.Crossings under hyprof profile
 #    (every probe on), a native method doing almost nothing, ns per call on the program's own clock,
-#    the fastest of four rounds of CALLS calls (as bench/bridge.sh).
+#    the fastest of four rounds of CALLS calls (as bench/bridge.sh); DEMO=0 leaves it out.
 # Needs: this checkout built (mvn -o -B -q -DskipTests package -pl cli,bench -am), and BEFORE's
 # (mvn -o -B -q -DskipTests package -pl cli -am there). Prints the load (uptime) before and after.
 set -euo pipefail
@@ -39,6 +39,7 @@ for r in $(seq "$ROUNDS"); do
         name=$([ "$b" = "$ROOT" ] && echo this || echo before)
         line=$(java -cp "$b/cli/target/lib/hyprof-bb.jar:$HERE/target/classes" org.hyprof.bench.Crossing "$ROOT/samples/native" "$abi" "$u")
         echo "$name $abi $u $line" >>"$OUT"
+        [ "${DEMO:-1}" = 1 ] || continue
         demo=$(HYPROF_NO_BUILD=1 HYPROF_ENGINE=libunicorn "$b/hyprof" profile --force -o "$WORK/b.db" --native-libs "$ROOT/samples/native/lib" \
           --abi "$abi" --userland "$u" --resolution process,thread,method,loop -- java -cp "$SAMPLES" demo.Crossings "$CALLS" 2>/dev/null)
         nat=$(echo "$demo" | awk '/^native call/ {print $(NF-1)}')

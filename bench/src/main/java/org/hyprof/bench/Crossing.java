@@ -17,7 +17,8 @@ import org.hyprof.bb.emu.Userland;
  * medians). The call: {@code count_loop(0)} of {@code samples/native}'s {@code libkernels.so}, two
  * blocks that do nothing; per block: {@code (t(int_kernel(n)) − t(int_kernel(1))) / blocks}. Both
  * with block counting and without any hook; thread CPU time; each figure the median of
- * {@code ROUNDS} batches after a warm-up batch.
+ * {@code ROUNDS} batches after {@code WARM_UP} batches (with one, the JIT had not settled on a
+ * loaded machine: the no-hook figure of one build came out twice the other's, not so when run alone).
  *
  * <p>Uses only bb-tracer API that older builds have too ({@link Emulator#load}, {@link Emulator#call},
  * {@code Result.counts().executedBlocks()}), so the same class measures a build from before a
@@ -28,7 +29,7 @@ import org.hyprof.bb.emu.Userland;
  */
 public final class Crossing {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final int ROUNDS = 7, CALLS = 20_000, LOOP = 200_000;
+    private static final int WARM_UP = 3, ROUNDS = 7, CALLS = 20_000, LOOP = 200_000;
 
     public static void main(String[] args) {
         Path so = Path.of(args[0]).resolve("lib").resolve(args[1]).resolve("libkernels.so");
@@ -42,7 +43,7 @@ public final class Crossing {
                     - counting.call("int_kernel", one).counts().executedBlocks();
             long[] call = new long[ROUNDS], callBare = new long[ROUNDS];
             double[] block = new double[ROUNDS], blockBare = new double[ROUNDS];
-            for (int r = -1; r < ROUNDS; r++) { // round -1 warms up (JIT, translated code)
+            for (int r = -WARM_UP; r < ROUNDS; r++) { // rounds below 0 warm up (JIT, translated code)
                 long c = calls(counting, zero), b = calls(bare, zero);
                 double k = perBlock(counting, one, many, blocks), kb = perBlock(bare, one, many, blocks);
                 if (r < 0) continue;
