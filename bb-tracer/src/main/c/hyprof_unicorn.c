@@ -56,6 +56,7 @@ typedef struct engine {
     uint32_t mask, used;
     int64_t *counts;         /* the current epoch's counts (BlockCounter's direct buffer) */
     int64_t capacity;        /* entries in counts */
+    int32_t *touched;        /* the epoch's touched list: [0] = n, [1..n] = indexes whose count went 0 -> 1 */
     int64_t *executed;       /* BlockCounter's totals: [0] blocks executed, [1] code bytes left in the call's budget */
     /* blocks Unicorn split at its 1 KiB ARM pages, merged for counting (issue 17; see count_split) */
     jmethodID split_at_page; /* boolean splitAtPage(int index) */
@@ -437,7 +438,9 @@ static void on_block_count(uc_engine *uc, uint64_t address, uint32_t size, void 
     if (address == e->fall_end) { count_split(e, address, size); return; } /* issue 17 */
     int32_t idx = index_of(e, address, size);
     if (idx < 0) return;
-    if (idx < e->capacity) e->counts[idx]++;
+    /* the epoch's first execution of this block: note it, so the epoch's accounting reads only the
+       blocks it ran (issue 16 item 5; one compare on a count just loaded, rarely taken) */
+    if (idx < e->capacity && e->counts[idx]++ == 0) e->touched[++e->touched[0]] = idx;
     e->executed[0]++;
     e->head = idx; /* issue 17: where a continuation of this block would start */
     e->fall_end = e->split[idx] ? address + size : NO_FALL;
@@ -445,7 +448,8 @@ static void on_block_count(uc_engine *uc, uint64_t address, uint32_t size, void 
 
 /*
  * Counts every block in [begin, end) into counter's buffers: counter.firstSeen(long, int) gives a
- * new block's index; counts go into the buffer last passed to countInto, executions into totals[0];
+ * new block's index; counts go into the buffer last passed to countInto (a block's index onto the
+ * touched list there when its count goes from 0 to 1), executions into totals[0];
  * each block's size is taken from totals[1], the call's budget, and the emulation stops below 0.
  */
 JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_countBlocks(JNIEnv *env, jclass cls, jlong h, jlong begin, jlong end,
@@ -473,12 +477,22 @@ JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_countBlocks(JNIE
     if (err != UC_ERR_OK) throw_native(env, "cannot add the block hook", err);
 }
 
-/* Where counts go from now on: a direct LongBuffer (BlockCounter switches it per epoch). */
-JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_countInto(JNIEnv *env, jclass cls, jlong h, jobject counts) {
+/*
+ * Where counts go from now on (BlockCounter switches them per epoch): a direct LongBuffer of
+ * counts and a direct IntBuffer, the touched list, with one slot more than the counts (its
+ * length). Only the slots both can hold are counted into, so the list never overflows: a block is
+ * appended at most once per epoch, when its count goes from 0 to 1.
+ */
+JNIEXPORT void JNICALL Java_org_hyprof_bb_emu_LibUnicornBackend_countInto(JNIEnv *env, jclass cls, jlong h, jobject counts,
+                                                                           jobject touched) {
     (void) cls;
     engine *e = ENGINE(h);
     e->counts = (*env)->GetDirectBufferAddress(env, counts);
-    e->capacity = e->counts == NULL ? 0 : (*env)->GetDirectBufferCapacity(env, counts); /* in longs */
+    e->touched = (*env)->GetDirectBufferAddress(env, touched);
+    jlong n = e->counts == NULL ? 0 : (*env)->GetDirectBufferCapacity(env, counts);   /* in longs */
+    jlong t = e->touched == NULL ? 0 : (*env)->GetDirectBufferCapacity(env, touched); /* in ints */
+    e->capacity = t - 1 < n ? t - 1 : n;
+    if (e->capacity < 0) e->capacity = 0;
 }
 
 /* ---- which Unicorn this shim was built against (issue 17) ---- */

@@ -44,6 +44,13 @@ CREATE TABLE native_info (
   process_id INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
   PRIMARY KEY (process_id, key)
 );
+CREATE TABLE native_library_cost (
+  process_id INTEGER NOT NULL, library TEXT NOT NULL, code_library TEXT NOT NULL, system INTEGER NOT NULL,
+  probe_id INTEGER NOT NULL,
+  blocks INTEGER NOT NULL, instructions INTEGER NOT NULL, cycles INTEGER NOT NULL, est_ns INTEGER NOT NULL,
+  energy_pj INTEGER NOT NULL,
+  PRIMARY KEY (process_id, library, code_library, probe_id)
+);
 CREATE TABLE native_run (
   run_id INTEGER PRIMARY KEY AUTOINCREMENT,
   library TEXT NOT NULL, symbol TEXT NOT NULL, args TEXT NOT NULL,

@@ -2,9 +2,10 @@ package org.hyprof.bb;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.hyprof.bb.emu.BlockSink;
 import org.hyprof.bb.emu.PageSplits;
 
@@ -21,6 +22,12 @@ import org.hyprof.bb.emu.PageSplits;
  * once, then increments slot {@code index} of the buffer last passed to its {@link #retargetTo}
  * listener and the total in {@link #totals()}. Without such an engine, {@link #block} does the
  * same in Java.
+ *
+ * <p>An epoch touches only the blocks it ran: whoever counts appends a block's index to the
+ * epoch's touched list when its count goes from 0 to 1, and {@link #endEpoch} reads and clears
+ * just those slots. A call's accounting thus costs O(blocks it ran), not O(blocks known): with
+ * Android's libc loaded (a few thousand blocks run by its start-up alone) a crossing that runs
+ * five blocks costs five slots, not thousands (issue 16 item 5).
  *
  * <p>A block is the program's, not the engine's: Unicorn's ARM and AArch64 targets end translation
  * blocks at 1 KiB pages where qemu-user (4 KiB pages) does not; a block that merely continues one
@@ -44,8 +51,8 @@ public final class BlockCounter implements BlockSink {
     private int head = -1;
     private long fallEnd = -1;
 
-    /** The current epoch's counts (slot = block index). */
-    private LongBuffer counts = newCounts(256);
+    /** The current epoch's counts (slot = block index) and the blocks it touched. */
+    private Slots slots = new Slots(256);
     /**
      * Slot 0: blocks executed over all epochs (drives the virtual clock). Slot 1: bytes of code
      * the current call may still execute (its instruction budget); below 0 the call is stopped.
@@ -53,18 +60,76 @@ public final class BlockCounter implements BlockSink {
     private final ByteBuffer totals = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder()).putLong(8, Long.MAX_VALUE);
     /** Stops the emulation when the budget runs out (engines counting in Java). */
     private Runnable exhausted = () -> { };
-    /** Told each time {@link #counts} is replaced (an engine counting outside Java). */
-    private Consumer<LongBuffer> retarget = b -> { };
+    /** Told each time {@link #slots} is replaced (an engine counting outside Java). */
+    private BiConsumer<LongBuffer, IntBuffer> retarget = (c, t) -> { };
     private long epochThread = -1, epochId = -1;
     private int depth;
-    /** Suspended outer epochs: counts, thread and id (index = nesting depth). */
-    private LongBuffer[] outerCounts = new LongBuffer[4];
+    /** Suspended outer epochs: slots, thread and id (index = nesting depth). */
+    private Slots[] outer = new Slots[4];
     private long[] outerThread = new long[4], outerId = new long[4];
-    /** Count buffers of nested epochs, kept for reuse (index = nesting depth). */
-    private LongBuffer[] spare = new LongBuffer[4];
+    /** Slots of nested epochs, kept for reuse (index = nesting depth); always clear. */
+    private Slots[] spare = new Slots[4];
 
-    private static LongBuffer newCounts(int slots) {
-        return ByteBuffer.allocateDirect(slots * 8).order(ByteOrder.nativeOrder()).asLongBuffer();
+    /**
+     * One epoch's counts, by block index, and its touched list: slot 0 the number of blocks
+     * touched, slots 1… their indexes in order of first execution. Both direct, native byte order,
+     * so an engine in C counts into them; the list has a slot per count slot (plus its length),
+     * since a block is touched at most once per epoch. Clear (all zero) between epochs.
+     */
+    private static final class Slots {
+        final LongBuffer counts;
+        final IntBuffer touched;
+
+        Slots(int slots) {
+            counts = ByteBuffer.allocateDirect(slots * 8).order(ByteOrder.nativeOrder()).asLongBuffer();
+            touched = ByteBuffer.allocateDirect((slots + 1) * 4).order(ByteOrder.nativeOrder()).asIntBuffer();
+        }
+
+        int capacity() {
+            return counts.capacity();
+        }
+
+        int touchedCount() {
+            return touched.get(0);
+        }
+
+        /** A block's first execution in the epoch. */
+        void touch(int index) {
+            int n = touched.get(0) + 1;
+            touched.put(n, index);
+            touched.put(0, n);
+        }
+
+        /** The same counts and list in {@code slots} slots (more blocks became known). */
+        Slots grownTo(int slots) {
+            Slots g = new Slots(slots);
+            int n = touchedCount();
+            for (int k = 1; k <= n; k++) {
+                int i = touched.get(k);
+                g.counts.put(i, counts.get(i));
+                g.touched.put(k, i);
+            }
+            g.touched.put(0, n);
+            return g;
+        }
+
+        /**
+         * The touched blocks' indexes, ascending, and their counts; {@code clear}: their slots are
+         * zeroed and the list emptied as they are read (the slots are then ready for another epoch).
+         */
+        EpochCounts read(long thread, long epoch, int blocksKnown, boolean clear) {
+            int n = touchedCount();
+            int[] idx = new int[n];
+            touched.get(1, idx, 0, n);
+            Arrays.sort(idx); // index order, so that sums over blocks do not depend on execution order
+            long[] ex = new long[n];
+            for (int k = 0; k < n; k++) {
+                ex[k] = counts.get(idx[k]);
+                if (clear) counts.put(idx[k], 0);
+            }
+            if (clear) touched.put(0, 0);
+            return new EpochCounts(thread, epoch, idx, ex, blocksKnown);
+        }
     }
 
     /**
@@ -79,64 +144,66 @@ public final class BlockCounter implements BlockSink {
     }
 
     /**
-     * Calls {@code l} now and whenever the count buffer changes (a new epoch, more blocks); an
-     * engine counting outside Java counts into the buffer given last. It is a direct buffer of
-     * longs in native byte order; slot i = executions of block i in the current epoch.
+     * Calls {@code l} now and whenever the buffers change (a new epoch, more blocks); an engine
+     * counting outside Java counts into the buffers given last: direct, native byte order; counts
+     * slot i = executions of block i in the current epoch; touched: slot 0 the number of blocks
+     * whose count went from 0 to 1 in the epoch, slots 1… their indexes (appended by the engine).
      */
     @Override
-    public void retargetTo(Consumer<LongBuffer> l) {
+    public void retargetTo(BiConsumer<LongBuffer, IntBuffer> l) {
         this.retarget = l;
-        l.accept(counts);
+        l.accept(slots.counts, slots.touched);
     }
 
-    private void setCounts(LongBuffer b) {
-        counts = b;
-        retarget.accept(b);
+    private void setSlots(Slots s) {
+        slots = s;
+        retarget.accept(s.counts, s.touched);
     }
 
-    /** Starts counting into a fresh epoch (nested inside the current one, if any). */
+    /**
+     * Starts counting into a fresh epoch (nested inside the current one, if any). Costs O(1): the
+     * slots are clear, since {@link #endEpoch} clears what it read.
+     */
     public void beginEpoch(long threadId, long epoch) {
         if (depth > 0 || epochId != -1) {
-            if (depth == outerCounts.length) {
-                outerCounts = Arrays.copyOf(outerCounts, depth * 2);
+            if (depth == outer.length) {
+                outer = Arrays.copyOf(outer, depth * 2);
                 outerThread = Arrays.copyOf(outerThread, depth * 2);
                 outerId = Arrays.copyOf(outerId, depth * 2);
                 spare = Arrays.copyOf(spare, depth * 2);
             }
-            outerCounts[depth] = counts;
+            outer[depth] = slots;
             outerThread[depth] = epochThread;
             outerId[depth] = epochId;
-            LongBuffer b = spare[depth];
-            if (b == null || b.capacity() < address.length) b = newCounts(Math.max(256, address.length));
-            else zero(b);
+            Slots b = spare[depth];
+            if (b == null || b.capacity() < address.length) b = new Slots(Math.max(256, address.length));
             spare[depth] = null;
             depth++;
-            setCounts(b);
+            setSlots(b);
         } else {
-            if (counts.capacity() < address.length) setCounts(newCounts(address.length));
-            else zero(counts);
+            // an epoch left unended (an Error thrown through the emulator) left its counts behind
+            if (slots.touchedCount() != 0) slots.read(-1, -1, blocks, true);
+            if (slots.capacity() < address.length) setSlots(new Slots(address.length));
         }
         epochThread = threadId;
         epochId = epoch;
         fallEnd = -1;
     }
 
-    /** Clears the slots blocks can have used. */
-    private void zero(LongBuffer b) {
-        for (int i = 0, n = Math.min(blocks, b.capacity()); i < n; i++) b.put(i, 0);
-    }
-
-    /** Ends the epoch and returns its counts (index → executions), trimmed to the blocks known. */
+    /**
+     * Ends the epoch and returns its counts: the blocks it ran, by index, with their executions.
+     * Reads and clears only those blocks' slots.
+     */
     public EpochCounts endEpoch() {
-        EpochCounts e = new EpochCounts(epochThread, epochId, current());
+        EpochCounts e = slots.read(epochThread, epochId, blocks, true);
         if (depth > 0) {
             depth--;
-            spare[depth] = counts;
-            LongBuffer outer = outerCounts[depth];
-            outerCounts[depth] = null;
+            spare[depth] = slots;
+            Slots o = outer[depth];
+            outer[depth] = null;
             // blocks first seen in the nested epoch may lie beyond the outer buffer
-            if (outer.capacity() < address.length) outer = copyOf(outer, address.length);
-            setCounts(outer);
+            if (o.capacity() < address.length) o = o.grownTo(address.length);
+            setSlots(o);
             epochThread = outerThread[depth];
             epochId = outerId[depth];
         } else {
@@ -147,17 +214,9 @@ public final class BlockCounter implements BlockSink {
         return e;
     }
 
-    private static LongBuffer copyOf(LongBuffer b, int slots) {
-        LongBuffer n = newCounts(slots);
-        for (int i = 0; i < b.capacity(); i++) n.put(i, b.get(i));
-        return n;
-    }
-
-    /** Counts of the epoch in progress so far (index → executions, one per block known; a copy). */
-    public long[] current() {
-        long[] c = new long[blocks];
-        counts.get(0, c, 0, Math.min(blocks, counts.capacity()));
-        return c;
+    /** Counts of the epoch in progress so far (the blocks it ran, with their executions; a copy). */
+    public EpochCounts current() {
+        return slots.read(epochThread, epochId, blocks, false);
     }
 
     @Override
@@ -171,7 +230,10 @@ public final class BlockCounter implements BlockSink {
             return;
         }
         int idx = indexOf(addr, len);
-        counts.put(idx, counts.get(idx) + 1);
+        Slots c = slots;
+        long n = c.counts.get(idx);
+        c.counts.put(idx, n + 1);
+        if (n == 0) c.touch(idx);
         totals.putLong(0, totals.getLong(0) + 1);
         head = idx;
         fallEnd = split[idx] ? addr + len : -1;
@@ -246,7 +308,7 @@ public final class BlockCounter implements BlockSink {
         keys[i] = k;
         values[i] = idx;
         if (blocks * 2 > keys.length) rehash();
-        if (idx >= counts.capacity()) setCounts(copyOf(counts, address.length));
+        if (idx >= slots.capacity()) setSlots(slots.grownTo(address.length));
         return idx;
     }
 
@@ -316,12 +378,31 @@ public final class BlockCounter implements BlockSink {
         return size[index];
     }
 
-    /** One epoch's counts. */
-    public record EpochCounts(long threadId, long epochId, long[] counts) {
+    /**
+     * One epoch's counts: the blocks it ran ({@code indexes}, ascending) and how often each ran
+     * ({@code executions}, same order); {@code blocksKnown}: distinct blocks known when it ended.
+     */
+    public record EpochCounts(long threadId, long epochId, int[] indexes, long[] executions, int blocksKnown) {
+        /** Blocks the epoch ran (distinct). */
+        public int size() {
+            return indexes.length;
+        }
+
+        /** Block executions (the sum of {@link #executions}). */
         public long executedBlocks() {
             long n = 0;
-            for (long c : counts) n += c;
+            for (long c : executions) n += c;
             return n;
+        }
+
+        /**
+         * Executions by block index over every block known (0 for those the epoch did not run): a
+         * dense copy, O(blocks known), for analyses of one call, not the per-call path.
+         */
+        public long[] counts() {
+            long[] c = new long[blocksKnown];
+            for (int k = 0; k < indexes.length; k++) c[indexes[k]] = executions[k];
+            return c;
         }
     }
 }

@@ -50,7 +50,7 @@ public final class Tracer implements AutoCloseable {
     // per-execution cost of each block, by index (filled on first use)
     private long[] costInstr = new long[0];
     private double[] costCycles = new double[0], costPicojoules = new double[0];
-    private int costed;
+    private boolean[] costKnown = new boolean[0];
 
     private Tracer(Emulator e, CpuProfile cpu) {
         this.emulator = e;
@@ -116,26 +116,23 @@ public final class Tracer implements AutoCloseable {
         });
     }
 
-    /** The cost of executions {@code counts} (index → executions), blocks analysed on first use. */
-    public Cost cost(long[] counts) {
-        int n = Math.min(counts.length, emulator.counter.blockCount());
-        if (n > costed) {
-            costInstr = java.util.Arrays.copyOf(costInstr, n);
-            costCycles = java.util.Arrays.copyOf(costCycles, n);
-            costPicojoules = java.util.Arrays.copyOf(costPicojoules, n);
-            for (int i = costed; i < n; i++) {
-                Estimate e = Estimate.of(block(i).categories(), cpu);
-                costInstr[i] = e.instructions();
-                costCycles[i] = e.cycles();
-                costPicojoules[i] = e.energyMicrojoules() * 1e6;
-            }
-            costed = n;
-        }
+    /** The cost of one epoch's executions, blocks analysed on first use: O(blocks it ran). */
+    public Cost cost(BlockCounter.EpochCounts e) {
+        return cost(e.indexes(), e.executions(), e.size());
+    }
+
+    /**
+     * The cost of {@code executions[k]} runs of block {@code indexes[k]}, for k &lt; n (each block
+     * analysed on first use). Sums in the order given: callers pass indexes ascending, so that
+     * the same executions always give the same floating-point sums.
+     */
+    public Cost cost(int[] indexes, long[] executions, int n) {
         long executed = 0, instr = 0;
         double cycles = 0, pj = 0;
-        for (int i = 0; i < n; i++) {
-            long c = counts[i];
+        for (int k = 0; k < n; k++) {
+            long c = executions[k];
             if (c == 0) continue;
+            int i = costed(indexes[k]);
             executed += c;
             instr += c * costInstr[i];
             cycles += c * costCycles[i];
@@ -144,30 +141,80 @@ public final class Tracer implements AutoCloseable {
         return new Cost(executed, instr, cycles, cycles / cpu.frequencyHz * 1e9, pj);
     }
 
+    /**
+     * The cost of executions by block index ({@code counts[i]} runs of block i) split by the library
+     * each block lies in, libraries in the order of {@link Emulator#modules} (the library itself
+     * first, then {@code libc.so}, {@code libm.so} …); libraries none of whose blocks ran are left
+     * out. Each library's figures are summed in index order, like {@link #cost(int[], long[], int)}.
+     */
+    public Map<String, Cost> costByLibrary(long[] counts) {
+        Map<String, double[]> sums = new LinkedHashMap<>(); // blocks, instructions, cycles, pJ
+        for (Emulator.Module m : emulator.modules) sums.put(m.name(), new double[4]);
+        long[] blocksRun = new long[emulator.modules.size()], instr = new long[blocksRun.length];
+        List<String> names = new ArrayList<>(sums.keySet());
+        for (int i = 0, n = Math.min(counts.length, emulator.counter.blockCount()); i < n; i++) {
+            long c = counts[i];
+            if (c == 0) continue;
+            costed(i);
+            int m = names.indexOf(block(i).library());
+            blocksRun[m] += c;
+            instr[m] += c * costInstr[i];
+            double[] s = sums.get(names.get(m));
+            s[2] += c * costCycles[i];
+            s[3] += c * costPicojoules[i];
+        }
+        Map<String, Cost> out = new LinkedHashMap<>();
+        for (int m = 0; m < names.size(); m++) {
+            if (blocksRun[m] == 0) continue;
+            double[] s = sums.get(names.get(m));
+            out.put(names.get(m), new Cost(blocksRun[m], instr[m], s[2], s[2] / cpu.frequencyHz * 1e9, s[3]));
+        }
+        return out;
+    }
+
+    /** Index {@code i}, its cost per execution computed if it was not yet. */
+    private int costed(int i) {
+        if (i >= costInstr.length) {
+            int n = Math.max(i + 1, Math.max(256, costInstr.length * 2));
+            costInstr = java.util.Arrays.copyOf(costInstr, n);
+            costCycles = java.util.Arrays.copyOf(costCycles, n);
+            costPicojoules = java.util.Arrays.copyOf(costPicojoules, n);
+            costKnown = java.util.Arrays.copyOf(costKnown, n);
+        }
+        if (!costKnown[i]) {
+            Estimate e = Estimate.of(block(i).categories(), cpu);
+            costInstr[i] = e.instructions();
+            costCycles[i] = e.cycles();
+            costPicojoules[i] = e.energyMicrojoules() * 1e6;
+            costKnown[i] = true;
+        }
+        return i;
+    }
+
     /** Category counts of an epoch's executions. */
-    public Map<String, Long> categories(long[] counts) {
+    public Map<String, Long> categories(BlockCounter.EpochCounts counts) {
         Map<String, Long> cats = new LinkedHashMap<>();
         for (String c : cpu.categoryNames()) cats.put(c, 0L);
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] == 0) continue;
-            for (Map.Entry<String, Long> e : block(i).categories().entrySet()) cats.merge(e.getKey(), e.getValue() * counts[i], Long::sum);
+        for (int k = 0; k < counts.size(); k++) {
+            long n = counts.executions()[k];
+            for (Map.Entry<String, Long> e : block(counts.indexes()[k]).categories().entrySet()) cats.merge(e.getKey(), e.getValue() * n, Long::sum);
         }
         return cats;
     }
 
     NativeRun analyze(String symbol, Emulator.Result r, long emulatedNanos) {
-        long[] counts = r.counts().counts();
+        BlockCounter.EpochCounts counts = r.counts();
         Map<String, Long> cats = categories(counts);
         List<HotBlock> hot = new ArrayList<>();
         Map<String, Map<String, Long>> perFunction = new LinkedHashMap<>();
         Map<String, Map<String, Long>> perLibrary = new LinkedHashMap<>();
         for (Emulator.Module m : emulator.modules) perLibrary.put(m.name(), new LinkedHashMap<>());
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] == 0) continue;
-            Block b = block(i);
+        for (int j = 0; j < counts.size(); j++) {
+            Block b = block(counts.indexes()[j]);
+            long n = counts.executions()[j];
             Map<String, Long> bc = new LinkedHashMap<>();
-            for (Map.Entry<String, Long> e : b.categories().entrySet()) bc.put(e.getKey(), e.getValue() * counts[i]);
-            hot.add(new HotBlock(b, counts[i], Estimate.of(bc, cpu)));
+            for (Map.Entry<String, Long> e : b.categories().entrySet()) bc.put(e.getKey(), e.getValue() * n);
+            hot.add(new HotBlock(b, n, Estimate.of(bc, cpu)));
             Map<String, Long> f = perFunction.computeIfAbsent(b.function() == null ? "?" : b.function(), k -> new LinkedHashMap<>());
             bc.forEach((k, v) -> f.merge(k, v, Long::sum));
             Map<String, Long> l = perLibrary.computeIfAbsent(b.library(), k -> new LinkedHashMap<>());

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.hyprof.analysis.CallTree;
+import org.hyprof.correlate.LibraryReport;
 import org.hyprof.correlate.NativeRunReport;
 import org.hyprof.correlate.Profile;
 import org.hyprof.correlate.ReportWriter;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "Energy: Java code's exclusive time x the CPU power of the session's power profile (override",
             "with --power-profile etc.), plus native code's estimate from the CPU profile (hybrid runs).",
             "CSV columns (--by method): " + ReportWriter.METHOD_COLUMNS,
+            "CSV columns (--by library): " + LibraryReport.COLUMNS + " (rows with an empty method: each library over all methods)",
             "--format html -o FILE: one self-contained page (flame graph and icicle of the calling-context tree,",
             "method table, native blocks, thread timeline of events sessions) that opens from file:// with no network."})
 public final class ReportCommand implements Callable<Integer> {
@@ -39,7 +41,8 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--by", paramLabel = "WHAT", defaultValue = "method",
             description = "method, loop, thread, process, tree (the calling-context tree: one row per call path, indented),"
-                    + " or native (runs stored by 'hyprof native -o'). Default: ${DEFAULT-VALUE}"
+                    + " library (hybrid runs: native cost per library, the app's own and the system libraries (--userland bionic),"
+                    + " overall and per native method), or native (runs stored by 'hyprof native -o'). Default: ${DEFAULT-VALUE}"
                     + " (native for a session holding only native runs).")
     String by;
 
@@ -97,10 +100,12 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         boolean nativeRuns = by.trim().equalsIgnoreCase("native");
         boolean tree = by.trim().equalsIgnoreCase("tree"), butterfly = callers != null || callees != null;
-        ReportWriter.By b = nativeRuns || tree ? ReportWriter.By.METHOD : parse(ReportWriter.By.class, by, "--by");
+        boolean library = by.trim().equalsIgnoreCase("library");
+        ReportWriter.By b = nativeRuns || tree || library ? ReportWriter.By.METHOD : parse(ReportWriter.By.class, by, "--by");
         Profile.Sort s = parse(Profile.Sort.class, sort == null ? "excl" : sort, "--sort");
         if (top < 0) throw new UserError("--top must be ≥ 0", 2);
         if (format.trim().equalsIgnoreCase("html")) {
+            if (library) throw new UserError("--format html: not for --by library (use table, csv or json)", 2);
             if (tree || butterfly) throw new UserError("--format html: the page shows the tree and its callers itself; not with --by tree, --callers or --callees", 2);
             return html(nativeRuns);
         }
@@ -109,12 +114,21 @@ public final class ReportCommand implements Callable<Integer> {
         if (depth < 0) throw new UserError("--depth must be ≥ 0", 2);
         if (!(minSharePercent >= 0 && minSharePercent <= 100)) throw new UserError("--min-share must be within 0 … 100 (a percentage)", 2);
         if (!tree && (depth != 0 || minSharePercent != 0)) throw new UserError("--depth/--min-share: only with --by tree", 2);
-        if (butterfly && (tree || nativeRuns)) throw new UserError("--callers/--callees: not with --by " + by.trim() + " (they are a view of their own)", 2);
+        if (butterfly && (tree || nativeRuns || library)) throw new UserError("--callers/--callees: not with --by " + by.trim() + " (they are a view of their own)", 2);
         if (callers != null && callees != null && !callers.equals(callees))
             throw new UserError("--callers and --callees name different methods; give one, or the same for a butterfly", 2);
         try (Store store = Store.openReadOnly(session)) {
             PrintWriter out = spec.commandLine().getOut();
             if (tree || butterfly) return tree(store, out, f, tree ? (sort == null ? null : s) : null);
+            if (library) {
+                LibraryReport r = LibraryReport.load(store, naming.style(), top);
+                r.write(f, out);
+                if (!r.any() && f != ReportWriter.Format.TABLE) {
+                    spec.commandLine().getErr().println("hyprof: " + session + ": " + LibraryReport.NONE);
+                    spec.commandLine().getErr().flush();
+                }
+                return 0;
+            }
             if (nativeRuns || store.processes().isEmpty() && !store.nativeRuns().isEmpty()) {
                 new NativeRunReport(store.nativeRuns()).write(f, out);
                 return 0;

@@ -9,8 +9,9 @@ import java.util.Map;
  * The native side of a hybrid process (schema 2): the tracer's settings ({@code native_info}),
  * every executed block ({@code native_block}, keyed by library and block index; the address is the
  * offset in the library) with how often each native method's calls executed it
- * ({@code native_block_count}, replaced as later counts arrive), and the native calls themselves
- * ({@code native_epoch}). Blocks are read back most executed first (executions × instructions).
+ * ({@code native_block_count}, replaced as later counts arrive), the native calls themselves
+ * ({@code native_epoch}), and each native method's cost per library ({@code native_library_cost},
+ * schema 9). Blocks are read back most executed first (executions × instructions).
  */
 final class NativeBlocks {
     private final Sql sql;
@@ -64,6 +65,21 @@ final class NativeBlocks {
                 + " est_ns, energy_pj, wall_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?)", epochs, (ps, e) -> Sql.set(ps, processId,
                 e.epochId(), e.tid(), e.probeId(), e.symbol(), e.blocks(), e.instructions(), e.cycles(), e.estNanos(),
                 e.energyPicojoules(), e.wallNanos()));
+    }
+
+    /** Per-library costs replace what was stored for the same (library, code library, probe). */
+    void putLibraryCosts(long processId, Collection<NativeLibraryCost> costs) {
+        sql.batch("INSERT OR REPLACE INTO native_library_cost(process_id, library, code_library, system, probe_id, blocks,"
+                + " instructions, cycles, est_ns, energy_pj) VALUES (?,?,?,?,?,?,?,?,?,?)", costs, (ps, c) -> Sql.set(ps, processId,
+                c.library(), c.codeLibrary(), c.system() ? 1 : 0, c.probeId(), c.blocks(), c.instructions(), c.cycles(), c.estNanos(),
+                c.energyPicojoules()));
+    }
+
+    List<NativeLibraryCost> libraryCosts(long processId) {
+        return sql.query("SELECT library, code_library, system, probe_id, blocks, instructions, cycles, est_ns, energy_pj"
+                + " FROM native_library_cost WHERE process_id = ? ORDER BY library, probe_id, system, code_library <> library, code_library",
+                rs -> new NativeLibraryCost(rs.getString(1), rs.getString(2), rs.getInt(3) != 0, rs.getInt(4), rs.getLong(5),
+                        rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9)), processId);
     }
 
     List<NativeEpoch> epochs(long processId) {

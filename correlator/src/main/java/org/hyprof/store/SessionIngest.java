@@ -18,6 +18,7 @@ import org.hyprof.runtime.chunk.EventsChunk;
 import org.hyprof.runtime.chunk.MalformedPayloadException;
 import org.hyprof.runtime.chunk.NativeBlocksChunk;
 import org.hyprof.runtime.chunk.NativeEpochsChunk;
+import org.hyprof.runtime.chunk.NativeLibrariesChunk;
 import org.hyprof.runtime.chunk.PayloadReader;
 import org.hyprof.runtime.chunk.SnapshotChunk;
 import org.hyprof.runtime.chunk.TextChunk;
@@ -136,6 +137,7 @@ public final class SessionIngest {
             case SessionFormat.NATIVE_INFO -> nativeInfo(TextChunk.decode(r));
             case SessionFormat.NATIVE_BLOCKS -> nativeBlocks(NativeBlocksChunk.decode(r));
             case SessionFormat.NATIVE_EPOCHS -> nativeEpochs(NativeEpochsChunk.decode(r));
+            case SessionFormat.NATIVE_LIBRARIES -> nativeLibraries(NativeLibrariesChunk.decode(r));
             case SessionFormat.THREADS -> {
                 for (ThreadsChunk.Row t : ThreadsChunk.decode(r).rows)
                     if (t.osTid > 0) store.putOsTid(processId, t.tid, t.osTid);
@@ -221,6 +223,14 @@ public final class SessionIngest {
             epochs.add(new NativeEpoch(e.id, e.tid, e.probeId, e.symbol, e.blocks, e.instructions, e.cycles, e.estNanos,
                     e.energyPicojoules, e.emulatorNanos));
         store.addNativeEpochs(processId, epochs);
+    }
+
+    private void nativeLibraries(NativeLibrariesChunk chunk) {
+        List<NativeLibraryCost> costs = new ArrayList<>();
+        for (NativeLibrariesChunk.Row x : chunk.rows)
+            costs.add(new NativeLibraryCost(x.library, x.codeLibrary, x.system, x.probeId, x.blocks, x.instructions, x.cycles, x.estNanos,
+                    x.energyPicojoules));
+        store.putNativeLibraryCosts(processId, costs);
     }
 
     /** A hybrid run's settings (stored per process); {@code error.N} keys become error notes. */

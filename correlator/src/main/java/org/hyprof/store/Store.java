@@ -437,6 +437,19 @@ public final class Store implements AutoCloseable {
         return nativeBlocks.epochs(processId);
     }
 
+    /** Each native method's cost per library (replacing earlier rows of the same library, code library and method). */
+    public void putNativeLibraryCosts(long processId, Collection<NativeLibraryCost> costs) {
+        nativeBlocks.putLibraryCosts(processId, costs);
+    }
+
+    /**
+     * The native cost of a process's native methods per library: by app library, method, then
+     * the app library's own code before system libraries. Empty for sessions stored before schema 9.
+     */
+    public List<NativeLibraryCost> nativeLibraryCosts(long processId) {
+        return nativeBlocks.libraryCosts(processId);
+    }
+
     // ------------------------------------------------------------------ runs of one native function (NativeRuns)
 
     /** Stores a run of one native function with its functions and hottest blocks; returns its id. */

@@ -19,6 +19,7 @@ import org.hyprof.runtime.Probe;
 import org.hyprof.runtime.SessionFormat;
 import org.hyprof.runtime.chunk.NativeBlocksChunk;
 import org.hyprof.runtime.chunk.NativeEpochsChunk;
+import org.hyprof.runtime.chunk.NativeLibrariesChunk;
 import org.hyprof.runtime.chunk.PayloadWriter;
 import org.hyprof.runtime.chunk.TextChunk;
 import org.junit.jupiter.api.AfterEach;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real runtime records what a hybrid run records (native costs charged to a method, the
- * native-info, epoch and block chunks in the layout SessionFormat documents), and the importer
+ * native-info, epoch, block and per-library cost chunks in the layout SessionFormat documents), and the importer
  * stores all of it; the profile's sums check against the thread totals.
  */
 class HybridImportTest {
@@ -68,6 +69,9 @@ class HybridImportTest {
                 new int[] {2, -1}, new long[] {120, 3}))) // -1: JNI_OnLoad's executions
                 .encode(w.reset());
         NativeCall.chunk(SessionFormat.NATIVE_BLOCKS, w.toByteArray());
+        new NativeLibrariesChunk(List.of(new NativeLibrariesChunk.Row("libx.so", "libx.so", false, 2, 90, 2_400, 3_000, 1_500, 800_000),
+                new NativeLibrariesChunk.Row("libx.so", "libc.so", true, 2, 30, 600, 1_500, 750, 400_000))).encode(w.reset());
+        NativeCall.chunk(SessionFormat.NATIVE_LIBRARIES, w.toByteArray());
         Hyprof.stop();
 
         Path db = dir.resolve("h.db");
@@ -85,6 +89,8 @@ class HybridImportTest {
             assertEquals(Map.of(-1, 3L, 2, 120L), bl.get(0).executionsByProbe());
             assertEquals(0x5a0, bl.get(0).address());
             assertTrue(bl.get(0).disassembly().contains("bne"));
+            assertEquals(List.of(new NativeLibraryCost("libx.so", "libx.so", false, 2, 90, 2_400, 3_000, 1_500, 800_000),
+                    new NativeLibraryCost("libx.so", "libc.so", true, 2, 30, 600, 1_500, 750, 400_000)), s.nativeLibraryCosts(p));
 
             Profile prof = Profile.load(s, new EnergyModel(1000, "1 W (test)"));
             MethodRow fft = prof.methods().stream().filter(x -> x.method().equals("app.Native.fft(int)")).findFirst().orElseThrow();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.hyprof.runtime.chunk.SessionFiles;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,17 @@ class SessionCorpusTest {
         return SessionImporter.importFile(f, s);
     }
 
+    /**
+     * The golden session file as hyprof wrote it in an older format ({@code version}), kept in
+     * {@code src/test/resources/sessions/formatN.hyprof.hex}.
+     */
+    private static byte[] olderFormat(int version) throws IOException {
+        String hex = Files.readString(Path.of("src/test/resources/sessions/format" + version + ".hyprof.hex")).replaceAll("\\s", "");
+        byte[] bytes = java.util.HexFormat.of().parseHex(hex);
+        assertEquals(version, bytes[7], "a format-" + version + " file");
+        return bytes;
+    }
+
     @Test
     void theGoldenSessionImportsWhole() throws IOException {
         try (Store s = Store.create(dir.resolve("g.db"))) {
@@ -40,6 +52,8 @@ class SessionCorpusTest {
             assertEquals(1, s.nativeEpochs(p).size());
             assertEquals(Map.of(1, 20L, -1, 1L), s.nativeBlocks(p).get(0).executionsByProbe());
             assertEquals("armeabi-v7a", s.nativeInfo(p).get("abi"));
+            assertEquals(List.of(new NativeLibraryCost("libx.so", "libx.so", false, 1, 30, 800, 1_100, 550, 300_000),
+                    new NativeLibraryCost("libx.so", "libc.so", true, 1, 10, 200, 400, 200, 100_000)), s.nativeLibraryCosts(p));
             assertTrue(s.notes().stream().anyMatch(n -> n.contains("probe failure: golden")), s.notes().toString());
             ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
             assertEquals(1, main.calls());
@@ -56,11 +70,8 @@ class SessionCorpusTest {
      */
     @Test
     void aFormat2SessionImportsWithoutCpuTime() throws IOException {
-        String hex = Files.readString(Path.of("src/test/resources/sessions/format2.hyprof.hex")).replaceAll("\\s", "");
-        byte[] bytes = java.util.HexFormat.of().parseHex(hex);
-        assertEquals(2, bytes[7], "a format-2 file");
         try (Store s = Store.create(dir.resolve("v2.db"))) {
-            SessionImporter.Result r = importBytes("format2", bytes, s);
+            SessionImporter.Result r = importBytes("format2", olderFormat(2), s);
             assertTrue(r.cleanEnd(), r.notes().toString());
             long p = r.processId();
             ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
@@ -71,17 +82,31 @@ class SessionCorpusTest {
     }
 
     /**
+     * A session file of format 4 (before native cost per library: the golden file as hyprof wrote
+     * it then, {@code src/test/resources/sessions/format4.hyprof.hex}) still imports, with its
+     * native blocks and epochs and no per-library rows.
+     */
+    @Test
+    void aFormat4SessionImportsWithoutCostPerLibrary() throws IOException {
+        try (Store s = Store.create(dir.resolve("v4.db"))) {
+            SessionImporter.Result r = importBytes("format4", olderFormat(4), s);
+            assertTrue(r.cleanEnd(), r.notes().toString());
+            long p = r.processId();
+            assertEquals(1, s.nativeEpochs(p).size());
+            assertEquals(1, s.nativeBlocks(p).size());
+            assertEquals(List.of(), s.nativeLibraryCosts(p));
+        }
+    }
+
+    /**
      * A session file of format 3 (before fine histograms: the golden file as hyprof wrote it then,
      * {@code src/test/resources/sessions/format3.hyprof.hex}) still imports; its rows have log₂
      * histograms only, and the report says their percentiles are log₂ ones.
      */
     @Test
     void aFormat3SessionImportsWithLog2Percentiles() throws IOException {
-        String hex = Files.readString(Path.of("src/test/resources/sessions/format3.hyprof.hex")).replaceAll("\\s", "");
-        byte[] bytes = java.util.HexFormat.of().parseHex(hex);
-        assertEquals(3, bytes[7], "a format-3 file");
         try (Store s = Store.create(dir.resolve("v3.db"))) {
-            SessionImporter.Result r = importBytes("format3", bytes, s);
+            SessionImporter.Result r = importBytes("format3", olderFormat(3), s);
             assertTrue(r.cleanEnd(), r.notes().toString());
             long p = r.processId();
             ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();

@@ -47,10 +47,15 @@ class HybridIT {
     }
 
     static Run hyprof(String... args) throws IOException, InterruptedException {
+        return hyprofIn(dir, args);
+    }
+
+    /** The same, its output captured in files under {@code tmp}. */
+    static Run hyprofIn(Path tmp, String... args) throws IOException, InterruptedException {
         Path jar = Cli.hyprofJar();
         List<String> cmd = new ArrayList<>(List.of(Cli.java(), "-jar", jar.toString()));
         cmd.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "out", ".txt"), err = Files.createTempFile(dir, "err", ".txt");
+        Path out = Files.createTempFile(tmp, "out", ".txt"), err = Files.createTempFile(tmp, "err", ".txt");
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(p.waitFor(5, TimeUnit.MINUTES), "hyprof " + String.join(" ", args) + " did not finish");
         return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));

@@ -1,16 +1,18 @@
 package org.hyprof.bb.emu;
 
 import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
 import java.nio.LongBuffer;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * Where an engine counts executed basic blocks ({@link Backend#countBlocks}); implemented by
  * {@code org.hyprof.bb.BlockCounter}. Blocks have dense indexes, given by {@link #firstSeen} the
  * first time a block runs. An engine then counts either by calling {@link #block} for every
  * executed block (a Java hook: one direct interface call with primitives, no allocation), or inside
- * itself: it increments slot {@code index} of the buffer last passed to its {@link #retargetTo}
- * listener and the first long of {@link #totals()}, and calls Java only for new blocks. Either
+ * itself: it increments slot {@code index} of the count buffer last passed to its
+ * {@link #retargetTo} listener — appending {@code index} to the epoch's touched list when the
+ * count was 0 — and the first long of {@link #totals()}, and calls Java only for new blocks. Either
  * way it subtracts each block's size from the second long of {@link #totals()} (the call's budget
  * of code bytes) and stops the emulation when that drops below 0.
  */
@@ -42,8 +44,12 @@ public interface BlockSink extends Backend.BlockListener {
     ByteBuffer totals();
 
     /**
-     * Calls {@code l} now and whenever the count buffer changes: a direct buffer of longs in native
-     * byte order, slot i = executions of block i in the current epoch.
+     * Calls {@code l} now and whenever the buffers change, with the epoch's counts (direct, native
+     * byte order; slot i = executions of block i in the current epoch) and its touched list (direct
+     * ints, native byte order; slot 0 = n, slots 1…n = the indexes whose count went from 0 to 1 in
+     * the epoch, in that order: the engine appends an index when it increments a count from 0, so
+     * that an epoch's accounting reads only the blocks it ran). The list has one slot more than
+     * the counts have slots.
      */
-    void retargetTo(Consumer<LongBuffer> l);
+    void retargetTo(BiConsumer<LongBuffer, IntBuffer> l);
 }

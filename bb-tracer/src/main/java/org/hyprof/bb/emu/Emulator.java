@@ -505,6 +505,16 @@ public final class Emulator implements AutoCloseable {
     }
 
     /**
+     * Whether a module is one of the Android system libraries hyprof brings ({@code --userland
+     * bionic}: libc.so, libm.so …), not the app's own code: the library itself, or one it needs
+     * that was found beside it in its directory (such as {@code libc++_shared.so}).
+     */
+    public boolean isSystemLibrary(Module m) {
+        Path dir = image.path.toAbsolutePath().getParent();
+        return m.base() != BASE && (dir == null || !dir.equals(m.image().path.toAbsolutePath().getParent()));
+    }
+
+    /**
      * The function containing an address (nearest symbol at or below it), or null; in a system
      * library prefixed with its name ({@code libc.so!memcpy}).
      */

@@ -150,7 +150,7 @@ public final class LibUnicornBackend implements Backend {
     @Override
     public void countBlocks(long begin, long end, BlockSink sink) {
         countBlocks(h(), begin, end, sink, sink.totals());
-        sink.retargetTo(b -> { if (handle != 0) countInto(handle, b); });
+        sink.retargetTo((counts, touched) -> { if (handle != 0) countInto(handle, counts, touched); });
     }
 
     @Override
@@ -176,5 +176,5 @@ public final class LibUnicornBackend implements Backend {
     private static native void hookInterrupt(long h, InterruptListener l);
     private static native void hookBlock(long h, long begin, long end, BlockListener l);
     private static native void countBlocks(long h, long begin, long end, BlockSink sink, java.nio.ByteBuffer totals);
-    private static native void countInto(long h, java.nio.Buffer counts);
+    private static native void countInto(long h, java.nio.Buffer counts, java.nio.Buffer touched);
 }

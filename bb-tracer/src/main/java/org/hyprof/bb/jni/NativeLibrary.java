@@ -3,6 +3,7 @@ package org.hyprof.bb.jni;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hyprof.bb.BlockCounter;
 import org.hyprof.bb.NativeException;
 import org.hyprof.bb.Tracer;
 import org.hyprof.bb.cost.CpuProfile;
@@ -126,13 +127,17 @@ final class NativeLibrary implements AutoCloseable {
             args.accept(all);
             Emulator.Result r = tracer.emulator.callAddress(address, all);
             Object value = result.apply(r);
-            long[] counts = r.counts().counts();
+            BlockCounter.EpochCounts counts = r.counts();
+            int[] idx = counts.indexes();
+            long[] ex = counts.executions();
             long[] acc = countsByMethod.get(key);
-            if (acc == null || acc.length < counts.length) {
-                acc = acc == null ? new long[counts.length] : java.util.Arrays.copyOf(acc, counts.length);
+            int need = idx.length == 0 ? 0 : idx[idx.length - 1] + 1; // indexes ascend
+            if (acc == null || acc.length < need) { // doubling: growing stays O(1) per call on average
+                int n = Math.max(need, acc == null ? 64 : acc.length * 2);
+                acc = acc == null ? new long[n] : java.util.Arrays.copyOf(acc, n);
                 countsByMethod.put(key, acc);
             }
-            for (int i = 0; i < counts.length; i++) acc[i] += counts[i];
+            for (int k = 0; k < idx.length; k++) acc[idx[k]] += ex[k];
             Tracer.Cost cost = tracer.cost(counts);
             return new Call(value, env.pending, cost, seg.emulatorNanos + System.nanoTime() - seg.startNanos, seg.startNanos,
                     seg.chargedNanos);

@@ -18,7 +18,7 @@ import org.hyprof.runtime.chunk.EventRecords;
  * length and UTF-8 bytes. Each chunk kind owns its encoding and decoding in
  * {@code org.hyprof.runtime.chunk} ({@code TextChunk}, {@code CalibrationChunk},
  * {@code SnapshotChunk}, {@code EventsChunk}/{@code EventRecords}, {@code EndChunk},
- * {@code NativeBlocksChunk}, {@code NativeEpochsChunk}), over one reader ({@code PayloadReader},
+ * {@code NativeBlocksChunk}, {@code NativeEpochsChunk}, {@code NativeLibrariesChunk}), over one reader ({@code PayloadReader},
  * which checks every length and count against what remains) and one writer ({@code PayloadWriter}).
  * Payloads by type:
  * <ul>
@@ -51,21 +51,25 @@ import org.hyprof.runtime.chunk.EventRecords;
  *     emulator wall ns (Java callbacks excluded).</li>
  * <li>{@link #THREADS}: count, then per thread: Java tid, OS tid (0 = unknown).</li>
  * <li>{@link #TREE}: calling-context tree nodes (see {@code TreeChunk}), after each snapshot.</li>
+ * <li>{@link #NATIVE_LIBRARIES} (format 5): row count, then per row: app library, library the
+ *     code lies in, 1 if that is a system library (else 0), probe id, block executions, instructions, cycles, estimated ns, energy pJ — each
+ *     native method's cost split by library (see {@code NativeLibrariesChunk}).</li>
  * </ul>
  */
 public final class SessionFormat {
     private SessionFormat() {}
 
-    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 4};
+    public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 5};
     /**
-     * 4: snapshot field {@code Stats.FINE_HIST} and, after each probe's log₂ pairs, its fine
+     * 5: {@link #NATIVE_LIBRARIES} chunks (a reader of format 4 would stop at one as an unknown
+     * type); 4: snapshot field {@code Stats.FINE_HIST} and, after each probe's log₂ pairs, its fine
      * per-call histogram ({@code Buckets}), and {@link #TREE} chunks (a reader of format 3 stops
      * at one as an unknown type); 3: snapshot fields {@code Stats.CPU_INCL}, {@code CPU_EXCL}, {@code CPU_CLOCK} (thread CPU
      * time) and the header's {@code cpuClock}; 2: snapshots carry a field count and per-thread
-     * totals; hybrid-run chunks. Readers take 2 … 4 (a version-2 file has no CPU time, one
-     * before 4 log₂ percentiles only).
+     * totals; hybrid-run chunks. Readers take 2 … 5 (a version-2 file has no CPU time, one
+     * before 4 log₂ percentiles only, one before 5 no native cost per library).
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** The oldest version readers still take. */
     public static final int OLDEST_READABLE = 2;
 
@@ -88,8 +92,10 @@ public final class SessionFormat {
     public static final int THREADS = 11;
     /** Nodes of the threads' calling-context trees, new or changed since the last TREE chunk. */
     public static final int TREE = 12;
+    /** Hybrid run: each native method's cost split by library (app library, libc.so, libm.so …). */
+    public static final int NATIVE_LIBRARIES = 13;
     /** Highest chunk type a reader must know. */
-    public static final int LAST_TYPE = TREE;
+    public static final int LAST_TYPE = NATIVE_LIBRARIES;
 
     /** Largest payload a reader accepts, checked before allocating. */
     public static final int MAX_PAYLOAD = 64 << 20;

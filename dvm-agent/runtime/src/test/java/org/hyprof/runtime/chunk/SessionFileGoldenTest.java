@@ -43,6 +43,13 @@ class SessionFileGoldenTest {
                 case SessionFormat.NATIVE_INFO -> assertTrue(TextChunk.decode(r).startsWith("abi="));
                 case SessionFormat.NATIVE_EPOCHS -> assertEquals("Java_app_Main_kernel", NativeEpochsChunk.decode(r).epochs.get(0).symbol);
                 case SessionFormat.NATIVE_BLOCKS -> assertArrayEquals(new int[] {1, -1}, NativeBlocksChunk.decode(r).blocks.get(0).probeIds);
+                case SessionFormat.NATIVE_LIBRARIES -> {
+                    NativeLibrariesChunk l = NativeLibrariesChunk.decode(r);
+                    assertEquals(2, l.rows.size());
+                    assertEquals("libc.so", l.rows.get(1).codeLibrary);
+                    assertTrue(l.rows.get(1).system);
+                    assertEquals(100_000, l.rows.get(1).energyPicojoules);
+                }
                 case SessionFormat.THREADS -> {
                     ThreadsChunk t = ThreadsChunk.decode(r);
                     assertEquals(1, t.rows.size());

@@ -18,7 +18,7 @@ import org.hyprof.runtime.Stats;
  * <p>The session: process {@code golden} (pid 4242), two probes ({@code app.Main.main} and its
  * loop), a calibration, a snapshot of thread 1 ({@code main}: 1 call of probe 1, 3 iterations of
  * loop 2), one event chunk (enter, loop enter, loop exit after 3 iterations, exit), an error note,
- * a hybrid run's info, epochs and blocks, and a clean end.
+ * a hybrid run's info, epochs, blocks and cost per library, and a clean end.
  */
 public final class SessionFiles {
     private SessionFiles() {}
@@ -70,6 +70,9 @@ public final class SessionFiles {
                 "000005a0  add      r0, r0, #1\n000005a4  bne      #0x5a0\n", new int[] {1, -1}, new long[] {20, 1})))
                 .encode(w.reset());
         c.add(new Object[] {SessionFormat.NATIVE_BLOCKS, w.toByteArray()});
+        new NativeLibrariesChunk(List.of(new NativeLibrariesChunk.Row("libx.so", "libx.so", false, 1, 30, 800, 1_100, 550, 300_000),
+                new NativeLibrariesChunk.Row("libx.so", "libc.so", true, 1, 10, 200, 400, 200, 100_000))).encode(w.reset());
+        c.add(new Object[] {SessionFormat.NATIVE_LIBRARIES, w.toByteArray()});
         ThreadsChunk.begin(w.reset(), 1);
         ThreadsChunk.row(w, TID, 31_337);
         c.add(new Object[] {SessionFormat.THREADS, w.toByteArray()});
@@ -123,7 +126,7 @@ public final class SessionFiles {
      * <li>{@code bad-magic}, {@code bad-version}: not a session file of this format at all;</li>
      * <li>{@code empty-after-magic}: the magic only;</li>
      * <li>{@code truncated-chunk-header}: cut inside the 5 bytes of the SNAPSHOT chunk's header;</li>
-     * <li>{@code torn-last-chunk}: the END chunk cut in the middle (kill -9 during a write);</li>
+     * <li>{@code torn-last-chunk}: the TREE chunk, the last before END, cut in the middle (kill -9 during a write);</li>
      * <li>{@code bad-crc}: one payload byte of the EVENTS chunk changed;</li>
      * <li>{@code huge-length}: the SNAPSHOT chunk's length field set to 0x7fffffff;</li>
      * <li>{@code unknown-type}: a chunk of type 200 after the calibration;</li>
@@ -145,7 +148,7 @@ public final class SessionFiles {
         d.put("empty-after-magic", Arrays.copyOf(g, SessionFormat.MAGIC.length));
         int snapshot = offsetOfChunk(3);
         d.put("truncated-chunk-header", Arrays.copyOf(g, snapshot + 3));
-        int end = offsetOfChunk(10);
+        int end = offsetOfChunk(chunks().size() - 2); // the TREE chunk; END never comes
         d.put("torn-last-chunk", Arrays.copyOf(g, end + 7));
         byte[] badCrc = g.clone();
         badCrc[offsetOfChunk(4) + 6] ^= 0x40;
