@@ -75,8 +75,7 @@ public final class InstrumentCommand implements Callable<Integer> {
         if (!Files.exists(in)) throw new UserError(in + ": no such file or directory");
         if (in.toAbsolutePath().normalize().equals(out.toAbsolutePath().normalize()))
             throw new UserError(out + ": output must differ from the input");
-        Path outDir = out.toAbsolutePath().getParent();
-        if (outDir != null && !Files.isDirectory(outDir)) throw new UserError(out + ": directory " + outDir + " does not exist");
+        OutputFile.checkDirectory(out); // an output directory (of a directory of DEX files) may exist: only its parent is checked
         ProfilingConfig cfg = options.build();
         if (isDex(in)) return dex(err, cfg);
         if (signDebug) throw new UserError("--sign-debug applies to APKs, not to " + in);
