@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.zip.ZipEntry;
@@ -115,7 +114,7 @@ public final class InstrumentCommand implements Callable<Integer> {
         // a zip: DEX inside makes it an APK (or an archive of DEX files), class files a jar
         try (ZipFile z = new ZipFile(in.toFile())) {
             boolean classes = false;
-            for (ZipEntry e : Collections.list(z.entries())) {
+            for (ZipEntry e : org.hyprof.instrument.ZipEntries.of(z)) {
                 if (e.getName().matches("classes\\d*\\.dex")) return true;
                 classes |= e.getName().endsWith(".class");
             }

@@ -220,6 +220,23 @@ class BadInputIT {
             assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(out));
     }
 
+    /** A fuzz finding (issue 20): an entry the JDK cannot decode threw IllegalArgumentException, an internal error. */
+    @Test
+    void aZipEntryThatCannotBeDecodedIsOneLine() throws Exception {
+        byte[] apk;
+        try (var in = Fixtures.class.getResourceAsStream("AppInputFuzzTestInputs/zip-entry-not-utf8.apk")) {
+            apk = in.readAllBytes();
+        }
+        for (String name : new String[] {"bad.apk", "bad.jar"}) {
+            Path bad = Files.write(dir.resolve(name), apk), out = dir.resolve("out-" + name);
+            Cli c = Cli.run("instrument", bad.toString(), "-o", out.toString());
+            oneLine(c);
+            assertEquals(1, c.exit, c.err);
+            assertTrue(c.err.startsWith("hyprof: " + bad + ": not a"), c.err);
+            assertFalse(Files.exists(out));
+        }
+    }
+
     @Test
     void notAJarToInstrument() throws Exception {
         Path junk = dir.resolve("junk.jar");

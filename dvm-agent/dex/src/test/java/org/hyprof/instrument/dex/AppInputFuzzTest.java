@@ -6,9 +6,9 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import org.hyprof.instrument.ZipEntries;
 import org.hyprof.testing.FuzzChecks;
 
 /**
@@ -47,7 +47,7 @@ class AppInputFuzzTest {
         long inflated = 0;
         try (ZipFile z = new ZipFile(zip.toFile())) {
             byte[] buffer = new byte[8192];
-            for (ZipEntry e : Collections.list(z.entries())) {
+            for (ZipEntry e : ZipEntries.of(z)) {
                 if (!e.getName().equals("AndroidManifest.xml") && AppInput.dexNumber(e.getName()) == Integer.MAX_VALUE) continue;
                 try (InputStream in = z.getInputStream(e)) {
                     for (int n; (n = in.read(buffer)) > 0; ) inflated += n;
