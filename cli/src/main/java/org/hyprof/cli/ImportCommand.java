@@ -44,6 +44,7 @@ public final class ImportCommand implements Callable<Integer> {
     static SessionImporter.Result importInto(Path file, Path out, boolean append, boolean force, PrintWriter err) throws IOException {
         if (!Files.exists(file)) throw new UserError(file + ": no such session file");
         if (Files.isDirectory(file)) throw new UserError(file + ": is a directory, not a session file");
+        OutputFile.checkDirectory(out); // text.txt/y.db was an internal error (the clean-up's "Not a directory")
         if (Files.exists(out) && !append) {
             if (!force) throw new UserError(out + ": already exists (--force replaces it, --append adds to it)");
             deleteSession(out);
@@ -54,7 +55,13 @@ public final class ImportCommand implements Callable<Integer> {
             r = SessionImporter.importFile(file, store);
         } catch (IOException | RuntimeException e) {
             // a session database this command created holds nothing useful: do not leave it behind
-            if (created) deleteSession(out);
+            if (created) {
+                try {
+                    deleteSession(out);
+                } catch (IOException cleanup) {
+                    e.addSuppressed(cleanup); // the reason the import failed is what the user needs
+                }
+            }
             if (e instanceof UserError u) throw u;
             throw new UserError(e instanceof StoreException || e instanceof IOException ? e.getMessage() : file + ": " + e);
         }

@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.zip.ZipEntry;
@@ -75,8 +74,7 @@ public final class InstrumentCommand implements Callable<Integer> {
         if (!Files.exists(in)) throw new UserError(in + ": no such file or directory");
         if (in.toAbsolutePath().normalize().equals(out.toAbsolutePath().normalize()))
             throw new UserError(out + ": output must differ from the input");
-        Path outDir = out.toAbsolutePath().getParent();
-        if (outDir != null && !Files.isDirectory(outDir)) throw new UserError(out + ": directory " + outDir + " does not exist");
+        OutputFile.checkDirectory(out); // an output directory (of a directory of DEX files) may exist: only its parent is checked
         ProfilingConfig cfg = options.build();
         if (isDex(in)) return dex(err, cfg);
         if (signDebug) throw new UserError("--sign-debug applies to APKs, not to " + in);
@@ -116,7 +114,7 @@ public final class InstrumentCommand implements Callable<Integer> {
         // a zip: DEX inside makes it an APK (or an archive of DEX files), class files a jar
         try (ZipFile z = new ZipFile(in.toFile())) {
             boolean classes = false;
-            for (ZipEntry e : Collections.list(z.entries())) {
+            for (ZipEntry e : org.hyprof.instrument.ZipEntries.of(z)) {
                 if (e.getName().matches("classes\\d*\\.dex")) return true;
                 classes |= e.getName().endsWith(".class");
             }

@@ -111,8 +111,7 @@ public final class NativeCommand implements Callable<Integer> {
 
     /** Refuses an output that is not a session database before the run, not after it. */
     private static void checkWritable(Path db) {
-        Path dir = db.toAbsolutePath().getParent();
-        if (dir != null && !Files.isDirectory(dir)) throw new UserError(db + ": directory " + dir + " does not exist");
+        OutputFile.check(db);
         if (Files.exists(db)) try (Store s = Store.open(db)) {
             s.schemaVersion();
         }

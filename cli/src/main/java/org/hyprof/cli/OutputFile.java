@@ -38,7 +38,16 @@ final class OutputFile {
             if (!Files.isWritable(out)) throw new UserError(out + ": cannot write (permission denied)");
             return;
         }
+        checkDirectory(out);
+    }
+
+    /**
+     * Checks that the directory {@code out} goes into exists, is a directory and can be written: an
+     * input error (exit 1) naming {@code out} otherwise. No command makes a missing directory.
+     */
+    static void checkDirectory(Path out) {
         Path dir = target(out).getParent();
+        if (dir == null) return;
         if (!Files.exists(dir)) throw new UserError(out + ": directory " + dir + " does not exist");
         if (!Files.isDirectory(dir)) throw new UserError(out + ": " + dir + " is not a directory");
         if (!Files.isWritable(dir)) throw new UserError(out + ": cannot write in " + dir + " (permission denied)");

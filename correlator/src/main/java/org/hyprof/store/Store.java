@@ -121,6 +121,11 @@ public final class Store implements AutoCloseable {
     /** The up-to-date copy a read-only store of an older session reads, deleted at close. */
     private Path temporaryCopy;
 
+    /** The temporary copy this store reads (null: it reads the session file itself); for tests. */
+    Path temporaryCopy() {
+        return temporaryCopy;
+    }
+
     private static Store open(Path file, boolean create) {
         return connect(file, new java.util.Properties(), c -> {
             try (Statement s = c.createStatement()) {

@@ -121,11 +121,18 @@ class StoreTest {
             }
         }
         byte[] old = Files.readAllBytes(v1);
+        Path copy;
         try (Store s = Store.openReadOnly(v1)) {
             assertEquals(Store.SCHEMA_VERSION, s.schemaVersion());
             assertTrue(s.processes().isEmpty());
+            copy = s.temporaryCopy();
+            assertTrue(Files.exists(copy) && Files.exists(Path.of(copy + "-wal")), "read through a copy: " + copy);
         }
         assertArrayEquals(old, Files.readAllBytes(v1));
+        // issue 20: every upgrade left the copy's -wal and -shm files in the temporary directory
+        for (String side : new String[] {"", "-wal", "-shm", "-journal"})
+            assertFalse(Files.exists(Path.of(copy + side)), "left behind: " + copy + side);
+        for (String side : new String[] {"-wal", "-shm", "-journal"}) assertFalse(Files.exists(Path.of(v1 + side)), side);
         try (Store s = Store.open(v1)) {
             assertEquals(Store.SCHEMA_VERSION, s.schemaVersion(), "opened for writing, it is brought up to date");
         }

@@ -90,6 +90,57 @@ class BadInputIT {
         assertFalse(Files.exists(Path.of(text + ".hyprof")), "the program did not run");
     }
 
+    /**
+     * Issue 20: {@code profile -o text.txt/y.db} was an internal error (exit 70), {@code -o /proc/x.db}
+     * on {@code native} and {@code import} "not a readable hyprof session" (it is an output), and
+     * {@code instrument} made missing directories. Each output is named as one, before any work.
+     */
+    @Test
+    void outputsThatCannotBeMadeAreNamedAsOutputsBeforeAnyWork() throws Exception {
+        Path text = Files.writeString(dir.resolve("text.txt"), "hello\n");
+        Path underText = text.resolve("y.db");
+        Cli c = Cli.run("profile", "-o", underText.toString(), "--", Cli.java(), "-version");
+        oneLine(c);
+        assertEquals(1, c.exit, c.err);
+        assertEquals("hyprof: " + underText + ": " + text + " is not a directory", c.err.strip());
+
+        java.util.function.Function<String, Cli> nativeRunTo = out -> Cli.run("native",
+                "../samples/native/lib/armeabi-v7a/libkernels.so", "--call", "count_loop", "--arg", "3", "-o", out);
+        c = nativeRunTo.apply(underText.toString());
+        oneLine(c);
+        assertEquals("hyprof: " + underText + ": " + text + " is not a directory", c.err.strip());
+        assertEquals("", c.out, "refused before the run");
+        c = nativeRunTo.apply("/proc/x.db");
+        oneLine(c);
+        assertEquals(1, c.exit, c.err);
+        assertTrue(c.err.startsWith("hyprof: /proc/x.db: cannot "), c.err);
+        assertFalse(c.err.contains("not a readable hyprof session"), c.err);
+
+        c = Cli.run("import", text.toString(), "-o", "/proc/x.db");
+        oneLine(c);
+        assertEquals(1, c.exit, c.err);
+        assertTrue(c.err.startsWith("hyprof: /proc/x.db: cannot "), c.err); // create (root), or write in /proc
+        c = Cli.run("import", text.toString(), "-o", underText.toString());
+        oneLine(c);
+        assertEquals(1, c.exit, c.err);
+        assertEquals("hyprof: " + underText + ": " + text + " is not a directory", c.err.strip());
+
+        Path dex = dir.resolve("app.dex");
+        Files.write(dex, Fixtures.smaliDex());
+        Path nodir = dir.resolve("nodir");
+        c = Cli.run("instrument", dex.toString(), "-o", nodir.resolve("out.dex").toString());
+        oneLine(c);
+        assertEquals("hyprof: " + nodir.resolve("out.dex") + ": directory " + nodir + " does not exist", c.err.strip());
+        assertFalse(Files.exists(nodir), "no directory made");
+        c = Cli.run("instrument", dex.toString(), "-o", text.resolve("out.dex").toString());
+        oneLine(c);
+        assertEquals("hyprof: " + text.resolve("out.dex") + ": " + text + " is not a directory", c.err.strip());
+        try (var s = Files.list(dir)) {
+            assertEquals(java.util.Set.of(text, dex), java.util.Set.copyOf(s.toList()), "nothing written beside the inputs");
+        }
+        assertEquals("hello\n", Files.readString(text));
+    }
+
     @Test
     void tuiOnAFileThatIsNotASessionSaysSoBeforeItNeedsATerminal() throws Exception {
         Path text = Files.writeString(dir.resolve("text.txt"), "hello\n");
@@ -167,6 +218,23 @@ class BadInputIT {
         Path plain = Files.createFile(dir.resolve("plain"));
         if (Files.getFileStore(dir).supportsFileAttributeView("posix"))
             assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(out));
+    }
+
+    /** A fuzz finding (issue 20): an entry the JDK cannot decode threw IllegalArgumentException, an internal error. */
+    @Test
+    void aZipEntryThatCannotBeDecodedIsOneLine() throws Exception {
+        byte[] apk;
+        try (var in = Fixtures.class.getResourceAsStream("AppInputFuzzTestInputs/zip-entry-not-utf8.apk")) {
+            apk = in.readAllBytes();
+        }
+        for (String name : new String[] {"bad.apk", "bad.jar"}) {
+            Path bad = Files.write(dir.resolve(name), apk), out = dir.resolve("out-" + name);
+            Cli c = Cli.run("instrument", bad.toString(), "-o", out.toString());
+            oneLine(c);
+            assertEquals(1, c.exit, c.err);
+            assertTrue(c.err.startsWith("hyprof: " + bad + ": not a"), c.err);
+            assertFalse(Files.exists(out));
+        }
     }
 
     @Test

@@ -22,11 +22,11 @@ import workload.Live;
  */
 class CollectorSecurityIT {
     @TempDir Path dir;
-    Process serve, agent;
+    Process serve, agent, agentByEnv;
 
     @AfterEach
     void stop() throws Exception {
-        for (Process p : new Process[] {agent, serve}) if (p != null) p.destroyForcibly().waitFor();
+        for (Process p : new Process[] {agent, agentByEnv, serve}) if (p != null) p.destroyForcibly().waitFor();
     }
 
     @Test
@@ -55,16 +55,28 @@ class CollectorSecurityIT {
         assertTrue(none.err.contains("rejected: wrong token (give the collector's token: --session S.db reads S.db.token"), none.err);
         Cli bySession = Cli.run("ctl", "--connect", port, "--session", db.toString(), "processes");
         assertEquals(0, bySession.exit, bySession.err);
+        // issue 20: the token had no alternative to a command line, which ps shows to every user
+        ProcessBuilder ctlByEnv = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "ctl", "--connect", port, "processes")
+                .redirectErrorStream(true);
+        ctlByEnv.environment().put("HYPROF_TOKEN", token);
+        Process ctl = ctlByEnv.start();
+        String ctlOutput = new String(ctl.getInputStream().readAllBytes());
+        assertEquals(0, ctl.waitFor(), "ctl with HYPROF_TOKEN: " + ctlOutput);
 
         agent = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=connect=" + port + ",snapshotMillis=200,tokenFile="
                 + tokenFile, "-cp", Cli.classpathOf(Live.class), "workload.Live", "60")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
-        Map<String, Map<String, String>> rows = Await.until("the agent with tokenFile= connected", () -> {
+        ProcessBuilder byEnv = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=connect=" + port + ",snapshotMillis=200",
+                "-cp", Cli.classpathOf(Live.class), "workload.Live", "60")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("agent-env.log").toFile());
+        byEnv.environment().put("HYPROF_TOKEN", token);
+        agentByEnv = byEnv.start();
+        Map<String, Map<String, String>> rows = Await.until("the agents with tokenFile= and HYPROF_TOKEN connected", () -> {
             Cli c = Cli.run("ctl", "--connect", port, "--token-file", tokenFile.toString(), "processes");
             assertEquals(0, c.exit, c.err);
             return Cli.csv(c.out);
-        }, r -> r.size() == 1 && "true".equals(r.values().iterator().next().get("connected")));
-        assertEquals("true", rows.get("1").get("connected"), "the agent with tokenFile= is in: " + rows);
+        }, r -> r.size() == 2 && r.values().stream().allMatch(row -> "true".equals(row.get("connected"))));
+        assertEquals(2, rows.size(), "both agents are in: " + rows);
 
         serve.destroy();
         assertTrue(serve.waitFor(30, TimeUnit.SECONDS));

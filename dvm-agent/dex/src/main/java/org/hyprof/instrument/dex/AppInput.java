@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -13,6 +12,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import org.hyprof.instrument.ZipEntries;
 import org.hyprof.instrument.dex.DexInstrumenter.DexInputException;
 import org.hyprof.instrument.dex.DexInstrumenter.Kind;
 
@@ -74,7 +74,7 @@ record AppInput(List<Dex> dexFiles, int minSdk, long inBytes, List<String> notes
         Integer fromManifest = null;
         try (ZipFile zip = openZip(in)) {
             List<ZipEntry> dex = new ArrayList<>();
-            for (ZipEntry e : Collections.list(zip.entries())) {
+            for (ZipEntry e : entries(zip, in)) {
                 if (!e.isDirectory() && CLASSES_DEX.matcher(e.getName()).matches()) dex.add(e);
                 if (e.getName().equals("AndroidManifest.xml")) {
                     try {
@@ -100,6 +100,15 @@ record AppInput(List<Dex> dexFiles, int minSdk, long inBytes, List<String> notes
         try {
             return new ZipFile(in.toFile());
         } catch (IOException e) {
+            throw new DexInputException(in + ": not an APK/zip file (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The entries of an APK opened with {@link #openZip}; one that cannot be decoded is a one-line input error. */
+    static List<ZipEntry> entries(ZipFile zip, Path in) throws DexInputException {
+        try {
+            return ZipEntries.of(zip);
+        } catch (java.util.zip.ZipException e) {
             throw new DexInputException(in + ": not an APK/zip file (" + e.getMessage() + ")");
         }
     }

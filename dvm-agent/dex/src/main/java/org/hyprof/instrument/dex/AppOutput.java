@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.jar.Attributes;
@@ -108,7 +107,7 @@ final class AppOutput {
             try (ZipFile zip = AppInput.openZip(in); ZipWriter w = new ZipWriter(Files.newOutputStream(tmp))) {
                 boolean dexDeflated = true;
                 List<String> written = new ArrayList<>();
-                for (ZipEntry e : Collections.list(zip.entries())) {
+                for (ZipEntry e : AppInput.entries(zip, in)) {
                     String name = e.getName();
                     if (isSignature(name) || name.startsWith("assets/hyprof/")) continue;
                     boolean deflate = e.getMethod() == ZipEntry.DEFLATED;

@@ -2,9 +2,13 @@ package org.hyprof.instrument.dex;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.hyprof.instrument.ZipEntries;
 import org.hyprof.testing.FuzzChecks;
 
 /**
@@ -22,8 +26,13 @@ class AppInputFuzzTest {
     @FuzzTest(maxDuration = "15m", maxExecutions = 1_000_000)
     void read(byte[] input) throws Exception {
         Files.write(FILE, input);
-        // a zip entry may inflate ~1000 times its compressed size: that much is what the input holds
-        FuzzChecks.allocationBounded(input.length, 4096, 4 << 20, () -> {
+        // What the zip holds is its bytes and what the entries read inflate to (up to ~1,000 times
+        // their size). Reading the entries allocates per inflated byte: DexFiles as in
+        // DexFilesFuzzTest (512), and in fuzzing mode Jazzer's hooks 1,400 bytes per unequal
+        // String.equals, which the manifest parser makes one or two of per element and per
+        // attribute (≥ 20 bytes each): ~140 per manifest byte. A bound per zip byte (4,096 before)
+        // let a manifest that inflates 1,000 times fail on the hooks' allocations alone.
+        FuzzChecks.allocationBounded(inflatedBytes(FILE) + input.length, 512, 4 << 20, () -> {
             try {
                 AppInput app = AppInput.read(FILE, DexInstrumenter.Kind.APK, null);
                 for (AppInput.Dex d : app.dexFiles()) DexFiles.read(d.bytes(), d.display(), new ArrayList<>());
@@ -31,5 +40,24 @@ class AppInputFuzzTest {
                 FuzzChecks.inputError(e);
             }
         });
+    }
+
+    /** Bytes the entries {@link AppInput} reads inflate to (as far as they inflate); 0 when it is no zip. */
+    static int inflatedBytes(Path zip) {
+        long inflated = 0;
+        try (ZipFile z = new ZipFile(zip.toFile())) {
+            byte[] buffer = new byte[8192];
+            for (ZipEntry e : ZipEntries.of(z)) {
+                if (!e.getName().equals("AndroidManifest.xml") && AppInput.dexNumber(e.getName()) == Integer.MAX_VALUE) continue;
+                try (InputStream in = z.getInputStream(e)) {
+                    for (int n; (n = in.read(buffer)) > 0; ) inflated += n;
+                } catch (IOException damaged) {
+                    // counted as far as it inflated
+                }
+            }
+        } catch (IOException notAZip) {
+            // nothing inflates
+        }
+        return (int) Math.min(inflated, Integer.MAX_VALUE);
     }
 }

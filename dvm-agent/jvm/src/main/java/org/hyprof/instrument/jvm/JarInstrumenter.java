@@ -75,7 +75,13 @@ public final class JarInstrumenter {
             throw new IOException(in + ": not a jar/zip file (" + e.getMessage() + ")");
         }
         try (zip) {
-            for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+            java.util.List<ZipEntry> entries;
+            try {
+                entries = org.hyprof.instrument.ZipEntries.of(zip);
+            } catch (ZipException e) {
+                throw new IOException(in + ": not a jar/zip file (" + e.getMessage() + ")");
+            }
+            for (ZipEntry e : entries) {
                 if (!e.isDirectory() && e.getName().endsWith(".class"))
                     classes.put(e.getName().substring(0, e.getName().length() - 6), read(zip, e, in));
             }
@@ -91,7 +97,7 @@ public final class JarInstrumenter {
             // pass 1: rewrite (entry name -> rewritten class, with the placeholder key)
             Map<String, byte[]> rewritten = new HashMap<>();
             int done = 0;
-            for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+            for (ZipEntry e : entries) {
                 String name = e.getName();
                 if (progress != null && ++done % 200 == 0) progress.accept(done);
                 if (!copied(name) || e.isDirectory() || !name.endsWith(".class") || name.startsWith("META-INF/")) continue;
@@ -121,7 +127,7 @@ public final class JarInstrumenter {
             Path tmp = org.hyprof.instrument.OutputFiles.tempBeside(out);
             try {
                 try (OutputStream fo = Files.newOutputStream(tmp); JarOutputStream jo = new JarOutputStream(fo)) {
-                    for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+                    for (ZipEntry e : entries) {
                         String name = e.getName();
                         if (!copied(name)) continue;
                         byte[] data = rewritten.get(name);
