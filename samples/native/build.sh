@@ -5,6 +5,7 @@
 #   arm64-v8a:   AArch64 shared object
 #   static/:     static executables of the same kernels for qemu-user reference runs
 #   liblimits.so: misbehaving code (an endless loop, huge memset) for bb-tracer's limit tests
+#   libuserland.so: files and threads through bionic (stdio, stat, mmap, pthreads) for the sandbox tests
 #   libhyprofdemo.so: the JNI half of the hybrid demo (samples/java, package demo), Thumb on
 #                armeabi-v7a (Android's default), against the JDK's real jni.h
 set -euo pipefail
@@ -18,6 +19,10 @@ aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/libkernels.so s
 # misbehaving code for the emulator's limit tests (bb-tracer LimitsTest)
 $ARM32 -marm   $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/liblimits.so src/limits.c -lgcc
 aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/liblimits.so src/limits.c -lgcc
+# files and threads through Android's own libc (bb-tracer SandboxTest, ThreadsTest; --userland bionic):
+# no libc headers (bionic's ABI is declared in the source), Thumb on armeabi-v7a (Android's default)
+$ARM32 -mthumb $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/libuserland.so src/userland.c -lgcc
+aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/libuserland.so src/userland.c -lgcc
 # JNI: jni.h from the JDK that runs javac; no libc headers (-nostdinc; src/jni-shim has an empty stdio.h)
 JDK=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 jni() { echo "-nostdinc -isystem $($1 -print-file-name=include) -Isrc/jni-shim -I$JDK/include -I$JDK/include/linux"; }

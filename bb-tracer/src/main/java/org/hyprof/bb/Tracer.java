@@ -73,7 +73,15 @@ public final class Tracer implements AutoCloseable {
 
     /** The same with a choice of what the library's imports bind to ({@code --userland}). */
     public static Tracer open(Path so, CpuProfile cpu, Engine engine, org.hyprof.bb.emu.Userland userland) {
-        Emulator e = Emulator.load(so, engine, true, userland);
+        return open(so, cpu, engine, userland, null);
+    }
+
+    /**
+     * The same with the directory native code's files live in ({@code --native-sandbox}; userland
+     * bionic); null: a temporary one, removed when the tracer closes. The caller closes a sandbox it gives.
+     */
+    public static Tracer open(Path so, CpuProfile cpu, Engine engine, org.hyprof.bb.emu.Userland userland, org.hyprof.bb.emu.Sandbox sandbox) {
+        Emulator e = Emulator.load(so, engine, true, userland, sandbox);
         boolean arm64 = e.cpu.arch() == Backend.Arch.ARM64;
         CpuProfile p = cpu != null ? cpu : CpuProfile.forArch(arm64);
         if (p.arch.equals("arm64") != arm64) {

@@ -57,6 +57,11 @@ public final class DemoCommand implements Callable<Integer> {
                     + "Default: 10g,120s.")
     String limit;
 
+    @Option(names = "--native-sandbox", paramLabel = "DIR",
+            description = "With --userland bionic: the directory the demo library's file calls see as / (created if missing, kept; "
+                    + "see hyprof profile --help). Default: a private temporary directory, removed at the end.")
+    Path sandbox;
+
     @Mixin NamingOptions naming;
 
     @Override
@@ -80,6 +85,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (engine != null) argv.addAll(List.of("--engine", engine));
         if (userland != null) argv.addAll(List.of("--userland", userland));
         if (limit != null) argv.addAll(List.of("--native-limit", limit));
+        if (sandbox != null) argv.addAll(List.of("--native-sandbox", sandbox.toString()));
         argv.addAll(List.of("--", java, "-cp", samples.toString(), "demo.HybridDemo", Integer.toString(rounds)));
         int code = HyprofCommand.newCommandLine()
                 .setOut(spec.commandLine().getOut()).setErr(err)

@@ -44,12 +44,18 @@ public final class HybridOptions {
                     + "e.g. 500m,30s, or off; the error names the method, the Java side goes on. Default: 10g,120s.")
     String limit;
 
+    @Option(names = "--native-sandbox", paramLabel = "DIR",
+            description = "With --userland bionic: the directory native code's file calls (open, read, write, stat, mkdir, unlink, mmap, ...) "
+                    + "see as /; no path outside it is ever opened. Created if missing, kept afterwards. "
+                    + "Default: a private temporary directory (mode 0700), removed when recording ends.")
+    Path sandbox;
+
     /** Agent settings of the run, or empty when not hybrid. Throws one-line UserErrors. */
     List<String> agentArgs() {
         List<String> a = new ArrayList<>();
         if (dir == null) {
-            if (abi != null || cpu != null || engine != null || userland != null || limit != null)
-                throw new UserError("--abi, --cpu, --engine, --userland and --native-limit need --native-libs DIR", 2);
+            if (abi != null || cpu != null || engine != null || userland != null || limit != null || sandbox != null)
+                throw new UserError("--abi, --cpu, --engine, --userland, --native-limit and --native-sandbox need --native-libs DIR", 2);
             return a;
         }
         if (!Files.isDirectory(dir)) throw new UserError(dir + ": no such directory (--native-libs)");
@@ -76,6 +82,7 @@ public final class HybridOptions {
         if (engine != null) a.add("engine=" + NativeCommand.engine(engine).id);
         if (userland != null) a.add("userland=" + NativeCommand.userland(userland).id);
         if (limit != null) a.add("nativeLimit=" + NativeCommand.limits(limit).setting());
+        if (sandbox != null) a.add("nativeSandbox=" + NativeCommand.sandbox(sandbox, NativeCommand.userland(userland)).root());
         a.add(0, "nativeLibs=" + dir.toAbsolutePath());
         if (chosen != null) a.add(1, "abi=" + chosen);
         return a;

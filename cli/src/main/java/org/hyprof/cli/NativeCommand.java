@@ -59,6 +59,12 @@ public final class NativeCommand implements Callable<Integer> {
                     + "the output splits the cost by library). Default: stubs, or $HYPROF_USERLAND.")
     String userland;
 
+    @Option(names = "--native-sandbox", paramLabel = "DIR",
+            description = "With --userland bionic: the directory the library's file calls (open, read, write, stat, mkdir, unlink, mmap, ...) "
+                    + "see as /; no path outside it is ever opened. Created if missing, kept afterwards. "
+                    + "Default: a private temporary directory (mode 0700), removed at the end.")
+    Path sandbox;
+
     @Option(names = "--native-limit", paramLabel = "LIMIT", defaultValue = "10g,120s",
             description = "Stop the call when it runs longer than this: instructions (k/m/g suffix) and/or wall time (s or ms), "
                     + "e.g. 500m,30s, or off. Exceeding it is an error naming the function (exit 1). Default: ${DEFAULT-VALUE}.")
@@ -84,7 +90,9 @@ public final class NativeCommand implements Callable<Integer> {
             CpuProfile p = cpu == null ? null : CpuProfile.load(cpu);
             Limits lim = limits(limit);
             if (store != null) checkWritable(store);
-            try (Tracer t = Tracer.open(library, p, engine(engine), userland(userland))) {
+            org.hyprof.bb.emu.Userland u = userland(userland);
+            try (org.hyprof.bb.emu.Sandbox files = sandbox == null ? null : sandbox(sandbox, u);
+                 Tracer t = Tracer.open(library, p, engine(engine), u, files)) {
                 t.emulator.limits(lim);
                 NativeRun run = t.call(symbol, parsed);
                 PrintWriter out = spec.commandLine().getOut();
@@ -136,6 +144,20 @@ public final class NativeCommand implements Callable<Integer> {
             return Limits.parse(spec);
         } catch (NativeException e) {
             throw new UserError(e.getMessage(), 2);
+        }
+    }
+
+    /**
+     * The directory a {@code --native-sandbox} option names (created if missing); it needs
+     * {@code --userland bionic} (the stubs have no files): a usage error otherwise.
+     */
+    static org.hyprof.bb.emu.Sandbox sandbox(Path dir, org.hyprof.bb.emu.Userland u) {
+        if (u != org.hyprof.bb.emu.Userland.BIONIC)
+            throw new UserError("--native-sandbox needs --userland bionic (the stubs userland opens no files)", 2);
+        try {
+            return org.hyprof.bb.emu.Sandbox.at(dir);
+        } catch (NativeException e) {
+            throw new UserError(e.getMessage());
         }
     }
 

@@ -1,17 +1,14 @@
 package org.hyprof.export;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import org.hyprof.analysis.CallStream;
 import org.hyprof.analysis.Timeline;
 import org.hyprof.config.ProbeInfo;
@@ -36,14 +33,15 @@ import org.hyprof.store.NativeEpoch;
  *
  * <p>The records of all threads are in time order: a first pass over the calls
  * ({@link CallStream#replay}) finds the methods, the call count and the span for the text part;
- * then each thread's calls are followed by a {@link CallStream.Cursor} and merged by time, so
- * memory holds a chunk per thread, never the session.
+ * then each thread's calls are followed by a {@link CallStream.Cursor} and merged by time (a heap
+ * of threads), so memory holds a chunk per thread, never the session. Records are written into one
+ * reused buffer; callers give a buffered or file stream.
  */
 public final class AndroidTrace {
     private AndroidTrace() {}
 
     public static void write(CallStream t, OutputStream out) throws IOException {
-        Map<Integer, Integer> methodIds = new LinkedHashMap<>();
+        MethodIds methodIds = new MethodIds();
         long[] span = {Long.MAX_VALUE, Long.MIN_VALUE}; // first start, last end over all calls
         long[] enters = {0};
         t.replay(new CallStream.Visitor() {
@@ -52,7 +50,7 @@ public final class AndroidTrace {
                 span[0] = Math.min(span[0], startNanos);
                 if (loop) return;
                 enters[0]++;
-                if (!methodIds.containsKey(probeId)) methodIds.put(probeId, 4 * (methodIds.size() + 1));
+                methodIds.add(probeId);
             }
 
             @Override
@@ -74,7 +72,7 @@ public final class AndroidTrace {
             text.append(threadIds.get(th.tid())).append('\t').append(th.name()).append('\n');
         }
         text.append("*methods\n");
-        for (Map.Entry<Integer, Integer> e : methodIds.entrySet()) {
+        for (Map.Entry<Integer, Integer> e : methodIds.inOrder.entrySet()) {
             ProbeInfo p = t.probes.get(e.getKey());
             String cls = p == null ? "unknown" : p.className();
             String m = p == null ? "probe" + e.getKey() : p.methodName();
@@ -83,38 +81,148 @@ public final class AndroidTrace {
             text.append(String.format("0x%08x\t%s\t%s\t%s\t%s\n", e.getValue(), cls, m, d, src));
         }
         text.append("*end\n");
-        OutputStream bin = new BufferedOutputStream(out, 1 << 16);
-        bin.write(text.toString().getBytes(StandardCharsets.UTF_8));
+        out.write(text.toString().getBytes(StandardCharsets.UTF_8));
         ByteBuffer h = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
         h.putInt(0x574F4C53).putShort((short) 3).putShort((short) 32).putLong(t.process.startWallMillis() * 1000).putShort((short) 14);
-        bin.write(h.array());
+        out.write(h.array());
         // threads interleave by time (ties: by renumbered thread); within a thread the replay order already nests
-        record Head(int thread, CallStream.Cursor c) {}
-        PriorityQueue<Head> merge = new PriorityQueue<>((x, y) -> x.c.nanos() != y.c.nanos()
-                ? Long.compare(x.c.nanos(), y.c.nanos()) : Integer.compare(x.thread, y.thread));
-        List<Head> heads = new ArrayList<>();
-        for (CallStream.ThreadRef th : t.threads) heads.add(new Head(threadIds.get(th.tid()), t.cursor(th)));
-        for (Head hd : heads) if (nextMethod(hd.c)) merge.add(hd);
-        ByteBuffer r = ByteBuffer.allocate(14).order(ByteOrder.LITTLE_ENDIAN);
-        long[] cpuBase = new long[heads.size() + 1]; // by renumbered thread: its first CPU time (-1: none yet)
-        java.util.Arrays.fill(cpuBase, -1);
+        int n = t.threads.size();
+        CallStream.Cursor[] cursors = new CallStream.Cursor[n];
+        int[] threadOf = new int[n];
+        Merge merge = new Merge(n);
+        for (int i = 0; i < n; i++) {
+            CallStream.ThreadRef th = t.threads.get(i);
+            cursors[i] = t.cursor(th);
+            threadOf[i] = threadIds.get(th.tid());
+            if (nextMethod(cursors[i])) merge.add(i, cursors[i].nanos(), threadOf[i]);
+        }
+        byte[] buf = new byte[14 * 4096];
+        int at = 0;
+        long[] cpuBase = new long[n]; // by thread: its first CPU time (-1: none yet)
+        Arrays.fill(cpuBase, -1);
         while (!merge.isEmpty()) {
-            Head hd = merge.poll();
-            CallStream.Cursor c = hd.c;
-            int id = methodIds.get(c.probeId()) | (c.isOpen() ? 0 : c.thrown() ? 2 : 1);
+            int i = merge.top();
+            CallStream.Cursor c = cursors[i];
+            int id = methodIds.of(c.probeId()) | (c.isOpen() ? 0 : c.thrown() ? 2 : 1);
             int us = (int) ((c.nanos() - base) / 1000);
             int cpuUs = us;
             long cpu = c.cpuNanos();
             if (cpu >= 0) {
-                if (cpuBase[hd.thread] < 0) cpuBase[hd.thread] = cpu;
-                cpuUs = (int) (Math.max(0, cpu - cpuBase[hd.thread]) / 1000);
+                if (cpuBase[i] < 0) cpuBase[i] = cpu;
+                cpuUs = (int) (Math.max(0, cpu - cpuBase[i]) / 1000);
             }
-            r.clear();
-            r.putShort((short) hd.thread).putInt(id).putInt(cpuUs).putInt(us);
-            bin.write(r.array());
-            if (nextMethod(c)) merge.add(hd);
+            if (at == buf.length) {
+                out.write(buf, 0, at);
+                at = 0;
+            }
+            at = putShort(buf, at, threadOf[i]);
+            at = putInt(buf, at, id);
+            at = putInt(buf, at, cpuUs);
+            at = putInt(buf, at, us);
+            if (nextMethod(c)) merge.replaceTop(c.nanos());
+            else merge.removeTop();
         }
-        bin.flush();
+        out.write(buf, 0, at);
+        out.flush();
+    }
+
+    private static int putShort(byte[] b, int p, int v) {
+        b[p] = (byte) v;
+        b[p + 1] = (byte) (v >>> 8);
+        return p + 2;
+    }
+
+    private static int putInt(byte[] b, int p, int v) {
+        b[p] = (byte) v;
+        b[p + 1] = (byte) (v >>> 8);
+        b[p + 2] = (byte) (v >>> 16);
+        b[p + 3] = (byte) (v >>> 24);
+        return p + 4;
+    }
+
+    /** The trace's method ids (4, 8, 12, …) by probe id, in order of first call. */
+    private static final class MethodIds {
+        final Map<Integer, Integer> inOrder = new LinkedHashMap<>();
+        private int[] byProbe = new int[256]; // 0: not seen (ids outside 0..2^24 only in the map)
+
+        void add(int probeId) {
+            if (probeId >= 0 && probeId < 1 << 24) {
+                if (probeId >= byProbe.length) byProbe = Arrays.copyOf(byProbe, Math.max(probeId + 1, byProbe.length * 2));
+                if (byProbe[probeId] != 0) return;
+                byProbe[probeId] = 4 * (inOrder.size() + 1);
+            }
+            inOrder.putIfAbsent(probeId, 4 * (inOrder.size() + 1));
+        }
+
+        int of(int probeId) {
+            return probeId >= 0 && probeId < byProbe.length && byProbe[probeId] != 0 ? byProbe[probeId] : inOrder.get(probeId);
+        }
+    }
+
+    /**
+     * A binary min-heap of threads by (time of their next record, renumbered thread): the merge's
+     * order, without an object or a comparator call per record.
+     */
+    private static final class Merge {
+        private final int[] heap;
+        private final long[] nanos;
+        private final int[] thread;
+        private int size;
+
+        Merge(int n) {
+            heap = new int[n];
+            nanos = new long[n];
+            thread = new int[n];
+        }
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        int top() {
+            return heap[0];
+        }
+
+        void add(int i, long atNanos, int renumbered) {
+            nanos[i] = atNanos;
+            thread[i] = renumbered;
+            int k = size++;
+            while (k > 0) { // sift up
+                int parent = (k - 1) >>> 1;
+                if (!before(i, heap[parent])) break;
+                heap[k] = heap[parent];
+                k = parent;
+            }
+            heap[k] = i;
+        }
+
+        /** The top thread's next record is at {@code atNanos}. */
+        void replaceTop(long atNanos) {
+            nanos[heap[0]] = atNanos;
+            siftDown(heap[0]);
+        }
+
+        void removeTop() {
+            int last = heap[--size];
+            if (size > 0) siftDown(last);
+        }
+
+        private void siftDown(int i) {
+            int k = 0;
+            while (true) {
+                int child = 2 * k + 1;
+                if (child >= size) break;
+                if (child + 1 < size && before(heap[child + 1], heap[child])) child++;
+                if (!before(heap[child], i)) break;
+                heap[k] = heap[child];
+                k = child;
+            }
+            heap[k] = i;
+        }
+
+        private boolean before(int a, int b) {
+            return nanos[a] != nanos[b] ? nanos[a] < nanos[b] : thread[a] < thread[b];
+        }
     }
 
     /** Moves to the cursor's next method open or close (loops are not in this format). */

@@ -1,9 +1,5 @@
 package org.hyprof.export;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -12,6 +8,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.hyprof.analysis.CallStream;
 import org.hyprof.analysis.Timeline;
 import org.hyprof.store.NativeEpoch;
@@ -29,7 +26,9 @@ import org.hyprof.store.NativeEpoch;
  * share a base on one machine).
  *
  * <p>Written as the calls stream out of the store ({@link CallStream}), thread after thread:
- * memory does not grow with the session. Compact by default; {@code pretty} indents.
+ * memory does not grow with the session. Compact by default; {@code pretty} indents (as
+ * Jackson's default pretty printer). The bytes are made by {@link JsonOut}: each thread's
+ * repeated parts of an event once, names quoted once per probe.
  */
 public final class ChromeTrace {
     private ChromeTrace() {}
@@ -40,46 +39,40 @@ public final class ChromeTrace {
     }
 
     public static void write(List<CallStream> streams, Writer w, boolean pretty) throws IOException {
-        write(streams, new JsonFactory().createGenerator(w), pretty);
+        write(streams, new JsonOut(w, pretty));
     }
 
     /** UTF-8 straight into a byte stream (no character encoder in between: the fastest way to a file). */
     public static void write(List<CallStream> streams, OutputStream out, boolean pretty) throws IOException {
-        write(streams, new JsonFactory().createGenerator(out, JsonEncoding.UTF8), pretty);
+        write(streams, new JsonOut(out, pretty));
     }
 
-    private static void write(List<CallStream> streams, JsonGenerator generator, boolean pretty) throws IOException {
+    private static void write(List<CallStream> streams, JsonOut o) throws IOException {
         long base = Long.MAX_VALUE;
         for (CallStream t : streams) base = Math.min(base, t.firstNanos());
         if (base == Long.MAX_VALUE) base = 0;
-        final long b = base;
-        try (JsonGenerator g = generator) {
-            if (pretty) g.useDefaultPrettyPrinter();
-            g.writeStartObject();
-            g.writeStringField("displayTimeUnit", "ms");
-            g.writeArrayFieldStart("traceEvents");
+        try {
+            o.beginObject();
+            o.name("displayTimeUnit").string("ms");
+            o.name("traceEvents").beginArray();
             for (CallStream t : streams) {
                 long pid = t.process.pid();
-                g.writeStartObject();
-                g.writeStringField("ph", "M");
-                g.writeStringField("name", "process_name");
-                g.writeNumberField("pid", pid);
-                g.writeObjectFieldStart("args");
-                g.writeStringField("name", t.process.name());
-                g.writeEndObject();
-                g.writeEndObject();
+                o.beginObject().name(PH).quoted(M).name(NAME).string("process_name").name(PID).number(pid);
+                o.name(ARGS).beginObject().name(NAME).string(t.process.name()).endObject();
+                o.endObject();
                 Map<String, Integer> sameName = new HashMap<>();
                 for (CallStream.ThreadRef th : t.threads) sameName.merge(th.name(), 1, Integer::sum);
-                t.replay(new ThreadWriter(g, t, pid, b, sameName));
+                t.replay(new ThreadWriter(o, t, pid, base, sameName));
             }
-            g.writeEndArray();
-            g.writeObjectFieldStart("otherData");
-            g.writeStringField("exporter", "hyprof");
+            o.endArray();
+            o.name("otherData").beginObject();
+            o.name("exporter").string("hyprof");
             long drops = 0;
             for (CallStream t : streams) drops += t.eventDrops;
-            g.writeNumberField("event_drops", drops);
-            g.writeEndObject();
-            g.writeEndObject();
+            o.name("event_drops").number(drops);
+            o.endObject();
+            o.endObject();
+            o.flush();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -87,21 +80,23 @@ public final class ChromeTrace {
 
     /** One process's threads: slices and counter samples as the calls open and close. */
     private static final class ThreadWriter implements CallStream.Visitor {
-        private final JsonGenerator g;
+        private final JsonOut o;
         private final CallStream t;
         private final long pid, b;
         private final Map<String, Integer> sameName;
-        private CallStream.ThreadRef th;
-        private SerializedString energyTrack, javaTimeTrack, powerTrack;
         /** Each probe's name as a JSON string, by probe id (made once). */
-        private String[] quotedNames = new String[256];
+        private byte[][] quotedNames = new byte[256][];
+        /** The thread's events up to their varying parts: begin (up to the name), after the name, end (up to ts). */
+        private JsonOut.Fragment begin, javaTail, loopTail, end;
+        /** Counter samples of the thread's tracks up to ts, and the args object up to its value. */
+        private JsonOut.Fragment energy, javaTime, power, argsUj, argsBusy, argsMw;
         private boolean started;
         private double busyMillis, total;
         /** Inclusive energy of each open activation so far (its own and its closed children's), by depth. */
         private double[] incl = new double[64];
 
-        ThreadWriter(JsonGenerator g, CallStream t, long pid, long b, Map<String, Integer> sameName) {
-            this.g = g;
+        ThreadWriter(JsonOut o, CallStream t, long pid, long b, Map<String, Integer> sameName) {
+            this.o = o;
             this.t = t;
             this.pid = pid;
             this.b = b;
@@ -109,36 +104,40 @@ public final class ChromeTrace {
         }
 
         @Override
-        public void thread(CallStream.ThreadRef thread) {
-            th = thread;
+        public void thread(CallStream.ThreadRef th) {
+            long tid = th.traceTid();
+            o.beginObject().name(PH).quoted(M).name(NAME).string("thread_name").name(PID).number(pid).name(TID).number(tid);
+            o.name(ARGS).beginObject().name(NAME).string(th.name()).endObject();
+            o.endObject();
             // counter tracks belong to the process: threads of the same name need their tid to stay apart
-            String track = sameName.get(th.name()) > 1 ? th.name() + " #" + th.traceTid() : th.name();
-            energyTrack = new SerializedString("energy " + track);
-            javaTimeTrack = new SerializedString("java time " + track);
-            powerTrack = new SerializedString("power " + track);
+            String track = sameName.get(th.name()) > 1 ? th.name() + " #" + tid : th.name();
+            begin = o.fragment(null, x -> x.beginObject().name(PH).quoted(B).name(NAME));
+            Consumer<JsonOut> named = x -> x.beginObject().name(PH).quoted(B).name(NAME).quoted(M);
+            javaTail = o.fragment(named, x -> x.name(CAT).quoted(JAVA).name(PID).number(pid).name(TID).number(tid).name(TS));
+            loopTail = o.fragment(named, x -> x.name(CAT).quoted(LOOP).name(PID).number(pid).name(TID).number(tid).name(TS));
+            end = o.fragment(null, x -> x.beginObject().name(PH).quoted(E).name(PID).number(pid).name(TID).number(tid).name(TS));
+            energy = counterHead("energy " + track);
+            javaTime = counterHead("java time " + track);
+            power = counterHead("power " + track);
+            Consumer<JsonOut> sample = x -> x.beginObject().name(PH).quoted(C).name(NAME).quoted(M).name(PID).number(pid).name(TS).number(0);
+            argsUj = o.fragment(sample, x -> x.name(ARGS).beginObject().name(UJ));
+            argsBusy = o.fragment(sample, x -> x.name(ARGS).beginObject().name(BUSY_MS));
+            argsMw = o.fragment(sample, x -> x.name(ARGS).beginObject().name(MW));
             started = false;
             busyMillis = 0;
             total = 0;
-            try {
-                g.writeStartObject();
-                g.writeStringField("ph", "M");
-                g.writeStringField("name", "thread_name");
-                g.writeNumberField("pid", pid);
-                g.writeNumberField("tid", th.traceTid());
-                g.writeObjectFieldStart("args");
-                g.writeStringField("name", th.name());
-                g.writeEndObject();
-                g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
 
-        private String quotedName(int probeId) {
-            if (probeId < 0 || probeId >= 1 << 24) return JsonText.quoted(t.name(probeId));
+        private JsonOut.Fragment counterHead(String track) {
+            byte[] name = JsonText.quotedUtf8(track);
+            return o.fragment(null, x -> x.beginObject().name(PH).quoted(C).name(NAME).quoted(name).name(PID).number(pid).name(TS));
+        }
+
+        private byte[] quotedName(int probeId) {
+            if (probeId < 0 || probeId >= 1 << 24) return JsonText.quotedUtf8(t.name(probeId));
             if (probeId >= quotedNames.length) quotedNames = Arrays.copyOf(quotedNames, Math.max(probeId + 1, quotedNames.length * 2));
-            String q = quotedNames[probeId];
-            if (q == null) quotedNames[probeId] = q = JsonText.quoted(t.name(probeId));
+            byte[] q = quotedNames[probeId];
+            if (q == null) quotedNames[probeId] = q = JsonText.quotedUtf8(t.name(probeId));
             return q;
         }
 
@@ -148,54 +147,25 @@ public final class ChromeTrace {
                 // the cumulative tracks start at 0 where the thread starts: a counter's value holds
                 // until its next sample, so an end sample alone draws nothing
                 started = true;
-                counter(g, energyTrack, pid, startNanos - b, UJ, 0);
-                counter(g, javaTimeTrack, pid, startNanos - b, BUSY_MS, 0);
+                counter(energy, startNanos - b, argsUj, 0);
+                counter(javaTime, startNanos - b, argsBusy, 0);
             }
             if (depth == incl.length) incl = Arrays.copyOf(incl, depth * 2);
             incl[depth] = 0;
-            try {
-                g.writeStartObject();
-                g.writeFieldName(PH);
-                g.writeString(B);
-                g.writeFieldName(NAME);
-                g.writeRawValue(quotedName(probeId));
-                g.writeFieldName(CAT);
-                g.writeString(loop ? LOOP : JAVA);
-                g.writeFieldName(PID);
-                g.writeNumber(pid);
-                g.writeFieldName(TID);
-                g.writeNumber(th.traceTid());
-                g.writeFieldName(TS);
-                g.writeNumber(JsonText.thousandths(startNanos - b));
-                g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            o.paste(begin).quoted(quotedName(probeId)).paste(loop ? loopTail : javaTail).thousandths(startNanos - b).endObject();
         }
 
         @Override
         public void close(Timeline.Call c, double selfEnergyMicrojoules, NativeEpoch epoch) {
-            try {
-                g.writeStartObject();
-                g.writeFieldName(PH);
-                g.writeString(E);
-                g.writeFieldName(PID);
-                g.writeNumber(pid);
-                g.writeFieldName(TID);
-                g.writeNumber(th.traceTid());
-                g.writeFieldName(TS);
-                g.writeNumber(JsonText.thousandths(c.endNanos() - b));
-                if (c.thrown() || c.closedAtEnd() || c.loop()) {
-                    g.writeObjectFieldStart("args");
-                    if (c.thrown()) g.writeBooleanField("exception", true);
-                    if (c.closedAtEnd()) g.writeBooleanField("open_at_end", true);
-                    if (c.loop()) g.writeNumberField("iterations", c.iterations());
-                    g.writeEndObject();
-                }
-                g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            o.paste(end).thousandths(c.endNanos() - b);
+            if (c.thrown() || c.closedAtEnd() || c.loop()) {
+                o.name(ARGS).beginObject();
+                if (c.thrown()) o.name(EXCEPTION).bool(true);
+                if (c.closedAtEnd()) o.name(OPEN_AT_END).bool(true);
+                if (c.loop()) o.name(ITERATIONS).number(c.iterations());
+                o.endObject();
             }
+            o.endObject();
             int d = c.depth();
             double e = incl[d] + selfEnergyMicrojoules;
             if (d > 0) {
@@ -205,40 +175,23 @@ public final class ChromeTrace {
             if (!c.loop()) busyMillis += (c.endNanos() - c.startNanos()) / 1e6;
             total += e;
             long dur = Math.max(1, c.endNanos() - c.startNanos());
-            counter(g, powerTrack, pid, c.startNanos() - b, MW, e / dur * 1e6);
-            counter(g, powerTrack, pid, c.endNanos() - b, MW, 0);
-            counter(g, energyTrack, pid, c.endNanos() - b, UJ, total);
-            if (!c.loop()) counter(g, javaTimeTrack, pid, c.endNanos() - b, BUSY_MS, busyMillis);
+            counter(power, c.startNanos() - b, argsMw, e / dur * 1e6);
+            counter(power, c.endNanos() - b, argsMw, 0);
+            counter(energy, c.endNanos() - b, argsUj, total);
+            if (!c.loop()) counter(javaTime, c.endNanos() - b, argsBusy, busyMillis);
+        }
+
+        /** One sample of a counter track (its head made by {@link #counterHead}; the value in args, with its unit). */
+        private void counter(JsonOut.Fragment head, long atNanos, JsonOut.Fragment args, double v) {
+            o.paste(head).thousandths(atNanos).paste(args).thousandths(Math.round(v * 1000)).endObject().endObject();
         }
     }
 
-    private static final SerializedString PH = new SerializedString("ph"), NAME = new SerializedString("name"),
-            CAT = new SerializedString("cat"), PID = new SerializedString("pid"), TID = new SerializedString("tid"),
-            TS = new SerializedString("ts"), ARGS = new SerializedString("args"), B = new SerializedString("B"),
-            E = new SerializedString("E"), C = new SerializedString("C"), JAVA = new SerializedString("java"),
-            LOOP = new SerializedString("loop"), MW = new SerializedString("mW"), UJ = new SerializedString("uJ"),
-            BUSY_MS = new SerializedString("busy_ms");
-
-    /** One sample of counter track {@code name} (its value in args under {@code arg}, the unit). */
-    private static void counter(JsonGenerator g, SerializedString name, long pid, long atNanos, SerializedString arg, double v) {
-        try {
-            g.writeStartObject();
-            g.writeFieldName(PH);
-            g.writeString(C);
-            g.writeFieldName(NAME);
-            g.writeString(name);
-            g.writeFieldName(PID);
-            g.writeNumber(pid);
-            g.writeFieldName(TS);
-            g.writeNumber(JsonText.thousandths(atNanos));
-            g.writeFieldName(ARGS);
-            g.writeStartObject();
-            g.writeFieldName(arg);
-            g.writeNumber(JsonText.thousandths(Math.round(v * 1000)));
-            g.writeEndObject();
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final byte[] PH = JsonText.quotedUtf8("ph"), NAME = JsonText.quotedUtf8("name"), CAT = JsonText.quotedUtf8("cat"),
+            PID = JsonText.quotedUtf8("pid"), TID = JsonText.quotedUtf8("tid"), TS = JsonText.quotedUtf8("ts"),
+            ARGS = JsonText.quotedUtf8("args"), B = JsonText.quotedUtf8("B"), E = JsonText.quotedUtf8("E"), C = JsonText.quotedUtf8("C"),
+            M = JsonText.quotedUtf8("M"), JAVA = JsonText.quotedUtf8("java"), LOOP = JsonText.quotedUtf8("loop"),
+            MW = JsonText.quotedUtf8("mW"), UJ = JsonText.quotedUtf8("uJ"), BUSY_MS = JsonText.quotedUtf8("busy_ms"),
+            EXCEPTION = JsonText.quotedUtf8("exception"), OPEN_AT_END = JsonText.quotedUtf8("open_at_end"),
+            ITERATIONS = JsonText.quotedUtf8("iterations");
 }

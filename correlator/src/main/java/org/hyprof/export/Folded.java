@@ -3,7 +3,6 @@ package org.hyprof.export;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,7 +46,11 @@ public final class Folded {
         final Node parent;
         final int probeId;
         final boolean loop;
-        final Map<Long, Node> children = new HashMap<>(4);
+        final long key;
+        /** Children in an open-addressing table by key (no boxed key, no lambda per call); the last one asked for first. */
+        private Node[] children;
+        private int size;
+        private Node last;
         long selfNanos;
         double selfMicrojoules;
 
@@ -55,10 +58,45 @@ public final class Folded {
             this.parent = parent;
             this.probeId = probeId;
             this.loop = loop;
+            this.key = ((long) probeId << 1) | (loop ? 1 : 0);
         }
 
         Node child(int id, boolean isLoop) {
-            return children.computeIfAbsent(((long) id << 1) | (isLoop ? 1 : 0), k -> new Node(this, id, isLoop));
+            long k = ((long) id << 1) | (isLoop ? 1 : 0);
+            Node l = last;
+            if (l != null && l.key == k) return l;
+            if (children == null) children = new Node[4];
+            int mask = children.length - 1;
+            int i = slot(k, mask);
+            for (Node c; (c = children[i]) != null; i = (i + 1) & mask)
+                if (c.key == k) return last = c;
+            Node c = new Node(this, id, isLoop);
+            children[i] = c;
+            if (++size * 2 > children.length) rehash();
+            return last = c;
+        }
+
+        private static int slot(long k, int mask) {
+            long h = k * 0x9E3779B97F4A7C15L;
+            return (int) (h >>> 40) & mask;
+        }
+
+        private void rehash() {
+            Node[] old = children;
+            children = new Node[old.length * 2];
+            int mask = children.length - 1;
+            for (Node c : old) {
+                if (c == null) continue;
+                int i = slot(c.key, mask);
+                while (children[i] != null) i = (i + 1) & mask;
+                children[i] = c;
+            }
+        }
+
+        List<Node> children() {
+            List<Node> l = new ArrayList<>(size);
+            if (children != null) for (Node c : children) if (c != null) l.add(c);
+            return l;
         }
     }
 
@@ -105,7 +143,7 @@ public final class Folded {
         }
 
         private void fold(Node n, StringBuilder path) {
-            List<Node> kids = new ArrayList<>(n.children.values());
+            List<Node> kids = n.children();
             for (Node k : kids) {
                 int len = path.length();
                 path.append(';').append(t.name(k.probeId).replace(';', ':').replace(' ', '_'));

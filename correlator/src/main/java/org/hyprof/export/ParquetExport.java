@@ -24,13 +24,23 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.parquet.conf.PlainParquetConfiguration;
+import com.github.luben.zstd.ZstdCompressCtx;
+import java.io.ByteArrayOutputStream;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.BytesUtils;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
-import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -82,6 +92,10 @@ public final class ParquetExport {
             "process", "vm", "abi", "cpu_profile", "power_profile", "labels");
     /** Bytes of rows a writer buffers before it writes a row group: bounds the heap whatever the session's size. */
     static final long ROW_GROUP_BYTES = 16L << 20;
+    /** A page's limits (parquet-java's default is 1 MiB or 20,000 rows: bigger pages, fewer compressor calls and page headers). */
+    static final int PAGE_BYTES = 1 << 20, PAGE_ROWS = 100_000;
+    /** ZSTD's level for every page (parquet-java's default is 3). */
+    static final int ZSTD_LEVEL = 3;
 
     /** What was written for one session: its id, directory and rows per table. */
     public record Written(String sessionId, Path directory, Map<String, Long> rows) {}
@@ -246,20 +260,23 @@ public final class ParquetExport {
     private static long events(Store store, List<Context> contexts, Path dir) throws IOException {
         Schema s = new Schema("events").i64("tid").str("thread").i32("probe_id").str("method").str("kind").i64("start_nanos")
                 .i64("duration_nanos").i32("depth").bool("thrown").bool("open_at_end").i64("iterations").f64("self_energy_microjoules");
+        s.runFields += 2; // the events come thread after thread: tid and thread change once per thread
         try (Table t = new Table(s, dir)) {
+            // the leaf columns of an event's own fields (all required: definition level 0)
+            int probe = t.leaf("probe_id"), method = t.leaf("method"), kind = t.leaf("kind"), start = t.leaf("start_nanos"),
+                    duration = t.leaf("duration_nanos"), depth = t.leaf("depth"), thrown = t.leaf("thrown"), openAtEnd = t.leaf("open_at_end"),
+                    iterations = t.leaf("iterations"), energy = t.leaf("self_energy_microjoules");
             for (Context c : contexts) {
                 if (!c.process.mode().equals("events") && store.eventChunkCount(c.process.id()) == 0) continue;
                 CallStream stream = CallStream.of(store, c.process, null);
                 stream.replay(new CallStream.Visitor() {
-                    CallStream.ThreadRef thread;
-                    Binary threadName;
                     Binary[] names = new Binary[256]; // by probe id
                     final Map<Integer, Binary> otherNames = new java.util.HashMap<>(); // ids outside 0..2^24 (never in practice)
 
                     @Override
                     public void thread(CallStream.ThreadRef th) {
-                        thread = th;
-                        threadName = Binary.fromString(th.name());
+                        // the thread's rows share its run fields: set once, then each call's own columns go straight to the writers
+                        t.runUnchecked(t.row(c).append("tid", th.tid()).append("thread", Binary.fromString(th.name())));
                     }
 
                     @Override
@@ -274,12 +291,18 @@ public final class ParquetExport {
                             name = names[id];
                             if (name == null) names[id] = name = Binary.fromString(stream.name(id));
                         } else name = otherNames.computeIfAbsent(id, k -> Binary.fromString(stream.name(k)));
-                        t.addUnchecked(t.row(c).append("tid", thread.tid()).append("thread", threadName)
-                                .append("probe_id", call.probeId()).append("method", name)
-                                .append("kind", call.loop() ? LOOP : METHOD).append("start_nanos", call.startNanos())
-                                .append("duration_nanos", call.endNanos() - call.startNanos()).append("depth", call.depth())
-                                .append("thrown", call.thrown()).append("open_at_end", call.closedAtEnd())
-                                .append("iterations", call.iterations()).append("self_energy_microjoules", selfEnergyMicrojoules));
+                        ColumnWriter[] w = t.writers();
+                        w[probe].write(id, 0, 0);
+                        w[method].write(name, 0, 0);
+                        w[kind].write(call.loop() ? LOOP : METHOD, 0, 0);
+                        w[start].write(call.startNanos(), 0, 0);
+                        w[duration].write(call.endNanos() - call.startNanos(), 0, 0);
+                        w[depth].write(call.depth(), 0, 0);
+                        w[thrown].write(call.thrown(), 0, 0);
+                        w[openAtEnd].write(call.closedAtEnd(), 0, 0);
+                        w[iterations].write(call.iterations(), 0, 0);
+                        w[energy].write(selfEnergyMicrojoules, 0, 0);
+                        t.endRowUnchecked();
                     }
                 });
             }
@@ -364,6 +387,8 @@ public final class ParquetExport {
     private static final class Schema {
         final String table;
         final Types.MessageTypeBuilder b = Types.buildMessage();
+        /** Leading fields whose value stays the same over many rows (see {@link Table}): the session columns. */
+        int runFields = SESSION_COLUMNS.size();
 
         Schema(String table) {
             this.table = table;
@@ -415,7 +440,7 @@ public final class ParquetExport {
 
     /**
      * One row being made: a value slot per column, reused from row to row (no object per row
-     * but the strings' bytes), handed to {@link RowSupport} which writes the slots in schema order.
+     * but the strings' bytes), handed to the {@link Table}'s column writers in schema order.
      */
     static final class Row {
         final MessageType schema;
@@ -423,6 +448,8 @@ public final class ParquetExport {
         final boolean[] required;
         private int next; // the slot after the last one set: appends come in schema order, checked by name
         final PrimitiveTypeName[] types; // null: the labels map
+        /** Each field's first leaf column (the labels map has two: key and value). */
+        final int[] leaf;
         final long[] longs;
         final double[] doubles;
         final Binary[] binaries;
@@ -435,8 +462,11 @@ public final class ParquetExport {
             types = new PrimitiveTypeName[n];
             names = new String[n];
             required = new boolean[n];
-            for (int i = 0; i < n; i++) {
+            leaf = new int[n];
+            for (int i = 0, leaves = 0; i < n; i++) {
                 var f = schema.getType(i);
+                leaf[i] = leaves;
+                leaves += f.isPrimitive() ? 1 : 2;
                 names[i] = f.getName();
                 required[i] = f.isRepetition(org.apache.parquet.schema.Type.Repetition.REQUIRED);
                 types[i] = f.isPrimitive() ? f.asPrimitiveType().getPrimitiveTypeName() : null;
@@ -445,6 +475,25 @@ public final class ParquetExport {
             doubles = new double[n];
             binaries = new Binary[n];
             present = new boolean[n];
+        }
+
+        /** Whether fields {@code [0, n)} hold what they hold in {@code o} (strings: the same instances, as a context's are). */
+        boolean sameAs(Row o, int n) {
+            if (labels != o.labels) return false;
+            for (int i = 0; i < n; i++) {
+                if (present[i] != o.present[i] || longs[i] != o.longs[i] || binaries[i] != o.binaries[i]
+                        || Double.doubleToRawLongBits(doubles[i]) != Double.doubleToRawLongBits(o.doubles[i])) return false;
+            }
+            return true;
+        }
+
+        /** Copies fields {@code [0, n)} and the labels into {@code o}. */
+        void copyTo(Row o, int n) {
+            System.arraycopy(present, 0, o.present, 0, n);
+            System.arraycopy(longs, 0, o.longs, 0, n);
+            System.arraycopy(doubles, 0, o.doubles, 0, n);
+            System.arraycopy(binaries, 0, o.binaries, 0, n);
+            o.labels = labels;
         }
 
         /** Empties the row. */
@@ -491,130 +540,119 @@ public final class ParquetExport {
             return this;
         }
 
-        void writeTo(RecordConsumer rc) {
-            rc.startMessage();
-            for (int i = 0; i < types.length; i++) {
-                String name = names[i];
-                if (types[i] == null) { // the labels map
-                    rc.startField(name, i);
-                    rc.startGroup();
-                    if (labels.length > 0) {
-                        rc.startField("key_value", 0);
-                        for (int k = 0; k < labels.length; k += 2) {
-                            rc.startGroup();
-                            rc.startField("key", 0);
-                            rc.addBinary(labels[k]);
-                            rc.endField("key", 0);
-                            rc.startField("value", 1);
-                            rc.addBinary(labels[k + 1]);
-                            rc.endField("value", 1);
-                            rc.endGroup();
-                        }
-                        rc.endField("key_value", 0);
+        /** Hands fields {@code from} on to the table's column writers (one per leaf column, in schema order). */
+        void writeTo(ColumnWriter[] w, int from) {
+            for (int i = from; i < types.length; i++) {
+                ColumnWriter c = w[leaf[i]];
+                if (types[i] == null) { // the labels map: key and value leaves; an empty map is present with no entries
+                    ColumnWriter v = w[leaf[i] + 1];
+                    if (labels.length == 0) {
+                        c.writeNull(0, 1);
+                        v.writeNull(0, 1);
                     }
-                    rc.endGroup();
-                    rc.endField(name, i);
+                    for (int k = 0; k < labels.length; k += 2) {
+                        int repetition = k == 0 ? 0 : 1;
+                        c.write(labels[k], repetition, 2);
+                        v.write(labels[k + 1], repetition, 3);
+                    }
                     continue;
                 }
                 if (!present[i]) {
-                    if (required[i])
-                        throw new IllegalStateException(schema.getName() + "." + name + ": no value");
+                    if (required[i]) throw new IllegalStateException(schema.getName() + "." + names[i] + ": no value");
+                    c.writeNull(0, 0);
                     continue;
                 }
-                rc.startField(name, i);
+                int definition = required[i] ? 0 : 1;
                 switch (types[i]) {
-                    case INT32 -> rc.addInteger((int) longs[i]);
-                    case INT64 -> rc.addLong(longs[i]);
-                    case DOUBLE -> rc.addDouble(doubles[i]);
-                    case BOOLEAN -> rc.addBoolean(longs[i] != 0);
-                    default -> rc.addBinary(binaries[i]);
+                    case INT32 -> c.write((int) longs[i], 0, definition);
+                    case INT64 -> c.write(longs[i], 0, definition);
+                    case DOUBLE -> c.write(doubles[i], 0, definition);
+                    case BOOLEAN -> c.write(longs[i] != 0, 0, definition);
+                    default -> c.write(binaries[i], 0, definition);
                 }
-                rc.endField(name, i);
             }
-            rc.endMessage();
         }
     }
 
-    /** parquet-java's side of {@link Row}: the schema, the footer's metadata, and the writing of one row. */
-    private static final class RowSupport extends WriteSupport<Row> {
-        private final MessageType schema;
-        private final Map<String, String> metadata;
-        private RecordConsumer rc;
-
-        RowSupport(MessageType schema, Map<String, String> metadata) {
-            this.schema = schema;
-            this.metadata = metadata;
-        }
-
-        @Override
-        public WriteContext init(org.apache.hadoop.conf.Configuration conf) {
-            return new WriteContext(schema, metadata);
-        }
-
-        @Override
-        public WriteContext init(ParquetConfiguration conf) {
-            return new WriteContext(schema, metadata);
-        }
-
-        @Override
-        public void prepareForWrite(RecordConsumer recordConsumer) {
-            rc = recordConsumer;
-        }
-
-        @Override
-        public void write(Row row) {
-            row.writeTo(rc);
-        }
-    }
-
-    private static final class RowWriterBuilder extends ParquetWriter.Builder<Row, RowWriterBuilder> {
-        private final RowSupport support;
-
-        RowWriterBuilder(Path file, RowSupport support) {
-            super(new LocalOutputFile(file));
-            this.support = support;
-        }
-
-        @Override
-        protected RowWriterBuilder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<Row> getWriteSupport(org.apache.hadoop.conf.Configuration conf) {
-            return support;
-        }
-
-        @Override
-        protected WriteSupport<Row> getWriteSupport(ParquetConfiguration conf) {
-            return support;
-        }
-    }
-
-    /** One table's file being written. */
+    /**
+     * One table's file being written: parquet-java's column writers driven directly, a row at a
+     * time (no record consumer, no {@code WriteSupport}: those cost more than the values), pages
+     * compressed by {@link ZstdPages}, a row group cut every {@link #ROW_GROUP_BYTES} of buffered
+     * pages, as {@code ParquetWriter} does.
+     *
+     * <p>The leading {@link Schema#runFields} fields (the session columns; an event's thread) hold
+     * one value over long runs of rows. A row group is cut where one of them changes, so within a
+     * group each is a single value: written once per group as a one-entry dictionary and a page
+     * of one run ({@link RunPages}), instead of a dictionary lookup and statistics update per row
+     * in parquet-java's writer — most of the columns, most of the time.
+     */
     private static final class Table implements AutoCloseable {
         final MessageType schema;
         final Row row;
-        final ParquetWriter<Row> writer;
-        private Context rowContext;
+        private final int runFields;
+        /** The run fields' values in the current row group (from its first row). */
+        private final Row group;
+        /** The other fields: what the column writers get. */
+        private final MessageType perRow;
+        private final ParquetProperties props;
+        private final ParquetFileWriter file;
+        private final ZstdPages compressor = new ZstdPages();
+        private final Map<String, String> metadata;
+        private ColumnChunkPageWriteStore pages;
+        private ColumnWriteStore columns;
+        /** By leaf column of {@link #schema}; null for the run fields' leaves. */
+        private final ColumnWriter[] writers;
+        private long groupRows, nextSizeCheck;
         long rows;
 
         Table(Schema s, Path dir) throws IOException {
             schema = s.b.named(s.table);
             row = new Row(schema);
-            writer = new RowWriterBuilder(dir.resolve(s.table + ".parquet"),
-                    new RowSupport(schema, Map.of("hyprof.schema_version", Integer.toString(SCHEMA_VERSION), "hyprof.table", s.table)))
-                    .withConf(new PlainParquetConfiguration())
-                    .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                    .withCompressionCodec(CompressionCodecName.ZSTD)
-                    .withRowGroupSize(ROW_GROUP_BYTES)
-                    .withPageSize(1 << 20)
+            group = new Row(schema);
+            runFields = s.runFields;
+            for (int i = 0; i < runFields; i++)
+                if (row.types[i] == PrimitiveTypeName.BOOLEAN) throw new IllegalStateException(s.table + "." + row.names[i] + ": a boolean has no dictionary");
+            perRow = new MessageType(s.table, schema.getFields().subList(runFields, schema.getFieldCount()));
+            metadata = Map.of("hyprof.schema_version", Integer.toString(SCHEMA_VERSION), "hyprof.table", s.table);
+            ParquetProperties.Builder p = ParquetProperties.builder()
+                    .withPageSize(PAGE_BYTES)
+                    .withPageRowCountLimit(PAGE_ROWS)
                     .withDictionaryEncoding(true)
-                    // columns whose values are (nearly) all different: a dictionary is tried on every value, then dropped
-                    .withDictionaryEncoding("start_nanos", false)
-                    .withDictionaryEncoding("duration_nanos", false)
-                    .withDictionaryEncoding("self_energy_microjoules", false)
-                    .build();
+                    .withSizeStatisticsEnabled(false);
+            // columns whose values are (nearly) all different: a dictionary is tried on every value, then dropped
+            for (String unique : List.of("start_nanos", "duration_nanos", "self_energy_microjoules"))
+                p.withDictionaryEncoding(unique, false);
+            // an event's method and kind: every row group holds most names, so their min and max prune nothing
+            if (s.table.equals("events")) for (String c : List.of("method", "kind")) p.withStatisticsEnabled(c, false);
+            props = p.build();
+            file = new ParquetFileWriter(new LocalOutputFile(dir.resolve(s.table + ".parquet")), schema, ParquetFileWriter.Mode.CREATE,
+                    ROW_GROUP_BYTES, 0, null, props);
+            file.start();
+            writers = new ColumnWriter[schema.getColumns().size()];
+            startGroup();
+        }
+
+        private void startGroup() {
+            pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(), props.getColumnIndexTruncateLength(),
+                    props.getPageWriteChecksumEnabled());
+            columns = props.newColumnWriteStore(perRow, pages, pages);
+            List<ColumnDescriptor> leaves = schema.getColumns();
+            for (int i = row.leaf[runFields]; i < writers.length; i++) writers[i] = columns.getColumnWriter(leaves.get(i));
+            groupRows = 0;
+            nextSizeCheck = 1_000;
+        }
+
+        /** Writes the row group buffered so far (if any) to the file. */
+        private void endGroup() throws IOException {
+            if (groupRows > 0) {
+                RunPages.write(group, runFields, groupRows, schema.getColumns(), pages);
+                file.startBlock(groupRows);
+                columns.flush();
+                pages.flushToFileWriter(file);
+                file.endBlock();
+            }
+            columns.close();
+            pages.close();
         }
 
         /** The (reused) row, emptied, with the session columns filled in. */
@@ -630,13 +668,63 @@ public final class ParquetExport {
         }
 
         void add(Row r) throws IOException {
-            writer.write(r);
-            rows++;
+            run(r);
+            r.writeTo(writers, runFields);
+            endRow();
         }
 
-        void addUnchecked(Row r) {
+        /**
+         * The rows from here on have {@code r}'s run fields (a new row group if they differ from
+         * the current group's); their other fields go to {@link #writers()}, each row ended by
+         * {@link #endRow}.
+         */
+        void run(Row r) throws IOException {
+            if (groupRows > 0 && !r.sameAs(group, runFields)) {
+                endGroup();
+                startGroup();
+            }
+            if (groupRows == 0) r.copyTo(group, runFields);
+        }
+
+        void runUnchecked(Row r) {
             try {
-                add(r);
+                run(r);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** The leaf column of a field that is not a run field (its index in {@link #writers()}). */
+        int leaf(String field) {
+            int i = schema.getFieldIndex(field);
+            if (i < runFields || row.types[i] == null) throw new IllegalArgumentException(field + ": not a plain column of its own");
+            return row.leaf[i];
+        }
+
+        /** The column writers by leaf column (null for the run fields'): valid until the next {@link #endRow}. */
+        ColumnWriter[] writers() {
+            return writers;
+        }
+
+        /** One row written: the group is cut when its pages have grown to {@link #ROW_GROUP_BYTES} (the run fields carry over). */
+        void endRow() throws IOException {
+            columns.endRecord();
+            rows++;
+            if (++groupRows >= nextSizeCheck) {
+                // the buffered size is a sum over every column: looked at now and then, as ParquetWriter does
+                long bytes = columns.getBufferedSize();
+                if (bytes >= ROW_GROUP_BYTES) {
+                    endGroup();
+                    startGroup();
+                } else {
+                    nextSizeCheck = groupRows + Math.max(1_000, (ROW_GROUP_BYTES - bytes) / Math.max(1, bytes / groupRows) / 2);
+                }
+            }
+        }
+
+        void endRowUnchecked() {
+            try {
+                endRow();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -644,7 +732,184 @@ public final class ParquetExport {
 
         @Override
         public void close() throws IOException {
-            writer.close();
+            try {
+                endGroup();
+                file.end(metadata);
+            } finally {
+                compressor.release();
+            }
+        }
+    }
+
+    /**
+     * The pages of fields that hold one value over a whole row group: per leaf column, a
+     * dictionary of that value (the labels map: of its keys, of its values) and one data page
+     * whose levels and dictionary ids are single runs (RLE: a count and the value; ids of bit
+     * width 0, as parquet-java writes a one-entry dictionary), with the page's statistics. Data
+     * pages of format v1, as the other columns' (levels prefixed with their length).
+     */
+    private static final class RunPages {
+        private RunPages() {}
+
+        static void write(Row g, int fields, long groupRows, List<ColumnDescriptor> leaves, ColumnChunkPageWriteStore pages)
+                throws IOException {
+            int rows = Math.toIntExact(groupRows);
+            for (int i = 0; i < fields; i++) {
+                ColumnDescriptor d = leaves.get(g.leaf[i]);
+                if (g.types[i] == null) {
+                    labels(g.labels, rows, d, leaves.get(g.leaf[i] + 1), pages);
+                    continue;
+                }
+                Statistics<?> stats = Statistics.createStats(d.getPrimitiveType());
+                ByteArrayOutputStream page = new ByteArrayOutputStream();
+                int maxDefinition = d.getMaxDefinitionLevel();
+                if (!g.present[i]) { // an optional field without a value: nulls only
+                    levels(page, rows, 0, maxDefinition);
+                    stats.incrementNumNulls(rows);
+                    pages.getPageWriter(d).writePage(BytesInput.from(page.toByteArray()), rows, rows, stats,
+                            Encoding.BIT_PACKED, Encoding.RLE, Encoding.PLAIN);
+                    continue;
+                }
+                if (maxDefinition > 0) levels(page, rows, maxDefinition, maxDefinition);
+                ByteArrayOutputStream dictionary = new ByteArrayOutputStream();
+                switch (g.types[i]) {
+                    case INT32 -> {
+                        stats.updateStats((int) g.longs[i]);
+                        littleEndian(dictionary, g.longs[i], 4);
+                    }
+                    case INT64 -> {
+                        stats.updateStats(g.longs[i]);
+                        littleEndian(dictionary, g.longs[i], 8);
+                    }
+                    case DOUBLE -> {
+                        stats.updateStats(g.doubles[i]);
+                        littleEndian(dictionary, Double.doubleToLongBits(g.doubles[i]), 8);
+                    }
+                    default -> {
+                        stats.updateStats(g.binaries[i]);
+                        plain(dictionary, g.binaries[i]);
+                    }
+                }
+                page.write(0); // the ids' bit width: one entry
+                run(page, rows, 0, 0);
+                pages.getPageWriter(d).writePage(BytesInput.from(page.toByteArray()), rows, rows, stats,
+                        Encoding.BIT_PACKED, maxDefinition > 0 ? Encoding.RLE : Encoding.BIT_PACKED, Encoding.PLAIN_DICTIONARY);
+                pages.getPageWriter(d).writeDictionaryPage(new DictionaryPage(BytesInput.from(dictionary.toByteArray()), 1, Encoding.PLAIN_DICTIONARY));
+            }
+        }
+
+        /** The labels map's two leaves: every row has the same entries (key, value, key, value, …; none: an empty map). */
+        private static void labels(Binary[] labels, int rows, ColumnDescriptor key, ColumnDescriptor value, ColumnChunkPageWriteStore pages)
+                throws IOException {
+            int entries = labels.length / 2;
+            for (int leaf = 0; leaf < 2; leaf++) {
+                ColumnDescriptor d = leaf == 0 ? key : value;
+                Statistics<?> stats = Statistics.createStats(d.getPrimitiveType());
+                ByteArrayOutputStream page = new ByteArrayOutputStream();
+                int maxDefinition = d.getMaxDefinitionLevel();
+                if (entries == 0) { // the map is there, empty: one null per row at the map's level
+                    levels(page, rows, 0, d.getMaxRepetitionLevel());
+                    levels(page, rows, 1, maxDefinition);
+                    stats.incrementNumNulls(rows);
+                    pages.getPageWriter(d).writePage(BytesInput.from(page.toByteArray()), rows, rows, stats,
+                            Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
+                    continue;
+                }
+                // a dictionary of the distinct strings; each row repeats the same ids
+                Map<Binary, Integer> ids = new LinkedHashMap<>();
+                int[] idOf = new int[entries];
+                for (int k = 0; k < entries; k++) {
+                    Binary v = labels[2 * k + leaf];
+                    idOf[k] = ids.computeIfAbsent(v, x -> ids.size());
+                    stats.updateStats(v);
+                }
+                int values = Math.multiplyExact(rows, entries);
+                if (entries == 1) {
+                    levels(page, values, 0, d.getMaxRepetitionLevel());
+                } else { // 0 at each row's first entry, 1 at the others
+                    RunLengthBitPackingHybridEncoder e = encoder(1, values);
+                    for (int r = 0; r < rows; r++)
+                        for (int k = 0; k < entries; k++) e.writeInt(k == 0 ? 0 : 1);
+                    BytesInput b = e.toBytes();
+                    littleEndian(page, b.size(), 4);
+                    b.writeAllTo(page);
+                }
+                levels(page, values, maxDefinition, maxDefinition);
+                int width = BytesUtils.getWidthFromMaxInt(ids.size() - 1);
+                page.write(width);
+                if (ids.size() == 1) {
+                    run(page, values, 0, 0);
+                } else {
+                    RunLengthBitPackingHybridEncoder e = encoder(width, values);
+                    for (int r = 0; r < rows; r++)
+                        for (int k = 0; k < entries; k++) e.writeInt(idOf[k]);
+                    e.toBytes().writeAllTo(page);
+                }
+                ByteArrayOutputStream dictionary = new ByteArrayOutputStream();
+                for (Binary v : ids.keySet()) plain(dictionary, v);
+                pages.getPageWriter(d).writePage(BytesInput.from(page.toByteArray()), values, rows, stats,
+                        Encoding.RLE, Encoding.RLE, Encoding.PLAIN_DICTIONARY);
+                pages.getPageWriter(d).writeDictionaryPage(new DictionaryPage(BytesInput.from(dictionary.toByteArray()), ids.size(),
+                        Encoding.PLAIN_DICTIONARY));
+            }
+        }
+
+        private static RunLengthBitPackingHybridEncoder encoder(int width, int values) {
+            return new RunLengthBitPackingHybridEncoder(width, 64, Math.max(64, values / 8 * width + 64), HeapByteBufferAllocator.getInstance());
+        }
+
+        /** {@code count} levels all {@code level} (a column whose max level is 0 has none): their length, then one run. */
+        private static void levels(ByteArrayOutputStream out, int count, int level, int maxLevel) {
+            if (maxLevel == 0) return;
+            ByteArrayOutputStream r = new ByteArrayOutputStream();
+            run(r, count, level, BytesUtils.getWidthFromMaxInt(maxLevel));
+            littleEndian(out, r.size(), 4);
+            out.writeBytes(r.toByteArray());
+        }
+
+        /** One RLE run of the hybrid encoding: {@code count << 1} as a varint, then the value in whole bytes of its bit width. */
+        private static void run(ByteArrayOutputStream out, int count, int value, int bitWidth) {
+            long header = (long) count << 1;
+            while ((header & ~0x7FL) != 0) {
+                out.write((int) (header & 0x7F) | 0x80);
+                header >>>= 7;
+            }
+            out.write((int) header);
+            littleEndian(out, value, (bitWidth + 7) / 8);
+        }
+
+        private static void littleEndian(ByteArrayOutputStream out, long v, int bytes) {
+            for (int i = 0; i < bytes; i++) out.write((int) (v >>> (8 * i)));
+        }
+
+        /** A string in PLAIN encoding: its length (4 bytes, little-endian), then its bytes. */
+        private static void plain(ByteArrayOutputStream out, Binary v) {
+            littleEndian(out, v.length(), 4);
+            out.writeBytes(v.getBytes());
+        }
+    }
+
+    /**
+     * ZSTD pages through zstd-jni's one-shot API with a context kept for the file (level
+     * {@link #ZSTD_LEVEL}): standard ZSTD frames, as parquet-java's own codec writes them, without
+     * Hadoop's codec streams around each page.
+     */
+    private static final class ZstdPages implements CompressionCodecFactory.BytesInputCompressor {
+        private final ZstdCompressCtx ctx = new ZstdCompressCtx().setLevel(ZSTD_LEVEL);
+
+        @Override
+        public BytesInput compress(BytesInput bytes) throws IOException {
+            return BytesInput.from(ctx.compress(bytes.toByteArray()));
+        }
+
+        @Override
+        public CompressionCodecName getCodecName() {
+            return CompressionCodecName.ZSTD;
+        }
+
+        @Override
+        public void release() {
+            ctx.close();
         }
     }
 

@@ -1,10 +1,9 @@
 package org.hyprof.export;
 
-import com.google.protobuf.CodedOutputStream;
-import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.hyprof.analysis.CallStream;
@@ -62,8 +61,7 @@ public final class PerfettoTrace {
     private static final int MAX_NAME = 4096;
 
     public static void write(List<CallStream> streams, OutputStream out) throws IOException {
-        CodedOutputStream o = CodedOutputStream.newInstance(out, 1 << 16);
-        Encoder enc = new Encoder(o);
+        Encoder enc = new Encoder(out);
         try {
             int sequence = 1; // 1: clock and process descriptors; then one per thread
             boolean clock = false;
@@ -79,7 +77,7 @@ public final class PerfettoTrace {
                 t.replay(w);
                 sequence = w.nextSequence - 1;
             }
-            o.flush();
+            enc.flush();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -178,32 +176,99 @@ public final class PerfettoTrace {
     }
 
     /**
-     * Writes packets: each message is encoded into a scratch array of its nesting level, then
-     * copied into its parent with its length (a packet holds at most three levels).
+     * Writes packets in protobuf's wire format, by hand (the bytes protobuf-java's
+     * {@code CodedOutputStream} writes for the same calls, without an object per message): each
+     * message is encoded into a scratch array of its nesting level, then copied into its parent
+     * after its tag and length (a packet holds at most three levels); packets go into one reused
+     * buffer that is handed to the stream when full.
      */
     private static final class Encoder {
-        private final CodedOutputStream out;
-        private final byte[][] scratch = {new byte[1 << 16], new byte[1 << 16], new byte[1 << 16]};
-        private final CodedOutputStream[] level = new CodedOutputStream[3];
+        private static final int LENGTH_DELIMITED = 2, FIXED64 = 1;
+        private final OutputStream out;
+        /** Levels 0–2: a packet and the messages inside it; level 3: the stream's buffer. */
+        private final byte[][] b = {new byte[1 << 16], new byte[1 << 16], new byte[1 << 16], new byte[1 << 16]};
+        private final int[] at = new int[4];
 
-        Encoder(CodedOutputStream out) {
+        Encoder(OutputStream out) {
             this.out = out;
         }
 
-        private CodedOutputStream begin(int l) {
-            return level[l] = CodedOutputStream.newInstance(scratch[l]);
+        private void begin(int l) {
+            at[l] = 0;
         }
 
-        /** Writes level {@code l} as field {@code field} of {@code parent}. */
-        private void end(int l, CodedOutputStream parent, int field) throws IOException {
-            int n = level[l].getTotalBytesWritten();
-            parent.writeTag(field, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-            parent.writeUInt32NoTag(n);
-            parent.writeRawBytes(scratch[l], 0, n);
+        /** Writes level {@code l} as field {@code field} of level {@code parent}. */
+        private void end(int l, int parent, int field) {
+            int n = at[l];
+            tag(parent, field, LENGTH_DELIMITED);
+            varint(parent, n);
+            System.arraycopy(b[l], 0, b[parent], at[parent], n);
+            at[parent] += n;
         }
 
+        /** The packet (level 0) into the stream's buffer, which goes out first if the packet would not fit. */
         private void packet() throws IOException {
-            end(0, out, TRACE_PACKET);
+            if (at[3] + at[0] + 16 > b[3].length) drain();
+            end(0, 3, TRACE_PACKET);
+        }
+
+        private void drain() throws IOException {
+            out.write(b[3], 0, at[3]);
+            at[3] = 0;
+        }
+
+        void flush() {
+            try {
+                drain();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private void tag(int l, int field, int wireType) {
+            varint(l, (field << 3) | wireType);
+        }
+
+        private void varint(int l, long v) {
+            byte[] a = b[l];
+            int p = at[l];
+            while ((v & ~0x7FL) != 0) {
+                a[p++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            a[p++] = (byte) v;
+            at[l] = p;
+        }
+
+        private void uint64(int l, int field, long v) {
+            tag(l, field, 0);
+            varint(l, v);
+        }
+
+        /** int32, enum: a negative value takes ten bytes, sign-extended (as protobuf writes it). */
+        private void int32(int l, int field, int v) {
+            tag(l, field, 0);
+            varint(l, v);
+        }
+
+        private void bool(int l, int field, boolean v) {
+            uint64(l, field, v ? 1 : 0);
+        }
+
+        private void fixed64(int l, int field, long v) {
+            tag(l, field, FIXED64);
+            byte[] a = b[l];
+            int p = at[l];
+            for (int i = 0; i < 8; i++) a[p++] = (byte) (v >>> (8 * i));
+            at[l] = p;
+        }
+
+        private void string(int l, int field, String s) {
+            byte[] u = s.getBytes(StandardCharsets.UTF_8);
+            tag(l, field, LENGTH_DELIMITED);
+            varint(l, u.length);
+            System.arraycopy(u, 0, b[l], at[l], u.length);
+            at[l] += u.length;
         }
 
         private static String clip(String s) {
@@ -212,17 +277,17 @@ public final class PerfettoTrace {
 
         void clockSnapshot(long monotonicNanos, long realtimeNanos) {
             try {
-                CodedOutputStream p = begin(0);
-                p.writeUInt64(P_TIMESTAMP, monotonicNanos); // in BOOTTIME, the default clock: equal here
-                CodedOutputStream cs = begin(1);
+                begin(0);
+                uint64(0, P_TIMESTAMP, monotonicNanos); // in BOOTTIME, the default clock: equal here
+                begin(1);
                 for (int[] clock : new int[][] {{CLOCK_BOOTTIME, 0}, {CLOCK_MONOTONIC, 0}, {CLOCK_REALTIME, 1}}) {
-                    CodedOutputStream c = begin(2);
-                    c.writeUInt32(CLOCK_ID, clock[0]);
-                    c.writeUInt64(CLOCK_TIMESTAMP, clock[1] == 1 ? realtimeNanos : monotonicNanos);
-                    end(2, cs, CS_CLOCKS);
+                    begin(2);
+                    uint64(2, CLOCK_ID, clock[0]);
+                    uint64(2, CLOCK_TIMESTAMP, clock[1] == 1 ? realtimeNanos : monotonicNanos);
+                    end(2, 1, CS_CLOCKS);
                 }
-                end(1, p, P_CLOCK_SNAPSHOT);
-                p.writeUInt32(P_SEQUENCE_ID, 1);
+                end(1, 0, P_CLOCK_SNAPSHOT);
+                uint64(0, P_SEQUENCE_ID, 1);
                 packet();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -231,15 +296,15 @@ public final class PerfettoTrace {
 
         void processDescriptor(long uuid, long pid, String name) {
             try {
-                CodedOutputStream p = begin(0);
-                CodedOutputStream td = begin(1);
-                td.writeUInt64(TD_UUID, uuid);
-                CodedOutputStream pd = begin(2);
-                pd.writeInt32(PD_PID, (int) pid);
-                pd.writeString(PD_NAME, clip(name));
-                end(2, td, TD_PROCESS);
-                end(1, p, P_TRACK_DESCRIPTOR);
-                p.writeUInt32(P_SEQUENCE_ID, 1);
+                begin(0);
+                begin(1);
+                uint64(1, TD_UUID, uuid);
+                begin(2);
+                int32(2, PD_PID, (int) pid);
+                string(2, PD_NAME, clip(name));
+                end(2, 1, TD_PROCESS);
+                end(1, 0, P_TRACK_DESCRIPTOR);
+                uint64(0, P_SEQUENCE_ID, 1);
                 packet();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -249,32 +314,32 @@ public final class PerfettoTrace {
         /** The first packet of a thread's sequence: clears its state, sets its defaults, describes the thread. */
         void threadStart(int seq, long uuid, long pid, long tid, String name) {
             try {
-                CodedOutputStream p = begin(0);
-                CodedOutputStream td = begin(1);
-                td.writeUInt64(TD_UUID, uuid);
-                td.writeUInt64(TD_PARENT, uuid(pid, 0, 0));
-                CodedOutputStream thd = begin(2);
-                thd.writeInt32(THD_PID, (int) pid);
-                thd.writeInt32(THD_TID, (int) tid);
-                thd.writeString(THD_NAME, clip(name));
-                end(2, td, TD_THREAD);
-                end(1, p, P_TRACK_DESCRIPTOR);
-                CodedOutputStream d = begin(1);
-                d.writeUInt32(D_TIMESTAMP_CLOCK_ID, CLOCK_MONOTONIC);
-                CodedOutputStream ted = begin(2);
-                ted.writeUInt64(TED_TRACK_UUID, uuid);
-                end(2, d, D_TRACK_EVENT_DEFAULTS);
-                end(1, p, P_DEFAULTS);
-                CodedOutputStream in = begin(1);
+                begin(0);
+                begin(1);
+                uint64(1, TD_UUID, uuid);
+                uint64(1, TD_PARENT, uuid(pid, 0, 0));
+                begin(2);
+                int32(2, THD_PID, (int) pid);
+                int32(2, THD_TID, (int) tid);
+                string(2, THD_NAME, clip(name));
+                end(2, 1, TD_THREAD);
+                end(1, 0, P_TRACK_DESCRIPTOR);
+                begin(1);
+                uint64(1, D_TIMESTAMP_CLOCK_ID, CLOCK_MONOTONIC);
+                begin(2);
+                uint64(2, TED_TRACK_UUID, uuid);
+                end(2, 1, D_TRACK_EVENT_DEFAULTS);
+                end(1, 0, P_DEFAULTS);
+                begin(1);
                 for (String[] c : new String[][] {{"1", "java"}, {"2", "loop"}}) {
-                    CodedOutputStream ec = begin(2);
-                    ec.writeUInt64(IID, Long.parseLong(c[0]));
-                    ec.writeString(INAME, c[1]);
-                    end(2, in, ID_CATEGORIES);
+                    begin(2);
+                    uint64(2, IID, Long.parseLong(c[0]));
+                    string(2, INAME, c[1]);
+                    end(2, 1, ID_CATEGORIES);
                 }
-                end(1, p, P_INTERNED);
-                p.writeUInt32(P_SEQUENCE_ID, seq);
-                p.writeUInt32(P_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+                end(1, 0, P_INTERNED);
+                uint64(0, P_SEQUENCE_ID, seq);
+                uint64(0, P_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
                 packet();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -283,15 +348,15 @@ public final class PerfettoTrace {
 
         void counterDescriptor(int seq, long uuid, long parent, String name) {
             try {
-                CodedOutputStream p = begin(0);
-                CodedOutputStream td = begin(1);
-                td.writeUInt64(TD_UUID, uuid);
-                td.writeUInt64(TD_PARENT, parent);
-                td.writeString(TD_NAME, name);
+                begin(0);
+                begin(1);
+                uint64(1, TD_UUID, uuid);
+                uint64(1, TD_PARENT, parent);
+                string(1, TD_NAME, name);
                 begin(2);
-                end(2, td, TD_COUNTER);
-                end(1, p, P_TRACK_DESCRIPTOR);
-                p.writeUInt32(P_SEQUENCE_ID, seq);
+                end(2, 1, TD_COUNTER);
+                end(1, 0, P_TRACK_DESCRIPTOR);
+                uint64(0, P_SEQUENCE_ID, seq);
                 packet();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -299,23 +364,22 @@ public final class PerfettoTrace {
         }
 
         /** An event packet's head: its time (on the sequence's default clock, MONOTONIC) and sequence. */
-        private CodedOutputStream eventPacket(int seq, long nanos) throws IOException {
-            CodedOutputStream p = begin(0);
-            p.writeUInt64(P_TIMESTAMP, nanos);
-            p.writeUInt32(P_SEQUENCE_ID, seq);
-            p.writeUInt32(P_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-            return p;
+        private void eventPacket(int seq, long nanos) {
+            begin(0);
+            uint64(0, P_TIMESTAMP, nanos);
+            uint64(0, P_SEQUENCE_ID, seq);
+            uint64(0, P_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
         }
 
         void counter(int seq, long nanos, long track, double value, boolean isDouble) {
             try {
-                CodedOutputStream p = eventPacket(seq, nanos);
-                CodedOutputStream te = begin(1);
-                te.writeEnum(TE_TYPE, COUNTER);
-                te.writeUInt64(TE_TRACK_UUID, track);
-                if (isDouble) te.writeDouble(TE_DOUBLE_COUNTER_VALUE, value);
-                else te.writeInt64(TE_COUNTER_VALUE, (long) value);
-                end(1, p, P_TRACK_EVENT);
+                eventPacket(seq, nanos);
+                begin(1);
+                int32(1, TE_TYPE, COUNTER);
+                uint64(1, TE_TRACK_UUID, track);
+                if (isDouble) fixed64(1, TE_DOUBLE_COUNTER_VALUE, Double.doubleToRawLongBits(value));
+                else uint64(1, TE_COUNTER_VALUE, (long) value);
+                end(1, 0, P_TRACK_EVENT);
                 packet();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -324,19 +388,19 @@ public final class PerfettoTrace {
 
         void sliceBegin(int seq, long nanos, long nameIid, String newName, int category) {
             try {
-                CodedOutputStream p = eventPacket(seq, nanos);
-                CodedOutputStream te = begin(1);
-                te.writeEnum(TE_TYPE, SLICE_BEGIN);
-                te.writeUInt64(TE_CATEGORY_IIDS, category);
-                te.writeUInt64(TE_NAME_IID, nameIid);
-                end(1, p, P_TRACK_EVENT);
+                eventPacket(seq, nanos);
+                begin(1);
+                int32(1, TE_TYPE, SLICE_BEGIN);
+                uint64(1, TE_CATEGORY_IIDS, category);
+                uint64(1, TE_NAME_IID, nameIid);
+                end(1, 0, P_TRACK_EVENT);
                 if (newName != null) {
-                    CodedOutputStream in = begin(1);
-                    CodedOutputStream en = begin(2);
-                    en.writeUInt64(IID, nameIid);
-                    en.writeString(INAME, clip(newName));
-                    end(2, in, ID_EVENT_NAMES);
-                    end(1, p, P_INTERNED);
+                    begin(1);
+                    begin(2);
+                    uint64(2, IID, nameIid);
+                    string(2, INAME, clip(newName));
+                    end(2, 1, ID_EVENT_NAMES);
+                    end(1, 0, P_INTERNED);
                 }
                 packet();
             } catch (IOException e) {
@@ -346,25 +410,25 @@ public final class PerfettoTrace {
 
         void sliceEnd(int seq, long nanos, boolean thrown, boolean atEnd, boolean loop, long iterations) {
             try {
-                CodedOutputStream p = eventPacket(seq, nanos);
-                CodedOutputStream te = begin(1);
-                te.writeEnum(TE_TYPE, SLICE_END);
-                if (thrown) annotation(te, "exception", true, 0);
-                if (atEnd) annotation(te, "open_at_end", true, 0);
-                if (loop) annotation(te, "iterations", false, iterations);
-                end(1, p, P_TRACK_EVENT);
+                eventPacket(seq, nanos);
+                begin(1);
+                int32(1, TE_TYPE, SLICE_END);
+                if (thrown) annotation("exception", true, 0);
+                if (atEnd) annotation("open_at_end", true, 0);
+                if (loop) annotation("iterations", false, iterations);
+                end(1, 0, P_TRACK_EVENT);
                 packet();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
 
-        private void annotation(CodedOutputStream te, String name, boolean isBool, long value) throws IOException {
-            CodedOutputStream a = begin(2);
-            a.writeString(DA_NAME, name);
-            if (isBool) a.writeBool(DA_BOOL, true);
-            else a.writeInt64(DA_INT, value);
-            end(2, te, TE_ANNOTATIONS);
+        private void annotation(String name, boolean isBool, long value) {
+            begin(2);
+            string(2, DA_NAME, name);
+            if (isBool) bool(2, DA_BOOL, true);
+            else uint64(2, DA_INT, value);
+            end(2, 1, TE_ANNOTATIONS);
         }
     }
 }

@@ -105,6 +105,7 @@ public final class TreeExport {
                     frameOf[i] = frames.computeIfAbsent(nodes.get(i).name(), k -> frames.size());
             }
             Speedscope.begin(g, name);
+            g.writeObjectFieldStart("shared");
             g.writeArrayFieldStart("frames");
             for (String f : frames.keySet()) {
                 g.writeStartObject();

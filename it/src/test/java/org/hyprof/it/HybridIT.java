@@ -259,6 +259,8 @@ class HybridIT {
             {"--native-libs", LIBS.toString(), "--cpu", "no-such-cpu"},
             {"--native-libs", LIBS.toString(), "--native-limit", "lots"},
             {"--native-limit", "30s"},
+            {"--native-sandbox", dir.resolve("files").toString()},
+            {"--native-libs", LIBS.toString(), "--userland", "stubs", "--native-sandbox", dir.resolve("files").toString()},
             {"--abi", "arm64-v8a"},
             {"--power-profile", dir.resolve("nope.xml").toString()},
             {"--cluster", "7"}};

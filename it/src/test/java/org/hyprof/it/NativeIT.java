@@ -69,6 +69,26 @@ class NativeIT {
         assertEquals("hyprof: --userland 'glibc': not a userland (stubs, bionic)", bad.err.strip());
     }
 
+    /**
+     * --native-sandbox (issue 16): bionic's stdio writes, stats, reads and unlinks a file in the
+     * directory named (kept afterwards); the option needs --userland bionic.
+     */
+    @Test
+    void nativeCodesFilesLiveInTheSandboxNamed(@TempDir Path dir) throws Exception {
+        Path sandbox = dir.resolve("files");
+        Cli c = Cli.run("native", LIBS + "arm64-v8a/libuserland.so", "--call", "files_roundtrip", "--arg", "100",
+                "--userland", "bionic", "--native-sandbox", sandbox.toString(), "--format", "json");
+        assertEquals(0, c.exit, c.err);
+        long sum = 0;
+        for (int k = 0; k < 100; k++) sum += (k * 7) & 0xff;
+        assertEquals(sum, new ObjectMapper().readTree(c.out).get("return").asLong(), c.out);
+        assertTrue(Files.isDirectory(sandbox.resolve("data")), "the directory native code made is in the sandbox");
+        Cli bad = Cli.run("native", LIBS + "arm64-v8a/libuserland.so", "--call", "files_roundtrip", "--arg", "100",
+                "--userland", "stubs", "--native-sandbox", sandbox.toString());
+        assertEquals(2, bad.exit);
+        assertEquals("hyprof: --native-sandbox needs --userland bionic (the stubs userland opens no files)", bad.err.strip());
+    }
+
     @Test
     void floatingPointResultsAndTable() {
         Cli c = Cli.run("native", LIBS + "arm64-v8a/libkernels.so", "--call", "mix_args", "--arg", "3", "--arg", "1.5f",

@@ -49,11 +49,12 @@ import org.hyprof.runtime.Options;
  * <tr><td>cpuClock, cpuSampleMicros</td><td>how thread CPU time is measured: {@code sampled} (default; a
  *     sampler thread reads each thread's CPU clock every {@code cpuSampleMicros}, default 2000),
  *     {@code dual} (every probe event reads its thread's CPU clock) or {@code off}</td></tr>
- * <tr><td>nativeLibs, abi, cpu, engine, userland, nativeLimit</td><td>hybrid run: the app's native libraries (a directory), the ABI
+ * <tr><td>nativeLibs, abi, cpu, engine, userland, nativeLimit, nativeSandbox</td><td>hybrid run: the app's native libraries (a directory), the ABI
  *     ({@code arm64-v8a}|{@code armeabi-v7a}), the CPU profile native code is costed with, the
  *     emulator engine ({@code libunicorn}|{@code unidbg}|{@code auto}), what libc/libm calls run on
  *     ({@code stubs}|{@code bionic}) and the limits of each native
- *     call (instructions and wall time, e.g. {@code 10g;120s}; checked by bb-tracer)</td></tr>
+ *     call (instructions and wall time, e.g. {@code 10g;120s}; checked by bb-tracer), and the directory
+ *     native code's files live in (bionic; default a temporary one)</td></tr>
  * <tr><td>sites</td><td>JVM class files: how a probe's entry is emitted, {@code indy} (default: an
  *     {@code invokedynamic} site that costs nothing while its probe is off) or {@code static} (a call
  *     that tests the probe's flag; class files older than Java 7 always get it), to measure one
@@ -64,9 +65,9 @@ import org.hyprof.runtime.Options;
 public final class ProfilingConfig {
     private static final Set<String> KEYS = Set.of("include", "exclude", "mode", "budget", "keep", "maxAge", "out", "resolutions",
             "roots", "minDuration", "minCalls", "maxDepth", "snapshotMillis", "recalibrateMillis", "calibrate",
-            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "treeNodes", "timeAll", "cpuClock", "cpuSampleMicros", "nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit", "sites");
+            "process", "config", "connect", "token", "tokenFile", "exitGraceMillis", "spillDir", "statsBudget", "treeNodes", "timeAll", "cpuClock", "cpuSampleMicros", "nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit", "nativeSandbox", "sites");
     /** Settings of a hybrid run (passed to bb-tracer inside the agent, not to the runtime). */
-    private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit");
+    private static final Set<String> HYBRID_KEYS = Set.of("nativeLibs", "abi", "cpu", "engine", "userland", "nativeLimit", "nativeSandbox");
 
     public final ClassFilter classes = new ClassFilter();
     public final Set<Resolution> resolutions = EnumSet.allOf(Resolution.class);
@@ -75,7 +76,7 @@ public final class ProfilingConfig {
     public final Options runtime = new Options();
     /** JVM class files: probe entries as {@code invokestatic} calls instead of {@code invokedynamic} sites ({@code sites=static}). */
     public boolean staticSites;
-    /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}, {@code engine}, {@code userland}, {@code nativeLimit}); empty unless hybrid. */
+    /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}, {@code engine}, {@code userland}, {@code nativeLimit}, {@code nativeSandbox}); empty unless hybrid. */
     public final Map<String, String> hybrid = new LinkedHashMap<>();
 
     /** Whether native methods run in bb-tracer (a native-libraries directory is set). */

@@ -24,14 +24,16 @@ import org.hyprof.bb.elf.ElfImage;
  * <p>With {@link Userland#BIONIC} the library's {@code DT_NEEDED} system libraries (Android's
  * {@code libc.so}, {@code libm.so}, …) are loaded after it in the same counted range, their
  * imports and the library's bound to each other, bionic's start-up data and TLS set up, their
- * init functions run, and system calls answered by {@link Syscalls}; {@link #modules} lists what
- * is loaded where.
+ * init functions run, and system calls answered by {@link Syscalls} — files inside a
+ * {@link Sandbox} directory, threads taking turns on the one CPU ({@link Threads}); {@link #modules}
+ * lists what is loaded where.
  *
  * <pre>
  * 0x0E00_0000  return trap (a call ends when the PC gets here)
  * 0x0F00_0000  stub page (imports)           0x1000_0000  the library, then its system libraries
  * 0x3000_0000  heap (256 MiB)                0x4000_0000  mmap area (bionic: 512 MiB)
  * 0x6F00_0000  thread area (bionic: TLS)     0x7000_0000  stack (8 MiB, grows down)
+ * 0xFFFF_0000  ARM: the kernel's user helpers (bionic; {@code Linker.mapKernelHelpers})
  * </pre>
  */
 public final class Emulator implements AutoCloseable {
@@ -102,7 +104,10 @@ public final class Emulator implements AutoCloseable {
     /** Calls in progress: above 0 while a stub (JNI calling back into Java) runs. */
     private int depth;
 
-    private Emulator(ElfImage image, Backend cpu, boolean countBlocks, Userland userland) {
+    /** A sandbox made for this emulator alone (no directory given), removed when it closes; else null. */
+    private final Sandbox ownSandbox;
+
+    private Emulator(ElfImage image, Backend cpu, boolean countBlocks, Userland userland, Sandbox sandbox, Sandbox own) {
         this.image = image;
         this.cpu = cpu;
         this.userland = userland;
@@ -124,10 +129,12 @@ public final class Emulator implements AutoCloseable {
         }
         this.stubs = new Stubs(cpu, heap, memory, () -> counter.executed() * 4); // ~4 ns per block: deterministic
         if (userland == Userland.BIONIC) {
-            this.syscalls = new Syscalls(cpu, stubs, memory, () -> counter.executed() * 4, MMAP, MMAP_SIZE);
+            this.ownSandbox = own;
+            this.syscalls = new Syscalls(cpu, stubs, memory, counter::executed, MMAP, MMAP_SIZE, sandbox, this::placeOf, () -> epochs);
             memory.map("thread area", THREAD, THREAD_SIZE, true, true, false);
             Linker.registerStandIns(this);
         } else {
+            this.ownSandbox = null;
             this.syscalls = null;
         }
         for (Module m : modules) relocate(m);
@@ -224,14 +231,29 @@ public final class Emulator implements AutoCloseable {
 
     /** The same with a choice of what imports bind to ({@link Userland}). */
     public static Emulator load(Path so, Engine engine, boolean countBlocks, Userland userland) {
+        return load(so, engine, countBlocks, userland, null);
+    }
+
+    /**
+     * The same with the directory native code's files live in ({@link Userland#BIONIC}); null: a
+     * fresh temporary one, removed when the emulator closes. The caller keeps (and closes) a
+     * sandbox it gives.
+     */
+    public static Emulator load(Path so, Engine engine, boolean countBlocks, Userland userland, Sandbox sandbox) {
         ElfImage img = ElfImage.read(so);
         Backend cpu = engine.open(img.machine == ElfImage.Machine.ARM ? Backend.Arch.ARM : Backend.Arch.ARM64);
-        Emulator e;
+        Sandbox own = userland == Userland.BIONIC && sandbox == null ? Sandbox.temporary() : null;
+        Emulator e = null;
         try {
-            e = new Emulator(img, cpu, countBlocks, userland);
+            e = new Emulator(img, cpu, countBlocks, userland, sandbox != null ? sandbox : own, own);
             e.runInit();
         } catch (RuntimeException ex) {
-            cpu.close();
+            if (e != null) {
+                e.close();
+            } else {
+                cpu.close();
+                if (own != null) own.close();
+            }
             throw ex;
         }
         return e;
@@ -344,7 +366,8 @@ public final class Emulator implements AutoCloseable {
     public synchronized Result callAddress(long address, List<Arg> args) {
         long saved = depth > 0 ? cpu.save() : 0;
         long sp = depth > 0 ? (cpu.sp() - 512) & ~0xfL : STACK + STACK_SIZE - 64;
-        if (sp < STACK + 0x10000) {
+        // 64 KiB left below: of the main stack, or of an emulated thread's (in the mmap area)
+        if (sp < 0x10000 || !memory.contains(sp - 0x10000, 0x10000, true)) {
             if (saved != 0) cpu.restore(saved);
             throw new NativeException("native calls nested too deeply (emulated stack exhausted)");
         }
@@ -361,9 +384,11 @@ public final class Emulator implements AutoCloseable {
             if (l.wallMillis() > 0) timer = watchdog().schedule(() -> expire(id), l.wallMillis(), TimeUnit.MILLISECONDS);
         }
         depth++;
+        int outerLevel = syscalls != null ? syscalls.enterCall(depth) : 0;
         try {
             return run(address, args, sp);
         } finally {
+            if (syscalls != null) syscalls.leaveCall(depth, outerLevel);
             depth--;
             if (saved != 0) cpu.restore(saved);
             if (depth == 0) {
@@ -433,13 +458,18 @@ public final class Emulator implements AutoCloseable {
         counter.beginEpoch(Thread.currentThread().getId(), ++epochs);
         RuntimeException error = null;
         try {
-            cpu.run(address, TRAP);
+            runThreads(address);
         } catch (RuntimeException e) {
             error = e;
         }
         String why = stubs.takeFailure();
         BlockCounter.EpochCounts counts = counter.endEpoch();
         if (why != null) throw new NativeException(why);
+        if (error instanceof NativeException && error.getMessage() != null && error.getMessage().startsWith("emulation stopped at")) {
+            // a fault: where (library and function), and what the system-call layer refused before
+            String at = placeOf(cpu.pc());
+            throw new NativeException(error.getMessage() + (at != null ? " in " + at : "") + (syscalls != null ? syscalls.context() : ""), error);
+        }
         if (error != null) throw error;
         if (cpu.pc() != TRAP) {
             String limit = limitHit(address);
@@ -447,6 +477,31 @@ public final class Emulator implements AutoCloseable {
         }
         if (cpu.pc() != TRAP) throw new NativeException("native code stopped at 0x" + Long.toHexString(cpu.pc()) + " without returning");
         return new Result(cpu.gpr(0), cpu.gpr(1), cpu.fpr(0), counts);
+    }
+
+    /**
+     * Runs from {@code address} until the calling thread is back at the return trap. With
+     * {@link Userland#BIONIC} the emulated threads ({@link Threads}) take turns: a run stopped
+     * for a switch goes on with the next thread; when the outermost call returns, threads still
+     * ready run before it counts as finished. A failure or a limit ends it.
+     */
+    private void runThreads(long address) {
+        Threads threads = syscalls != null ? syscalls.threads : null;
+        long begin = address;
+        while (true) {
+            if (begin != address && timedOut()) return; // the watchdog stopped the CPU between two turns
+            cpu.run(begin, TRAP);
+            if (threads == null || stubs.failed() || timedOut() || counter.overBudget()) return;
+            if (threads.switchPending()) {
+                begin = threads.switchNow();
+            } else if (cpu.pc() == TRAP && depth == 1 && threads.readyAfterReturn()) {
+                threads.parkCaller();
+                begin = threads.switchNow();
+            } else {
+                return;
+            }
+            if ((begin & ~1L) == TRAP) return; // the caller again, back at the trap
+        }
     }
 
     /**
@@ -459,6 +514,17 @@ public final class Emulator implements AutoCloseable {
         Map.Entry<Long, String> e = m.image().functionsByAddress.floorEntry(address - m.base());
         if (e == null) return null;
         return m.base() == BASE ? e.getValue() : m.name() + "!" + e.getValue();
+    }
+
+    /**
+     * Where an address is, for error messages: {@code libfoo.so!function} (any library, the app's
+     * too), {@code libfoo.so+0x1a2c} without a symbol, or null outside every library.
+     */
+    public String placeOf(long address) {
+        Module m = moduleAt(address);
+        if (m == null) return null;
+        Map.Entry<Long, String> e = m.image().functionsByAddress.floorEntry(address - m.base());
+        return e != null ? m.name() + "!" + e.getValue() : m.name() + "+0x" + Long.toHexString(address - m.base());
     }
 
     public long readWord(long address) {
@@ -474,8 +540,14 @@ public final class Emulator implements AutoCloseable {
         cpu.write(address, b.array());
     }
 
+    /** Writes native code's mapped files back, frees the CPU, and removes the sandbox if it made one. */
     @Override
     public void close() {
-        cpu.close();
+        try {
+            if (syscalls != null) syscalls.close();
+        } finally {
+            cpu.close();
+            if (ownSandbox != null) ownSandbox.close();
+        }
     }
 }

@@ -32,11 +32,34 @@ public final class GuestMemory {
      * {@code write}); {@code what} names the call in the error, e.g. {@code memset(0x30000000, 0, 2147483632)}.
      */
     public void check(long address, long length, boolean write, String what) {
-        if (length < 0) throw new NativeException(what + ": negative size " + length);
-        if (length == 0) return;
+        if (!contains(address, length, write)) fail(address, length, write, what);
+    }
+
+    /** Whether [address, address + length) lies inside one mapped region (writable if {@code write}). */
+    public boolean contains(long address, long length, boolean write) {
+        if (length < 0) return false;
+        if (length == 0) return true;
+        Region r = regionAt(address);
+        return r != null && length <= r.size - (address - r.start) && (!write || r.write);
+    }
+
+    /** Bytes from {@code address} to the end of its region (0 when it is not mapped). */
+    long extent(long address) {
+        Region r = regionAt(address);
+        return r == null ? 0 : r.size - (address - r.start);
+    }
+
+    /** The region holding {@code address}, or null. */
+    private Region regionAt(long address) {
         Map.Entry<Long, Region> e = regions.floorEntry(address);
         Region r = e == null ? null : e.getValue();
-        if (r == null || address - r.start >= r.size)
+        return r == null || address - r.start >= r.size ? null : r;
+    }
+
+    private void fail(long address, long length, boolean write, String what) {
+        if (length < 0) throw new NativeException(what + ": negative size " + length);
+        Region r = regionAt(address);
+        if (r == null)
             throw new NativeException(what + ": address 0x" + Long.toHexString(address) + " is not mapped");
         if (length > r.size - (address - r.start))
             throw new NativeException(String.format(Locale.ROOT, "%s: %,d bytes from 0x%x run past the end of the emulated %s (0x%x-0x%x, %,d bytes)",

@@ -136,6 +136,58 @@ final class Linker {
         k.put(1).put(argv).put(envp).put(auxv).put(0);
         e.cpu.write(block, k.bytes());
         e.cpu.threadPointer(tls);
+        if (!w64) mapKernelHelpers(e);
+    }
+
+    /**
+     * The ARM kernel's user helpers (Documentation/arm/kernel_user_helpers.txt): code the kernel
+     * maps at 0xffff0000 in every 32-bit process, which libgcc's {@code __sync_*} functions inside
+     * Android's libc call for atomics and barriers. Written here as ARMv7 code with the kernel's
+     * entry points and contract (8 instructions per slot), assembled with binutils:
+     * {@code __kuser_cmpxchg64} at 0xf60, {@code __kuser_memory_barrier} at 0xfa0,
+     * {@code __kuser_cmpxchg} at 0xfc0, {@code __kuser_get_tls} at 0xfe0, the helper version (5) at 0xffc.
+     * Not counted (outside the libraries' range), as the kernel's work is not the app's.
+     */
+    static void mapKernelHelpers(Emulator e) {
+        long page = 0xffff0000L;
+        e.memory.map("kernel user helpers", page, 0x1000, true, false, true);
+        put(e, page + 0xf60,
+                0xe92d00f0, // push   {r4, r5, r6, r7}
+                0xe1c040d0, // ldrd   r4, [r0]          old value
+                0xe1c160d0, // ldrd   r6, [r1]          new value
+                0xf57ff05b, // dmb    ish
+                0xe1b20f9f, // 1: ldrexd r0, [r2]
+                0xe0303004, // eors   r3, r0, r4
+                0x00313005, // eorseq r3, r1, r5
+                0x01a23f96, // strexdeq r3, r6, [r2]
+                0x03330001, // teqeq  r3, #1
+                0x0afffff9, // beq    1b
+                0xf57ff05b, // dmb    ish
+                0xe2730000, // rsbs   r0, r3, #0        0 and C set when stored
+                0xe8bd00f0, // pop    {r4, r5, r6, r7}
+                0xe12fff1e); // bx    lr
+        put(e, page + 0xfa0,
+                0xf57ff05b, // dmb    ish
+                0xe12fff1e); // bx    lr
+        put(e, page + 0xfc0,
+                0xf57ff05b, // dmb    ish
+                0xe1923f9f, // 1: ldrex r3, [r2]
+                0xe0533000, // subs   r3, r3, r0
+                0x01823f91, // strexeq r3, r1, [r2]
+                0x03330001, // teqeq  r3, #1
+                0x0afffffa, // beq    1b
+                0xe2730000, // rsbs   r0, r3, #0
+                0xeaffffef); // b     __kuser_memory_barrier
+        put(e, page + 0xfe0,
+                0xee1d0f70, // mrc    p15, 0, r0, c13, c0, 3   (TPIDRURO)
+                0xe12fff1e); // bx    lr
+        put(e, page + 0xffc, 5);
+    }
+
+    private static void put(Emulator e, long address, int... words) {
+        ByteBuffer b = ByteBuffer.allocate(4 * words.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (int w : words) b.putInt(w);
+        e.cpu.write(address, b.array());
     }
 
     private static byte[] le32(int v) {

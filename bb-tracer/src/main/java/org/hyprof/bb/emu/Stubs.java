@@ -116,6 +116,11 @@ public final class Stubs {
         return addr;
     }
 
+    /** Whether a failure is waiting to be taken ({@link #takeFailure}). */
+    public boolean failed() {
+        return failure != null;
+    }
+
     /** Why the last run stopped in a stub, or null. */
     public String takeFailure() {
         String f = failure;

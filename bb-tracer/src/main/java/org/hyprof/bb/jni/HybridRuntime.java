@@ -55,6 +55,8 @@ public final class HybridRuntime implements NativeCall.Handler {
     private final org.hyprof.bb.emu.Userland userland;
     private final IntFunction<String> methodKeys;
     private volatile Limits limits = Limits.DEFAULT;
+    /** Where native code's files live (userland bionic): given, or a temporary one made at the first load. */
+    private org.hyprof.bb.emu.Sandbox sandbox;
     private final List<NativeLibrary> libraries = new CopyOnWriteArrayList<>();
     private volatile NativeMethod[] methods = new NativeMethod[0];
     private final Set<String> reported = new LinkedHashSet<>();
@@ -111,11 +113,14 @@ public final class HybridRuntime implements NativeCall.Handler {
                 cpuName == null || cpuName.isEmpty() ? null : CpuProfile.load(cpuName), Engine.named(settings.get("engine")),
                 org.hyprof.bb.emu.Userland.named(settings.get("userland")), methodKeys);
         h.limits(Limits.parse(settings.get("nativeLimit")));
+        String dirName = settings.get("nativeSandbox");
+        if (dirName != null && !dirName.isEmpty()) h.sandbox(org.hyprof.bb.emu.Sandbox.at(Path.of(dirName)));
         StringBuilder info = new StringBuilder();
         info.append("libraries.dir=").append(escape(h.dir.toAbsolutePath().toString())).append('\n');
         info.append("engine=").append(h.engine.id).append('\n');
         if (h.userland != org.hyprof.bb.emu.Userland.STUBS) info.append("userland=").append(h.userland.id).append('\n');
         info.append("limits=").append(escape(h.limits.describe())).append('\n');
+        if (h.sandbox != null) info.append("sandbox=").append(escape(h.sandbox.root().toString())).append('\n');
         if (h.abi != null) info.append("abi=").append(h.abi).append('\n');
         if (h.cpu != null) h.describeCpu(info, h.cpu);
         info(info);
@@ -131,6 +136,20 @@ public final class HybridRuntime implements NativeCall.Handler {
      */
     public void limits(Limits l) {
         this.limits = l;
+    }
+
+    /**
+     * The directory native code's files live in ({@code --native-sandbox}; userland bionic), for
+     * libraries loaded from now on; kept afterwards. Without one, the first library loaded gets a
+     * temporary directory, shared by the libraries and removed when recording ends.
+     */
+    public synchronized void sandbox(org.hyprof.bb.emu.Sandbox s) {
+        this.sandbox = s;
+    }
+
+    private synchronized org.hyprof.bb.emu.Sandbox sandboxForLoad() {
+        if (sandbox == null && userland == org.hyprof.bb.emu.Userland.BIONIC) sandbox = org.hyprof.bb.emu.Sandbox.temporary();
+        return sandbox;
     }
 
     // ------------------------------------------------------------------ loading
@@ -180,7 +199,7 @@ public final class HybridRuntime implements NativeCall.Handler {
             for (NativeLibrary l : libraries) if (l.file.equals(real)) return; // loaded once, like the JVM
             NativeLibrary lib;
             try {
-                lib = new NativeLibrary(real, cpu, engine, userland, loader);
+                lib = new NativeLibrary(real, cpu, engine, userland, sandboxForLoad(), loader);
                 lib.tracer.emulator.limits(limits);
             } catch (NativeException e) {
                 throw linkError(e.getMessage());
@@ -349,12 +368,40 @@ public final class HybridRuntime implements NativeCall.Handler {
         for (int i = 0; i < libraries.size(); i++) {
             // system calls the libraries' code made that the emulator answered ENOSYS (userland bionic)
             org.hyprof.bb.emu.Syscalls sc = libraries.get(i).tracer.emulator.syscalls;
-            if (sc == null || sc.unknown().isEmpty()) continue;
-            StringBuilder v = new StringBuilder();
-            sc.unknown().forEach((k, n) -> v.append(v.length() == 0 ? "" : ", ").append(k).append(" x").append(n));
-            notes.append("library.").append(i).append(".syscalls.enosys=").append(escape(v.toString())).append('\n');
+            if (sc == null) continue;
+            if (!sc.unknown().isEmpty()) {
+                StringBuilder v = new StringBuilder();
+                sc.unknown().forEach((k, n) -> v.append(v.length() == 0 ? "" : ", ").append(k).append(" x").append(n));
+                notes.append("library.").append(i).append(".syscalls.enosys=").append(escape(v.toString())).append('\n');
+            }
+            // the threads native code started: their blocks are in the epochs of the calls they ran in
+            List<org.hyprof.bb.emu.Threads.Info> threads = sc.threads();
+            if (threads.size() > 1) {
+                StringBuilder v = new StringBuilder();
+                for (org.hyprof.bb.emu.Threads.Info t : threads.subList(1, threads.size()))
+                    v.append(v.length() == 0 ? "" : ", ").append(t.tid()).append(": ").append(t.blocks()).append(" blocks, started by Java thread ")
+                     .append(t.startedByJavaThread());
+                notes.append("library.").append(i).append(".threads=").append(escape(v.toString())).append('\n');
+            }
         }
         if (notes.length() > 0) info(notes);
+        // native code's mapped files reach the sandbox; a temporary sandbox goes
+        for (NativeLibrary lib : libraries) {
+            org.hyprof.bb.emu.Syscalls sc = lib.tracer.emulator.syscalls;
+            if (sc == null) continue;
+            try {
+                synchronized (lib) {
+                    sc.flushFiles();
+                }
+            } catch (RuntimeException e) {
+                error("could not write the mapped files of " + lib.name + " back: " + e.getMessage());
+            }
+        }
+        org.hyprof.bb.emu.Sandbox sb;
+        synchronized (this) {
+            sb = sandbox;
+        }
+        if (sb != null && sb.isTemporary()) sb.close();
         for (NativeLibrary lib : libraries) {
             try {
                 chunk(SessionFormat.NATIVE_BLOCKS, blocks(lib)::encode);

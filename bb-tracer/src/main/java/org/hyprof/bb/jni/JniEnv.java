@@ -65,7 +65,7 @@ final class JniEnv {
         registerNativesAndVm();
         for (String n : JniFunctions.ENV)
             if (!n.startsWith("reserved") && !supported.contains(n))
-                emu.stubs.register("JNIEnv." + n, c -> { throw new NativeException("unsupported JNI function " + n + " (called by native code)"); });
+                emu.stubs.register("JNIEnv." + n, c -> { throw new NativeException("unsupported JNI function " + n + " (called by " + emu.modules.get(0).name() + ")"); });
     }
 
     /**

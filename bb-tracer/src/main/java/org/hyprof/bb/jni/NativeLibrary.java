@@ -51,11 +51,12 @@ final class NativeLibrary implements AutoCloseable {
         long emulatorNanos;
     }
 
-    NativeLibrary(Path file, CpuProfile cpu, org.hyprof.bb.emu.Engine engine, org.hyprof.bb.emu.Userland userland, ClassLoader loader) {
+    NativeLibrary(Path file, CpuProfile cpu, org.hyprof.bb.emu.Engine engine, org.hyprof.bb.emu.Userland userland,
+                  org.hyprof.bb.emu.Sandbox sandbox, ClassLoader loader) {
         this.file = file;
         String n = file.getFileName().toString();
         this.name = n;
-        this.tracer = Tracer.open(file, cpu, engine, userland);
+        this.tracer = Tracer.open(file, cpu, engine, userland, sandbox);
         this.arm64 = tracer.emulator.cpu.arch() == Backend.Arch.ARM64;
         try {
             this.env = new JniEnv(tracer.emulator, loader);

@@ -2,20 +2,16 @@ package org.hyprof.bb.jni;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.Random;
 import org.conscrypt.NativeCrypto;
 import org.conscrypt.NativeRef;
 import org.hyprof.bb.emu.Engine;
 import org.hyprof.bb.emu.Userland;
-import org.hyprof.bb.Conscrypt;
+import org.hyprof.bb.RealLibraries;
 import org.hyprof.bb.Engines;
 
 /**
@@ -26,20 +22,10 @@ import org.hyprof.bb.Engines;
  * equal the JDK's.
  */
 class ConscryptJniTest {
-    static final Map<Integer, String> KEYS = new HashMap<>();
-    static final Map<String, Integer> IDS = new HashMap<>();
-
-    static {
-        int id = 100;
-        for (Method m : NativeCrypto.class.getDeclaredMethods()) {
-            if (!Modifier.isNative(m.getModifiers())) continue;
-            KEYS.put(id, NativeCrypto.class.getName() + "\t" + m.getName() + "\t" + JniEnv.descriptor(m.getParameterTypes(), m.getReturnType()));
-            IDS.put(m.getName(), id++);
-        }
-    }
+    static final Twin NATIVE_CRYPTO = new Twin(NativeCrypto.class);
 
     static Object call(HybridRuntime h, String method, Object... args) throws Throwable {
-        return h.invoke(IDS.get(method), NativeCrypto.class, args);
+        return NATIVE_CRYPTO.call(h, NativeCrypto.class, method, args);
     }
 
     @org.junit.jupiter.params.ParameterizedTest
@@ -48,9 +34,9 @@ class ConscryptJniTest {
         byte[] data = new byte[1 << 20];
         new Random(16).nextBytes(data);
         String expected = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
-        Path lib = Conscrypt.library(abi);
+        Path lib = RealLibraries.conscrypt(abi);
         for (Engine engine : Engines.all()) {
-            HybridRuntime h = new HybridRuntime(lib.getParent(), abi, null, engine, Userland.BIONIC, KEYS::get);
+            HybridRuntime h = new HybridRuntime(lib.getParent(), abi, null, engine, Userland.BIONIC, NATIVE_CRYPTO.keys::get);
             h.loadLibrary("conscrypt_jni");
             long md = (Long) call(h, "EVP_get_digestbyname", "sha256");
             assertNotEquals(0L, md, engine.id);

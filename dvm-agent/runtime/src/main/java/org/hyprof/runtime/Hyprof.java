@@ -414,6 +414,7 @@ public final class Hyprof {
      * a /proc read on Android), on a core the app may not be using; the probes pay a volatile read.
      */
     private static void startCpuSampler(final long periodMicros) {
+        Recorder.cpuStaleNanos = 2 * periodMicros * 1000L;
         Thread t = new Thread(new Runnable() {
             @Override
             public void run() {

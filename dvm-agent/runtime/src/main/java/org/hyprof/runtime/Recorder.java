@@ -187,6 +187,11 @@ final class Recorder {
     static int cpuMode = CpuClock.OFF;
     /** The VM's CPU clock, or null (then {@link #cpuMode} is OFF). */
     static volatile CpuClock cpuClock;
+    /**
+     * A sampled reading older than this is stale (two sampler periods, set when the sampler
+     * starts): a probe then reads its thread's clock itself ({@code ThreadState.cpuReadLate}).
+     */
+    static long cpuStaleNanos = Long.MAX_VALUE;
 
     /**
      * One pass of the CPU sampler: reads the CPU clock of every registered thread that is still
@@ -534,6 +539,7 @@ final class Recorder {
             countOnlyAllowed = true;
             cpuMode = CpuClock.OFF;
             cpuClock = null;
+            cpuStaleNanos = Long.MAX_VALUE;
             for (ThreadState t : THREADS) if (t.tree != null) t.tree.release();
             THREADS.clear();
             STATE = newThreadLocal();

@@ -227,6 +227,7 @@ final class ThreadState {
             CpuSample s = cpuSample;
             if (s == null) return cpuLast;
             long dw = wallNanos - s.wallNanos;
+            if (dw > Recorder.cpuStaleNanos) dw = wallNanos - (s = cpuReadLate(wallNanos, s)).wallNanos;
             if (dw < 0) dw = 0;
             else if (dw > 1L << 40) dw = 1L << 40; // no overflow below: 2^40 × 2^16
             v = s.cpuNanos + ((dw * s.rateFx) >> 16);
@@ -241,6 +242,22 @@ final class ThreadState {
         if (v < last) v = last;
         cpuLast = v;
         return v;
+    }
+
+    /**
+     * The sampler's last reading is older than {@link Recorder#cpuStaleNanos} (two periods): on a
+     * loaded machine its thread waits for a core like the app's, and extrapolating at a rate that
+     * no longer holds charged a spinning method up to 35 % more CPU than it got (it ran in short
+     * turns while the reading said one core). The thread reads its own clock instead, at most once
+     * per two periods, so the error stays within about a period's CPU at each end of a frame.
+     */
+    private CpuSample cpuReadLate(long wallNanos, CpuSample s) {
+        CpuClock c = Recorder.cpuClock;
+        long cpu = c == null ? -1 : c.currentThreadCpuNanos();
+        if (cpu < 0) return s;
+        cpuSampled(wallNanos, cpu);
+        CpuSample n = cpuSample; // this reading, or the sampler's if it came meanwhile
+        return n != null ? n : s;
     }
 
     /** Wall time now (shifted, see {@link #clockShift}) and the CPU time at it into {@link #cpuClose}. */

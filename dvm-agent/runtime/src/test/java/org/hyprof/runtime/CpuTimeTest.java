@@ -152,6 +152,35 @@ class CpuTimeTest {
         assertEquals(CpuClock.DUAL, t.get(A, Stats.CPU_CLOCK));
     }
 
+    /**
+     * A reading older than two sampler periods (the sampler's thread waited for a core): the probe
+     * reads its own thread's clock rather than extrapolate from it at a rate that no longer holds.
+     */
+    @Test
+    void aLateSamplerIsReplacedByTheThreadsOwnReading() {
+        Recorder.cpuClock = CpuClock.forThisVm();
+        assertNotNull(Recorder.cpuClock, "a JVM on Linux has thread CPU clocks");
+        Recorder.cpuStaleNanos = 4_000_000;
+        long past = System.nanoTime() - 1_000_000_000L;
+        s.cpuSampled(past - 1_000_000_000L, 0);
+        s.cpuSampled(past, 1_000_000_000L); // one core over the second before it, a second ago
+        long now = System.nanoTime();
+        long ownBefore = Recorder.cpuClock.currentThreadCpuNanos();
+        long v = s.cpuAt(now);
+        long ownAfter = Recorder.cpuClock.currentThreadCpuNanos();
+        // extrapolated, the stale reading would say 2 s of CPU; the thread's own clock says what it used
+        assertTrue(v >= ownBefore && v <= ownAfter, v + " not within the thread's own readings " + ownBefore + ".." + ownAfter);
+        assertEquals(now, s.cpuSample.wallNanos, "the thread's reading is the new sample");
+        // a fresh reading is not replaced: probes within two periods extrapolate from it
+        ThreadState.CpuSample fresh = s.cpuSample;
+        s.cpuAt(now + 1_000_000);
+        assertSame(fresh, s.cpuSample);
+        // without a sampler (stale = never) nothing is read
+        Recorder.cpuStaleNanos = Long.MAX_VALUE;
+        s.cpuAt(now + 1_000_000_000L);
+        assertSame(fresh, s.cpuSample);
+    }
+
     @Test
     void theSamplerReadsEveryLiveThread() throws Exception {
         Recorder.cpuClock = CpuClock.forThisVm();
