@@ -43,7 +43,8 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Write a session (recorded with --mode events) in a format other tools open.",
-            "  trace       Android method trace v3 (Android Studio, dmtracedump, Perfetto)",
+            "  trace       Android method trace v3 (Android Studio, dmtracedump, Perfetto); dual clock: each thread's",
+            "              CPU time (--clock sampled|dual) beside the wall time; wall time in both without CPU time",
             "  chrome      Chrome Trace Event JSON (Perfetto UI, chrome://tracing)",
             "  folded      folded stacks (flamegraph.pl, speedscope, Perfetto)",
             "  speedscope  speedscope's JSON (evented profiles)",

@@ -157,7 +157,7 @@ public final class CallGraph {
         }
 
         @Override
-        protected int opened(int probeId, boolean loop, long startNanos) {
+        protected int opened(int probeId, boolean loop, long startNanos, long startCpuNanos) {
             if (!loop && probeId >= 0) {
                 if (probeId >= active.length) active = Arrays.copyOf(active, Math.max(probeId + 1, active.length * 2));
                 active[probeId]++;

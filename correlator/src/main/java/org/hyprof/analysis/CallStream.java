@@ -39,6 +39,15 @@ public final class CallStream {
         void open(int probeId, boolean loop, long startNanos, int depth);
 
         /**
+         * A call or loop opens, when the thread's CPU clock read {@code startCpuNanos} (-1 when
+         * the records carry none; see {@link Timeline.Call#startCpuNanos}). What a replay calls;
+         * by default the open without the CPU time.
+         */
+        default void open(int probeId, boolean loop, long startNanos, long startCpuNanos, int depth) {
+            open(probeId, loop, startNanos, depth);
+        }
+
+        /**
          * The innermost open activation closes. {@code selfEnergyMicrojoules} is what it spent in
          * itself, as {@link Timeline#selfEnergyMicrojoules} counts it; {@code epoch} the native
          * call it made when it is a native method's bridge in a hybrid run, else null.
@@ -185,11 +194,11 @@ public final class CallStream {
         }
 
         @Override
-        protected int opened(int probeId, boolean loop, long startNanos) {
+        protected int opened(int probeId, boolean loop, long startNanos, long startCpuNanos) {
             int depth = openCount();
             if (depth == childNanos.length) childNanos = Arrays.copyOf(childNanos, depth * 2);
             childNanos[depth] = 0;
-            v.open(probeId, loop, startNanos, depth);
+            v.open(probeId, loop, startNanos, startCpuNanos, depth);
             return 0;
         }
 
@@ -262,6 +271,11 @@ public final class CallStream {
             return buffer.nanos[at];
         }
 
+        /** The thread's CPU clock at {@link #nanos} (not deducted), or -1 when its records carry none. */
+        public long cpuNanos() {
+            return buffer.cpu[at];
+        }
+
         /** A close by exception (or of an activation left open inside one that exited). */
         public boolean thrown() {
             return buffer.thrown[at];
@@ -272,19 +286,24 @@ public final class CallStream {
             int size;
             boolean[] open = new boolean[1024], loop = new boolean[1024], thrown = new boolean[1024];
             int[] probe = new int[1024];
-            long[] nanos = new long[1024];
+            long[] nanos = new long[1024], cpu = new long[1024];
 
             @Override
             public void open(int probeId, boolean isLoop, long startNanos, int depth) {
-                add(true, probeId, isLoop, startNanos, false);
+                add(true, probeId, isLoop, startNanos, -1, false);
+            }
+
+            @Override
+            public void open(int probeId, boolean isLoop, long startNanos, long startCpuNanos, int depth) {
+                add(true, probeId, isLoop, startNanos, startCpuNanos, false);
             }
 
             @Override
             public void close(Timeline.Call c, double selfEnergyMicrojoules, NativeEpoch epoch) {
-                add(false, c.probeId(), c.loop(), c.endNanos(), c.thrown());
+                add(false, c.probeId(), c.loop(), c.endNanos(), c.endCpuNanos(), c.thrown());
             }
 
-            private void add(boolean isOpen, int id, boolean isLoop, long t, boolean isThrown) {
+            private void add(boolean isOpen, int id, boolean isLoop, long t, long cpuNanos, boolean isThrown) {
                 if (size == open.length) {
                     int n = size * 2;
                     open = Arrays.copyOf(open, n);
@@ -292,12 +311,14 @@ public final class CallStream {
                     thrown = Arrays.copyOf(thrown, n);
                     probe = Arrays.copyOf(probe, n);
                     nanos = Arrays.copyOf(nanos, n);
+                    cpu = Arrays.copyOf(cpu, n);
                 }
                 open[size] = isOpen;
                 loop[size] = isLoop;
                 thrown[size] = isThrown;
                 probe[size] = id;
                 nanos[size] = t;
+                cpu[size] = cpuNanos;
                 size++;
             }
         }

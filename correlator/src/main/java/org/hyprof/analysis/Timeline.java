@@ -21,9 +21,19 @@ import org.hyprof.store.ThreadInfo;
  * for aggregates over long logs see {@link CallGraph}.
  */
 public final class Timeline {
-    /** One activation: a method call or a loop. Times are System.nanoTime() values of the recording VM. */
+    /**
+     * One activation: a method call or a loop. Times are System.nanoTime() values of the recording
+     * VM; {@code startCpuNanos}/{@code endCpuNanos} the thread's CPU clock then (as the probe read
+     * or extrapolated it, not deducted), or -1 when its records carry none ({@code cpuClock=off},
+     * session format before 5).
+     */
     public record Call(int probeId, boolean loop, long startNanos, long endNanos, int depth, boolean thrown,
-                       boolean closedAtEnd, long iterations) {}
+                       boolean closedAtEnd, long iterations, long startCpuNanos, long endCpuNanos) {
+        /** Thread CPU time from start to end (raw, like {@code endNanos - startNanos}), or -1 without it. */
+        public long cpuNanos() {
+            return startCpuNanos < 0 || endCpuNanos < 0 ? -1 : endCpuNanos - startCpuNanos;
+        }
+    }
 
     /** One thread's calls in order of their start (parents before children). */
     public record ThreadCalls(long tid, String name, List<Call> calls) {}
@@ -135,7 +145,7 @@ public final class Timeline {
         }
 
         @Override
-        protected int opened(int probeId, boolean loop, long startNanos) {
+        protected int opened(int probeId, boolean loop, long startNanos, long startCpuNanos) {
             calls.add(null); // placeholder keeps start order
             return calls.size() - 1;
         }

@@ -20,8 +20,16 @@ import org.hyprof.store.NativeEpoch;
  * a 32-byte header and 14-byte records (thread, method id | action, thread-CPU µs, wall µs).
  * Method ids are multiples of 4 (the low 2 bits carry the action: enter, exit, unwind = exit by
  * exception); thread ids are renumbered from 1 so they fit 16 bits. Loops are not part of this
- * format. hyprof reads no per-thread CPU clock (a syscall per probe), so the thread-CPU column
- * carries the wall clock too.
+ * format.
+ *
+ * <p>The thread-CPU column is the thread's CPU clock at each event as the probe had it for the
+ * report's CPU columns ({@code cpuClock=dual}: read at the event; {@code sampled}: extrapolated
+ * from the sampler's last reading), in µs since the thread's first event here (as ART counts it
+ * from the thread's trace base), not deducted: a method's thread-CPU time in dmtracedump or
+ * Android Studio is its {@code cpu_incl_ns} plus the probe cost the report took off it
+ * ({@code incl_raw_ns - incl_ns}), to the µs. A session without thread CPU time in its event
+ * records ({@code --clock off}, or recorded before session format 5) has the wall clock in both
+ * columns, so those tools show wall time as thread time.
  *
  * <p>The records of all threads are in time order: a first pass over the calls
  * ({@link CallStream#replay}) finds the methods, the call count and the span for the text part;
@@ -90,18 +98,26 @@ public final class AndroidTrace {
         }
         byte[] buf = new byte[14 * 4096];
         int at = 0;
+        long[] cpuBase = new long[n]; // by thread: its first CPU time (-1: none yet)
+        Arrays.fill(cpuBase, -1);
         while (!merge.isEmpty()) {
             int i = merge.top();
             CallStream.Cursor c = cursors[i];
             int id = methodIds.of(c.probeId()) | (c.isOpen() ? 0 : c.thrown() ? 2 : 1);
             int us = (int) ((c.nanos() - base) / 1000);
+            int cpuUs = us;
+            long cpu = c.cpuNanos();
+            if (cpu >= 0) {
+                if (cpuBase[i] < 0) cpuBase[i] = cpu;
+                cpuUs = (int) (Math.max(0, cpu - cpuBase[i]) / 1000);
+            }
             if (at == buf.length) {
                 out.write(buf, 0, at);
                 at = 0;
             }
             at = putShort(buf, at, threadOf[i]);
             at = putInt(buf, at, id);
-            at = putInt(buf, at, us);
+            at = putInt(buf, at, cpuUs);
             at = putInt(buf, at, us);
             if (nextMethod(c)) merge.replaceTop(c.nanos());
             else merge.removeTop();

@@ -87,6 +87,11 @@ class KeepLastTest {
             // main, reconstructed, starts where the kept log does (its earlier part was overwritten)
             assertEquals(calls.stream().mapToLong(Timeline.Call::startNanos).min().orElseThrow(), m.startNanos());
             assertTrue(calls.stream().allMatch(c -> c.endNanos() <= m.endNanos()));
+            // the thread CPU clock (the default, sampled) comes through the cut too: every call has
+            // its CPU time, within its wall time, and main's holds every other's
+            for (Timeline.Call c : calls)
+                assertTrue(c.cpuNanos() >= 0 && c.cpuNanos() <= c.endNanos() - c.startNanos(), c::toString);
+            assertTrue(calls.stream().allMatch(c -> c.startCpuNanos() >= m.startCpuNanos() && c.endCpuNanos() <= m.endCpuNanos()));
         }
     }
 

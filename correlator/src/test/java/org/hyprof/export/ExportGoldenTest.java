@@ -152,6 +152,47 @@ public class ExportGoldenTest {
                 "power w #4", 2), samples, "a process's counter track per thread, not one for both");
     }
 
+    /**
+     * Records with the thread CPU clock (format 5): the {@code .trace}'s thread-CPU column is each
+     * thread's CPU time in µs since its first event there, the wall column as before. The golden
+     * session above has none: its file carries the wall clock in both columns (today's format-4 files).
+     */
+    @Test
+    void traceWritesEachThreadsCpuClockBesideTheWallClock() throws Exception {
+        byte[] trace;
+        try (Store s = Store.create(dir.resolve("cpu.db"))) {
+            long p = s.addProcess(new ProcessInfo(0, 7, "app.Cpu", "test-vm", "events", 1 << 20, 1_700_000_000_000L,
+                    1_000_000, 1_700_000_000_010L, "ended", 0, "test"));
+            s.addProbes(p, List.of(
+                    new ProbeInfo(1, false, Resolution.METHOD, "app.Cpu", "spin", "()V", -1, -1, 5, "Cpu.java"),
+                    new ProbeInfo(2, false, Resolution.METHOD, "app.Cpu", "sleep", "()V", -1, -1, 9, "Cpu.java")));
+            s.putThread(p, new ThreadInfo(3, "main", 0, 0));
+            s.putThread(p, new ThreadInfo(4, "worker", 0, 0));
+            long b = 1_000_000;
+            // main: spin 8 µs on a CPU, then sleep 100 µs of which 2 µs on a CPU; its CPU clock started long before
+            s.addEventChunk(p, 3, 0, b, new EventRecords.Writer(b, true)
+                    .add(1, SessionFormat.EV_ENTER, b + 1_000, 70_000_000).add(1, SessionFormat.EV_EXIT, b + 9_000, 70_008_000)
+                    .add(2, SessionFormat.EV_ENTER, b + 10_000, 70_008_500).add(2, SessionFormat.EV_EXIT, b + 110_000, 70_010_999)
+                    .toByteArray());
+            // worker: its own CPU clock (per thread, as ART counts it)
+            s.addEventChunk(p, 4, 0, b, new EventRecords.Writer(b, true)
+                    .add(1, SessionFormat.EV_ENTER, b + 5_000, 3_000).add(1, SessionFormat.EV_EXIT, b + 20_000, 18_000)
+                    .toByteArray());
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            AndroidTrace.write(CallStream.of(s, s.processes().get(0), null), out);
+            trace = out.toByteArray();
+        }
+        Golden.check("export-cpu.trace.hex", HexFormat.of().formatHex(trace).replaceAll("(.{64})", "$1\n") + "\n");
+        String text = new String(trace, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int data = text.indexOf("*end\n") + "*end\n".length() + 32; // after the text part and the 32-byte header
+        java.nio.ByteBuffer r = java.nio.ByteBuffer.wrap(trace, data, trace.length - data).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        List<String> records = new ArrayList<>();
+        while (r.remaining() >= 14) records.add(r.getShort() + " " + r.getInt() + " cpu=" + r.getInt() + " wall=" + r.getInt());
+        assertEquals(List.of( // thread, method id | action, thread-CPU µs, wall µs; merged by wall time
+                "1 4 cpu=0 wall=0", "2 4 cpu=0 wall=4", "1 5 cpu=8 wall=8", "1 8 cpu=8 wall=9",
+                "2 5 cpu=15 wall=19", "1 9 cpu=10 wall=109"), records);
+    }
+
     @Test
     void goldenFormats() throws Exception {
         timeline(dir);

@@ -26,14 +26,16 @@ class SessionCorpusTest {
     }
 
     /**
-     * The golden session file as hyprof wrote it in an older format ({@code version}), kept in
-     * {@code src/test/resources/sessions/formatN.hyprof.hex}.
+     * Imports the golden file as hyprof wrote it in session format {@code version}
+     * ({@code src/test/resources/sessions/formatN.hyprof.hex}); it ended cleanly.
      */
-    private static byte[] olderFormat(int version) throws IOException {
+    private SessionImporter.Result importOlder(int version, Store s) throws IOException {
         String hex = Files.readString(Path.of("src/test/resources/sessions/format" + version + ".hyprof.hex")).replaceAll("\\s", "");
         byte[] bytes = java.util.HexFormat.of().parseHex(hex);
         assertEquals(version, bytes[7], "a format-" + version + " file");
-        return bytes;
+        SessionImporter.Result r = importBytes("format" + version, bytes, s);
+        assertTrue(r.cleanEnd(), r.notes().toString());
+        return r;
     }
 
     @Test
@@ -71,8 +73,7 @@ class SessionCorpusTest {
     @Test
     void aFormat2SessionImportsWithoutCpuTime() throws IOException {
         try (Store s = Store.create(dir.resolve("v2.db"))) {
-            SessionImporter.Result r = importBytes("format2", olderFormat(2), s);
-            assertTrue(r.cleanEnd(), r.notes().toString());
+            SessionImporter.Result r = importOlder(2, s);
             long p = r.processId();
             ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
             assertEquals(8_500, main.inclNanos());
@@ -89,8 +90,7 @@ class SessionCorpusTest {
     @Test
     void aFormat4SessionImportsWithoutCostPerLibrary() throws IOException {
         try (Store s = Store.create(dir.resolve("v4.db"))) {
-            SessionImporter.Result r = importBytes("format4", olderFormat(4), s);
-            assertTrue(r.cleanEnd(), r.notes().toString());
+            SessionImporter.Result r = importOlder(4, s);
             long p = r.processId();
             assertEquals(1, s.nativeEpochs(p).size());
             assertEquals(1, s.nativeBlocks(p).size());
@@ -106,8 +106,7 @@ class SessionCorpusTest {
     @Test
     void aFormat3SessionImportsWithLog2Percentiles() throws IOException {
         try (Store s = Store.create(dir.resolve("v3.db"))) {
-            SessionImporter.Result r = importBytes("format3", olderFormat(3), s);
-            assertTrue(r.cleanEnd(), r.notes().toString());
+            SessionImporter.Result r = importOlder(3, s);
             long p = r.processId();
             ProbeStats main = s.stats(p).stream().filter(x -> x.probeId() == 1).findFirst().orElseThrow();
             assertEquals(8_500, main.inclNanos());
@@ -121,7 +120,37 @@ class SessionCorpusTest {
         }
     }
 
-    /** The format-4 golden file's one call of main comes with its fine bucket, and its percentiles are quotable. */
+    /**
+     * A session file of format 4 (before thread CPU time in event records: the golden file as
+     * hyprof wrote it then, {@code src/test/resources/sessions/format4.hyprof.hex}) still imports;
+     * its calls have no CPU time (-1, never 0) and its {@code .trace} has the wall clock in both
+     * columns, while the current golden file's calls have their CPU time.
+     */
+    @Test
+    void aFormat4SessionsEventsHaveNoCpuTime() throws Exception {
+        try (Store s = Store.create(dir.resolve("v4.db"))) {
+            importOlder(4, s);
+            ProcessInfo p = s.processes().get(0);
+            java.util.List<org.hyprof.analysis.Timeline.Call> calls = org.hyprof.analysis.Timeline.load(s, p, null).threads.get(0).calls();
+            assertEquals(2, calls.size(), "main and its loop");
+            assertTrue(calls.stream().allMatch(c -> c.cpuNanos() == -1), calls.toString());
+            assertNotNull(s.stats(p.id()).get(0).cpu(), "the aggregates had CPU time already");
+            java.io.ByteArrayOutputStream trace = new java.io.ByteArrayOutputStream();
+            org.hyprof.export.AndroidTrace.write(org.hyprof.analysis.CallStream.of(s, p, null), trace);
+            byte[] t = trace.toByteArray();
+            int last = t.length - 14; // main's exit: thread u2, method u4, thread-CPU µs u4, wall µs u4
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(t, last + 6, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            assertEquals(9, b.getInt(), "main ran 9 µs: the wall clock in the thread-CPU column");
+            assertEquals(9, b.getInt());
+        }
+        try (Store s = Store.create(dir.resolve("v5.db"))) {
+            ProcessInfo p = s.process(importBytes("golden", SessionFiles.golden(), s).processId());
+            org.hyprof.analysis.Timeline.Call main = org.hyprof.analysis.Timeline.load(s, p, null).threads.get(0).calls().get(0);
+            assertEquals(6_000, main.cpuNanos(), "the golden file's records carry CPU time");
+        }
+    }
+
+    /** The golden file's one call of main comes with its fine bucket, and its percentiles are quotable. */
     @Test
     void theGoldenSessionHasFineHistograms() throws IOException {
         try (Store s = Store.create(dir.resolve("g4.db"))) {

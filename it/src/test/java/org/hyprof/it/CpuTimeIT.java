@@ -80,6 +80,14 @@ class CpuTimeIT {
     }
 
     Path profile(String name, String... options) {
+        return profileWaits(dir, name, options);
+    }
+
+    /**
+     * Records {@link Waits} with {@code options} into {@code dir/NAME.db}; the workload writes what
+     * the JVM's own clocks saw of its spins to {@code dir/NAME.spins}.
+     */
+    static Path profileWaits(Path dir, String name, String... options) {
         Path db = dir.resolve(name + ".db");
         String[] head = {"profile", "-o", db.toString()};
         String[] tail = {"--", Cli.java(), "-cp", Cli.classpathOf(Waits.class), "workload.Waits",

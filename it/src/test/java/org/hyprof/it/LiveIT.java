@@ -359,8 +359,13 @@ class LiveIT {
             assertEquals(org.hyprof.store.CpuTime.SAMPLED, st.cpu().clock());
             assertTrue(st.cpu().inclNanos() >= 0 && st.cpu().inclNanos() <= Math.max(0, st.inclNanos()), st.toString());
         }
-        long[] records = new long[1];
-        s.store().eventChunks(pid, ch -> records[0] += org.hyprof.analysis.EventReplay.records(ch.data()));
+        long[] records = new long[2];
+        s.store().eventChunks(pid, ch -> {
+            records[0] += org.hyprof.analysis.EventReplay.records(ch.data());
+            // and its event records carry the thread CPU clock (session format 5, wire version 3)
+            if (!new org.hyprof.runtime.chunk.EventRecords.Cursor(ch.data(), ch.baseNanos()).hasCpu()) records[1]++;
+        });
+        assertEquals(0, records[1], "event chunks without thread CPU time");
         assertTrue(calls > 1_000_000, "calls " + calls);
         assertEquals(records[0], 2 * calls, "every call's enter and exit was received, and every call is counted");
         assertEquals(1, storedCalls(s.store(), pid, id(s.store().probes(pid), "workload.CallHeavy.main(java.lang.String[])"))

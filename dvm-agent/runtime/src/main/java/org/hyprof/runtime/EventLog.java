@@ -38,6 +38,12 @@ final class EventLog {
     private int records;
     private long baseNanos;
     private long lastNanos;
+    /**
+     * Whether {@link #buf}'s records carry thread CPU time (it starts with
+     * {@link EventRecords#CPU_MARK}: the session has a CPU clock), and the CPU time of its last record.
+     */
+    private boolean cpu;
+    private long lastCpu;
     private int seq;
     private boolean exhausted;
     /** Records dropped because the log budget was used up (keep first), or overwritten (keep last). */
@@ -57,16 +63,22 @@ final class EventLog {
         this.owner = owner;
     }
 
-    void record(int id, int kind, long now, long extra) {
+    /**
+     * One record: probe {@code id}'s event {@code kind} at wall time {@code now}, when the thread's
+     * CPU clock read {@code cpuNanos} (the value the probe's aggregates use; written only when the
+     * session has a CPU clock), with a loop exit's {@code extra} iterations.
+     */
+    void record(int id, int kind, long now, long cpuNanos, long extra) {
         if (dumpSeen != Recorder.dumpEpoch) dump();
         byte[] b = buf;
         if (b == null || pos + MAX_RECORD > b.length) {
             if (exhausted || !next(now, kind == ENTER || kind == LOOP_ENTER)) { dropped++; return; }
             b = buf;
         }
-        pos = EventRecords.put(b, pos, id, kind, now - lastNanos, extra);
+        pos = EventRecords.put(b, pos, id, kind, now - lastNanos, cpu, cpuNanos - lastCpu, extra);
         records++;
         lastNanos = now;
+        lastCpu = cpuNanos;
     }
 
     /** Hands the full buffer on (keep first: to the sink; keep last: to the ring) and takes a fresh one. */
@@ -82,6 +94,9 @@ final class EventLog {
         records = 0;
         baseNanos = now;
         lastNanos = now;
+        cpu = Recorder.cpuMode != CpuClock.OFF;
+        lastCpu = 0; // a chunk's first CPU delta is from 0: each chunk reads alone
+        if (cpu) n[pos++] = (byte) EventRecords.CPU_MARK;
         if (ring) writeOpenFrames(entering);
         return true;
     }
@@ -100,9 +115,11 @@ final class EventLog {
             long start = owner.openFrameStart(i);
             if (start == Long.MIN_VALUE) continue; // not a recorded frame (below --max-depth)
             int kind = owner.openFrameIsLoop(i) ? EventRecords.OPEN_LOOP : EventRecords.OPEN;
-            pos = EventRecords.put(b, pos, owner.openFrameId(i), kind, start - lastNanos, 0);
+            long startCpu = owner.openFrameCpu(i);
+            pos = EventRecords.put(b, pos, owner.openFrameId(i), kind, start - lastNanos, cpu, startCpu - lastCpu, 0);
             records++;
             lastNanos = start;
+            lastCpu = startCpu;
         }
     }
 
@@ -111,7 +128,7 @@ final class EventLog {
         byte[] b = buf;
         if (b == null) return;
         buf = null;
-        if (pos == 0) { Recorder.releaseBuffer(b); return; }
+        if (records == 0) { pos = 0; Recorder.releaseBuffer(b); return; }
         if (keptBuf == null || keptCount == keptBuf.length) growKept();
         int i = (keptHead + keptCount) % keptBuf.length;
         keptBuf[i] = b;
@@ -177,7 +194,7 @@ final class EventLog {
         if (!Recorder.keepLast) return;
         long bytes = 0;
         for (int k = 0; k < keptCount; k++) bytes += keptBuf[(keptHead + k) % keptBuf.length].length;
-        if (buf != null && pos > 0) bytes += buf.length; // sent by flush; an empty one stays
+        if (buf != null && records > 0) bytes += buf.length; // sent by flush; an empty one stays
         flush();
         Recorder.returnBudget(bytes);
         exhausted = false;
@@ -201,7 +218,7 @@ final class EventLog {
         }
         byte[] b = buf;
         int len = pos;
-        if (b != null && len > 0) {
+        if (b != null && records > 0) {
             buf = null;
             pos = 0;
             sink.events(owner, seq++, baseNanos, b, len);

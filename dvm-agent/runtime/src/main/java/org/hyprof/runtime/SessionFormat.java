@@ -38,7 +38,8 @@ import org.hyprof.runtime.chunk.EventRecords;
  *     thread and probe replaces an earlier one (judged per thread: a thread that ended is in
  *     no later snapshot, its last one holds its final figures, every probe). A large snapshot
  *     comes as several chunks with the same nanoTime, a thread's probes split among them.</li>
- * <li>{@link #EVENTS}: tid, seq, baseNanos, byte length, records (see {@code EventRecords}).</li>
+ * <li>{@link #EVENTS}: tid, seq, baseNanos, byte length, records (see {@code EventRecords}; format 5:
+ *     with the thread CPU time of each record when the session has a CPU clock).</li>
  * <li>{@link #ERROR}: string; one starting with {@link #INFO_PREFIX} is information, not an error.</li>
  * <li>{@link #END}: endWallMillis, endNanos, total dropped events (written at a clean exit).</li>
  * <li>{@link #NATIVE_INFO}: string, {@code key=value} lines (Java properties) of a hybrid run:
@@ -62,12 +63,15 @@ public final class SessionFormat {
     public static final byte[] MAGIC = {'H', 'Y', 'P', 'R', 'O', 'F', 0, 5};
     /**
      * 5: {@link #NATIVE_LIBRARIES} chunks (a reader of format 4 would stop at one as an unknown
-     * type); 4: snapshot field {@code Stats.FINE_HIST} and, after each probe's log₂ pairs, its fine
+     * type), and event records may carry the thread CPU time of each event
+     * ({@code EventRecords.CPU_MARK} first in a chunk, then a CPU delta per record; a reader of
+     * format 4 would misread them); 4: snapshot field {@code Stats.FINE_HIST} and, after each probe's log₂ pairs, its fine
      * per-call histogram ({@code Buckets}), and {@link #TREE} chunks (a reader of format 3 stops
      * at one as an unknown type); 3: snapshot fields {@code Stats.CPU_INCL}, {@code CPU_EXCL}, {@code CPU_CLOCK} (thread CPU
      * time) and the header's {@code cpuClock}; 2: snapshots carry a field count and per-thread
      * totals; hybrid-run chunks. Readers take 2 … 5 (a version-2 file has no CPU time, one
-     * before 4 log₂ percentiles only, one before 5 no native cost per library).
+     * before 4 log₂ percentiles only, one before 5 no native cost per library and no CPU time in
+     * its event records).
      */
     public static final int VERSION = 5;
     /** The oldest version readers still take. */

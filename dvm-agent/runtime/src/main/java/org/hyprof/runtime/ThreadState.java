@@ -167,6 +167,11 @@ final class ThreadState {
     volatile CpuSample cpuSample;
     /** The last CPU time handed to a frame: never goes back (own thread only). */
     private long cpuLast;
+    /**
+     * The wall time {@link #cpuLast} was handed out at (unshifted System.nanoTime()); before the
+     * first value, so far back that nothing bounds it (and {@code wall - cpuWall} cannot overflow).
+     */
+    private long cpuWall = Long.MIN_VALUE / 2;
     /** CPU time at the event being closed ({@link #clock}), for {@link #deduct}. */
     private long cpuClose;
 
@@ -208,7 +213,12 @@ final class ThreadState {
      * at the rate of the period before it (a volatile read and a multiply), so a frame's CPU time
      * is its share of each sample period in proportion to the wall time it overlaps, assuming the
      * thread's rate stays as it was, and the error on a frame is at most the CPU time the thread
-     * spent in about one sample period at each of its ends. Never goes back.
+     * spent in about one sample period at each of its ends. Never goes back, and never moves on
+     * by more than the wall time since the value before (a thread runs on one core at most): a
+     * reading showing CPU time spent before the last value was handed out (the extrapolation at
+     * the old rate lagged) is not charged to the frames opened since. So a frame's CPU time from
+     * these values is at most its raw wall time, and the deduction's cap takes nothing off what
+     * the frame's event records show ({@link EventLog#record} logs these values).
      */
     long cpuAt(long wallNanos) {
         int mode = Recorder.cpuMode;
@@ -225,7 +235,11 @@ final class ThreadState {
             CpuClock c = Recorder.cpuClock;
             v = c == null ? -1 : c.currentThreadCpuNanos();
         } else return 0;
-        if (v < cpuLast) v = cpuLast;
+        long last = cpuLast, room = wallNanos - cpuWall;
+        if (room > 0) cpuWall = wallNanos;
+        else room = 0;
+        if (v - last > room) v = last + room;
+        if (v < last) v = last;
         cpuLast = v;
         return v;
     }
@@ -267,7 +281,8 @@ final class ThreadState {
             long cpu = c.currentThreadCpuNanos();
             if (cpu >= 0) {
                 cpuLast = cpu;
-                cpuSample = new CpuSample(System.nanoTime(), cpu, 0);
+                cpuWall = System.nanoTime();
+                cpuSample = new CpuSample(cpuWall, cpu, 0);
             }
         }
     }
@@ -320,6 +335,11 @@ final class ThreadState {
         return frames[t + F_EVENTS] < 0 ? Long.MIN_VALUE : frames[t + F_START];
     }
 
+    /** The thread's CPU time at open frame i's entry ({@link #cpuAt}; 0 without a CPU clock). */
+    long openFrameCpu(int i) {
+        return frames[i * FRAME + F_CPU];
+    }
+
     // ------------------------------------------------------------------ methods
 
     /**
@@ -362,7 +382,7 @@ final class ThreadState {
         long now = clock();
         f[t + F_START] = now;
         f[t + F_CPU] = cpuClose;
-        if (c.events) log.record(id, EventLog.ENTER, now, 0);
+        if (c.events) log.record(id, EventLog.ENTER, now, cpuClose, 0);
         return top;
     }
 
@@ -502,7 +522,7 @@ final class ThreadState {
         if (loop) {
             if (flag) countLoopEvent(f, t - FRAME); // its own exit event, in the frames below up to their method
             iterations = f[t + F_ITER_COUNT];
-            if (c.events) log.record(id, EventLog.LOOP_EXIT, now, iterations);
+            if (c.events) log.record(id, EventLog.LOOP_EXIT, now, cpuClose, iterations);
             // inclusive figures for the outermost activation only, as for methods: the same loop is
             // open once per activation of a recursive method
             outermost = id >= active.length || --active[id] <= 0;
@@ -519,7 +539,7 @@ final class ThreadState {
             }
             outermost = --active[id] == 0;
             if ((key & ROOT) != 0) rootDepth--;
-            if (c.events) log.record(id, flag ? EventLog.THROW : EventLog.EXIT, now, 0);
+            if (c.events) log.record(id, flag ? EventLog.THROW : EventLog.EXIT, now, cpuClose, 0);
             if (--methodDepth == 0) {
                 topInclNanos += dIncl;
                 topCpuNanos += dCpuIncl;
@@ -857,7 +877,7 @@ final class ThreadState {
         methodDepth--;
         if ((key & ROOT) != 0) rootDepth--;
         if (natUsed && nat != null && (j / FRAME) * NAT + NAT <= nat.length) java.util.Arrays.fill(nat, (j / FRAME) * NAT, (j / FRAME) * NAT + NAT, 0);
-        if (c.events) log.record(id, EventLog.THROW, now, 0);
+        if (c.events) log.record(id, EventLog.THROW, now, cpuClose, 0);
     }
 
     // ------------------------------------------------------------------ loops
@@ -890,7 +910,7 @@ final class ThreadState {
         long now = clock();
         f[t + F_START] = now;
         f[t + F_CPU] = cpuClose;
-        if (c.events) log.record(id, EventLog.LOOP_ENTER, now, 0);
+        if (c.events) log.record(id, EventLog.LOOP_ENTER, now, cpuClose, 0);
         return top;
     }
 

@@ -46,8 +46,11 @@ package org.hyprof.runtime;
 public final class Wire {
     private Wire() {}
 
-    /** 2: session chunks of format 2 ({@link SessionFormat#VERSION}). */
-    public static final int VERSION = 2;
+    /**
+     * 3: session chunks of format 5 ({@link SessionFormat#VERSION}: event records with thread CPU
+     * time, which a collector of version 2 would misread); 2: session chunks of format 2 to 4.
+     */
+    public static final int VERSION = 3;
 
     public static final int HELLO = 1;
     public static final int WELCOME = 2;

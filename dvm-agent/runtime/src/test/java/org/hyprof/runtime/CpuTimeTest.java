@@ -63,6 +63,7 @@ class CpuTimeTest {
         spin(3_000_000);
         reading(2_500_000); // B: 1 ms
         Probe.end(B, b);
+        spin(1_000_000);
         reading(2_700_000); // A again: 0.2 ms
         Probe.end(A, a);
         Snapshot.ThreadData t = mine();
@@ -128,11 +129,12 @@ class CpuTimeTest {
         s.cpuSampled(future, 1_000);
         s.cpuSampled(future + 1_000, 1_500); // half a core
         assertEquals(1_500 + 1_000, s.cpuAt(future + 3_000));
-        s.cpuSampled(future + 4_000, 1_000_000); // more CPU than wall: one core at most
-        assertEquals(1_000_000 + 500, s.cpuAt(future + 4_500));
-        s.cpuSampled(future + 5_000, 1_000_000); // waiting
-        assertEquals(1_000_500, s.cpuAt(future + 9_000), "never back below what was handed out");
-        assertEquals(1_000_500, s.cpuAt(future + 4_000), "a wall time before the reading extrapolates nothing");
+        s.cpuSampled(future + 4_000, 1_000_000); // more CPU than wall time since the reading before: out of step
+        assertEquals(2_500 + 1_500, s.cpuAt(future + 4_500), "no more than the wall time since the value before");
+        assertEquals(4_000 + 1_000, s.cpuAt(future + 5_500), "one core at most");
+        s.cpuSampled(future + 6_000, 10); // a reading below what was handed out
+        assertEquals(5_000, s.cpuAt(future + 9_000), "never back below what was handed out");
+        assertEquals(5_000, s.cpuAt(future + 4_000), "a wall time before the last value's extrapolates nothing");
     }
 
     @Test

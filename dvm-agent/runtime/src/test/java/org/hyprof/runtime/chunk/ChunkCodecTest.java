@@ -150,6 +150,35 @@ class ChunkCodecTest {
     }
 
     @Test
+    void eventRecordsWithCpuTimeRoundTripAndTheMarkIsNoRecord() {
+        // an OPEN record first (an earlier entry: negative deltas of both clocks), then a call
+        byte[] rec = new EventRecords.Writer(1_000, true).add(2, EventRecords.OPEN, 900, 5_000_000)
+                .add(3, EventRecords.ENTER, 1_100, 5_000_400).loopExit(4, 1_500, 5_000_450, 12)
+                .add(3, EventRecords.EXIT, 2_000, 5_000_900).toByteArray();
+        assertEquals(EventRecords.CPU_MARK, rec[0], "the mark first");
+        EventRecords.Cursor c = new EventRecords.Cursor(rec, 1_000);
+        assertTrue(c.hasCpu());
+        long[][] expected = {{2, EventRecords.OPEN, 900, 5_000_000, 0}, {3, EventRecords.ENTER, 1_100, 5_000_400, 0},
+                {4, EventRecords.LOOP_EXIT, 1_500, 5_000_450, 12}, {3, EventRecords.EXIT, 2_000, 5_000_900, 0}};
+        for (long[] x : expected) {
+            assertTrue(c.next());
+            assertArrayEquals(x, new long[] {c.id(), c.kind(), c.nanos(), c.cpuNanos(), c.iterations()});
+        }
+        assertFalse(c.next());
+        assertEquals(4, EventRecords.count(rec), "the mark is not a record");
+        assertEquals(3, EventRecords.count(java.util.Arrays.copyOf(rec, rec.length - 1)), "the cut last record does not count");
+
+        EventRecords.Cursor old = new EventRecords.Cursor(new EventRecords.Writer(1_000).add(3, EventRecords.ENTER, 1_100).toByteArray(), 1_000);
+        assertFalse(old.hasCpu(), "records without the mark (cpuClock=off, format 4) carry no CPU time");
+        assertTrue(old.next());
+        assertEquals(-1, old.cpuNanos());
+
+        byte[] markInside = java.util.Arrays.copyOf(rec, rec.length + 1);
+        markInside[rec.length] = EventRecords.CPU_MARK;
+        assertEquals(4, EventRecords.count(markInside), "a mark after the first byte ends the chunk (damaged)");
+    }
+
+    @Test
     void nativeBlocksKeepJniOnLoadsProbeIdInEitherEncoding() {
         // the hybrid runtime once wrote -1 sign-extended (10 bytes); the codec writes it as 32 bits (5 bytes)
         PayloadWriter old = new PayloadWriter().varint(1).string("libx.so").varint(0).varint(0x10).string("").varint(4)
