@@ -13,8 +13,11 @@ import java.nio.file.Path;
 final class NextCommands {
     private NextCommands() {}
 
-    /** The lines for session {@code db}; {@code events}: recorded with {@code --mode events}. */
-    static void print(PrintWriter err, Path db, boolean events) {
+    /**
+     * The lines for session {@code db}; {@code events}: recorded with {@code --mode events};
+     * {@code hybrid}: its native methods ran in the emulator (their cost per library is stored).
+     */
+    static void print(PrintWriter err, Path db, boolean events, boolean hybrid) {
         String s = quoted(db.toString());
         err.println("hyprof: next:");
         err.println("  hyprof report " + s + " --top 20          methods (--by loop: loops by source line, --descriptors: JVM names)");
@@ -23,6 +26,7 @@ final class NextCommands {
         String base = db.getFileName().toString().replaceFirst("\\.db$", "");
         err.println("  hyprof report " + s + " --by tree         the calling-context tree (--callers M, --callees M: a method's butterfly)");
         err.println("  hyprof report " + s + " --format html -o " + quoted(base + ".html") + "   flame graphs of time, CPU and energy in a browser");
+        if (hybrid) err.println("  hyprof report " + s + " --by library      native cost per library (the app's own code, libc.so, libm.so …)");
         if (events) {
             err.println("  hyprof export " + s + " --format speedscope -o " + quoted(base + ".speedscope.json"));
         } else {

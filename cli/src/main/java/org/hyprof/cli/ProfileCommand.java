@@ -172,7 +172,7 @@ public final class ProfileCommand implements Callable<Integer> {
         boolean damaged = r.notes().stream().anyMatch(n -> n.contains("damaged"));
         if (!keepRaw && !damaged) Files.deleteIfExists(raw);
         else err.println("hyprof: raw session kept in " + raw);
-        if (!noNextCommands) NextCommands.print(err, out, mode.trim().equalsIgnoreCase("events"));
+        if (!noNextCommands) NextCommands.print(err, out, mode.trim().equalsIgnoreCase("events"), hybrid.dir != null);
         return code;
     }
 }

@@ -10,8 +10,12 @@ import org.junit.jupiter.api.Test;
 
 class NextCommandsTest {
     static String print(Path db, boolean events) {
+        return print(db, events, false);
+    }
+
+    static String print(Path db, boolean events, boolean hybrid) {
         StringWriter w = new StringWriter();
-        NextCommands.print(new PrintWriter(w), db, events);
+        NextCommands.print(new PrintWriter(w), db, events, hybrid);
         return w.toString();
     }
 
@@ -27,6 +31,9 @@ class NextCommandsTest {
         String ev = print(Path.of("out/S.db"), true);
         assertTrue(ev.contains("  hyprof export out/S.db --format speedscope -o S.speedscope.json\n"), ev);
         assertTrue(ev.contains("  hyprof report out/S.db --by tree "), ev);
+        assertFalse(agg.contains("--by library"), "no native code ran:\n" + agg);
+        String hybrid = print(Path.of("hyprof-demo.db"), false, true);
+        assertTrue(hybrid.contains("  hyprof report hyprof-demo.db --by library "), hybrid);
     }
 
     @Test
