@@ -97,33 +97,17 @@ class DexIT {
         }
     }
 
-    /** Event records per probe id and kind, decoded as the runtime's EventLog writes them. */
+    /**
+     * Event records per probe id and kind, read with the runtime's own decoder (records may carry
+     * thread CPU time since session format 5; a cut record ends its chunk).
+     */
     static Map<Integer, long[]> eventCounts(Store store, long process) {
         Map<Integer, long[]> counts = new HashMap<>();
         store.eventChunks(process, chunk -> {
-            byte[] b = chunk.data();
-            int[] pos = {0};
-            while (pos[0] < b.length) {
-                try {
-                    long tag = varint(b, pos);
-                    varint(b, pos); // time delta
-                    if ((tag & 7) == SessionFormat.EV_LOOP_EXIT) varint(b, pos);
-                    counts.computeIfAbsent((int) (tag >>> 3), k -> new long[8])[(int) (tag & 7)]++;
-                } catch (ArrayIndexOutOfBoundsException cut) {
-                    return;
-                }
-            }
+            org.hyprof.runtime.chunk.EventRecords.Cursor c = new org.hyprof.runtime.chunk.EventRecords.Cursor(chunk.data(), chunk.baseNanos());
+            while (c.next()) counts.computeIfAbsent(c.id(), k -> new long[8])[c.kind()]++;
         });
         return counts;
-    }
-
-    private static long varint(byte[] b, int[] pos) {
-        long v = 0;
-        for (int shift = 0; ; shift += 7) {
-            int x = b[pos[0]++] & 0xff;
-            v |= (long) (x & 0x7f) << shift;
-            if ((x & 0x80) == 0) return v;
-        }
     }
 
     /** The piece's manifest and the settings, as the class path of a jar made from the DEX output gets them. */
