@@ -62,8 +62,15 @@ class ZstdJniTest {
         return out;
     }
 
-    /** The host's zstd-jni (the real jar, in a loader of its own: the twins have its class names). */
+    /**
+     * The host's zstd-jni (the real jar, in a loader of its own: the twins have its class names).
+     * Its native library is extracted into {@code target/zstd/host/} (zstd-jni's
+     * {@code ZstdTempFolder}), not the shared temporary directory, as ParquetExport does.
+     */
     static byte[] hostCompress(byte[] data, int level) throws Exception {
+        Path dir = RealLibraries.zstdJar().resolveSibling("host");
+        java.nio.file.Files.createDirectories(dir);
+        System.setProperty("ZstdTempFolder", dir.toAbsolutePath().toString());
         try (URLClassLoader real = new URLClassLoader(new URL[] {RealLibraries.zstdJar().toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
             return (byte[]) real.loadClass("com.github.luben.zstd.Zstd").getMethod("compress", byte[].class, int.class).invoke(null, data, level);
         }
