@@ -11,8 +11,9 @@ import java.util.zip.ZipFile;
  * Real Android libraries from AARs the build copies from Maven Central into {@code target/}
  * (bb-tracer's pom), unmodified: {@code jni/<abi>/LIB.so} taken out of the AAR into
  * {@code target/<name>/<abi>/}. conscrypt-android 2.5.2's {@code libconscrypt_jni.so}
- * ({@code target/conscrypt/conscrypt-android.aar}) and mmkv's {@code libmmkv.so}
- * ({@code target/mmkv/mmkv.aar}).
+ * ({@code target/conscrypt/conscrypt-android.aar}), mmkv's {@code libmmkv.so}
+ * ({@code target/mmkv/mmkv.aar}) and zstd-jni 1.5.7-3's {@code libzstd-jni-1.5.7-3.so}
+ * ({@code target/zstd/zstd-jni.aar}; the same version's jar beside it, {@link #zstdJar}).
  */
 public final class RealLibraries {
     private RealLibraries() {}
@@ -25,6 +26,18 @@ public final class RealLibraries {
     /** mmkv's libmmkv.so for an ABI. */
     public static Path mmkv(String abi) throws IOException {
         return fromAar(Path.of("target/mmkv/mmkv.aar"), abi, "libmmkv.so");
+    }
+
+    /** zstd-jni 1.5.7-3's libzstd-jni-1.5.7-3.so for an ABI. */
+    public static Path zstd(String abi) throws IOException {
+        return fromAar(Path.of("target/zstd/zstd-jni.aar"), abi, "libzstd-jni-1.5.7-3.so");
+    }
+
+    /** zstd-jni 1.5.7-3's host jar (with its linux-amd64 library), the reference for the emulated one. */
+    public static Path zstdJar() throws IOException {
+        Path jar = Path.of("target/zstd/zstd-jni.jar");
+        if (!Files.exists(jar)) throw new IOException(jar.toAbsolutePath() + " is missing: the build copies it (mvn test, not the IDE alone)");
+        return jar;
     }
 
     private static synchronized Path fromAar(Path aar, String abi, String so) throws IOException {

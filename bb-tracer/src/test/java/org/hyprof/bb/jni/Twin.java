@@ -16,7 +16,12 @@ final class Twin {
     private final Map<String, Integer> ids = new HashMap<>();
 
     Twin(Class<?> k) {
-        int id = 100;
+        this(k, 100);
+    }
+
+    /** Probe ids from {@code firstId}: twins of several classes in one runtime take disjoint ranges. */
+    Twin(Class<?> k, int firstId) {
+        int id = firstId;
         for (Method m : k.getDeclaredMethods()) {
             if (!Modifier.isNative(m.getModifiers())) continue;
             keys.put(id, k.getName() + "\t" + m.getName() + "\t" + JniEnv.descriptor(m.getParameterTypes(), m.getReturnType()));
