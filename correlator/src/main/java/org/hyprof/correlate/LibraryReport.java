@@ -116,12 +116,7 @@ public final class LibraryReport {
     }
 
     public void write(ReportWriter.Format format, PrintWriter out) {
-        switch (format) {
-            case CSV -> csv(out);
-            case JSON -> json(out);
-            case TABLE -> table(out);
-        }
-        out.flush();
+        format.write(out, this::table, this::csv, this::json);
     }
 
     private List<Method> shown() {

@@ -58,7 +58,20 @@ public final class ReportWriter {
     public enum By { METHOD, THREAD, PROCESS, LOOP }
 
     /** Output format. */
-    public enum Format { TABLE, CSV, JSON }
+    public enum Format {
+        TABLE, CSV, JSON;
+
+        /** Writes with the one of the three writers this format names, then flushes {@code out}. */
+        public void write(PrintWriter out, java.util.function.Consumer<PrintWriter> table,
+                java.util.function.Consumer<PrintWriter> csv, java.util.function.Consumer<PrintWriter> json) {
+            switch (this) {
+                case CSV -> csv.accept(out);
+                case JSON -> json.accept(out);
+                case TABLE -> table.accept(out);
+            }
+            out.flush();
+        }
+    }
 
     private final Profile profile;
     private final By by;
@@ -117,12 +130,7 @@ public final class ReportWriter {
     private double energy(MethodRow r) { return inclusive ? r.energyInclMicrojoules() : r.energyMicrojoules(); }
 
     public void write(Format format, PrintWriter out) {
-        switch (format) {
-            case CSV -> csv(out);
-            case JSON -> json(out);
-            case TABLE -> table(out);
-        }
-        out.flush();
+        format.write(out, this::table, this::csv, this::json);
     }
 
     private void csv(PrintWriter out) {

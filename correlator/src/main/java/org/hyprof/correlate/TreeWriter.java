@@ -131,12 +131,7 @@ public final class TreeWriter {
 
     /** Writes the tree: an indented table under its header lines, or one CSV/JSON row per path shown. */
     public void write(ReportWriter.Format format, PrintWriter out) {
-        switch (format) {
-            case CSV -> csv(out);
-            case JSON -> json(out);
-            case TABLE -> table(out);
-        }
-        out.flush();
+        format.write(out, this::table, this::csv, this::json);
     }
 
     private static double probeShare(CallTree.Node n) {
