@@ -1045,78 +1045,67 @@ final class ThreadState {
     }
 
     /**
-     * A path not among the two being added up: it takes the place of the older one (flushed); or
-     * a path in a slot that reached {@link #FLUSH_COUNTED} calls: both slots are flushed.
-     * One call site per kind of count, taken rarely: the JIT leaves it out of line, so the code a
-     * count-only probe inlines into the app's method stays small (inlined, it made SciMark's
-     * {@code Random.nextDouble} too big to inline into its caller; the flush, once a call of its
-     * own, was small enough to be inlined with the tree lookup behind it: Monte Carlo −12 %).
+     * Everything about count-only paths but the two-compare fast path, in one method: a call or
+     * iterations on a path not among the two being added up (it takes the place of the older one,
+     * flushed), a path at {@link #FLUSH_COUNTED} calls (both flushed), and the flush of both before
+     * a frame is popped ({@code k == FLUSH_ALL}). Kept above C2's {@code FreqInlineSize} (InliningTest): at
+     * the start of a run most count-only calls come here, so the JIT profiles this call as hot and
+     * would inline it, with the node lookup behind it, into {@link #countCall}'s own compiled code;
+     * a count-only site in the app (five or six levels deep behind the {@code invokedynamic}
+     * site's method handles) then refuses to inline that big compiled method, and every count-only
+     * call in SciMark's Monte Carlo became a call (−15 %).
      */
     private void countedSlow(int k, long calls, long iterations) {
-        if (k == cKey0 && top == cTop0 || k == cKey1 && top == cTop1) { // at FLUSH_COUNTED (the call is added)
-            flushCounted();
-            return;
+        boolean bound = k != FLUSH_ALL && (k == cKey0 && top == cTop0 || k == cKey1 && top == cTop1); // the call is added
+        if (k != FLUSH_ALL && !bound && calls != 0 && page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
+        boolean all = k == FLUSH_ALL || bound;
+        for (int slot = 0; slot < 2; slot++) { // slot cNext makes room for the new path; both, at a bound or a frame's end
+            if (!all && slot != cNext) continue;
+            int t = slot == 0 ? cTop0 : cTop1;
+            if (t < 0) continue;
+            int key = slot == 0 ? cKey0 : cKey1;
+            long n = slot == 0 ? cCalls0 : cCalls1, it = slot == 0 ? cIters0 : cIters1;
+            if (slot == 0) { cTop0 = -1; cCalls0 = 0; cIters0 = 0; } else { cTop1 = -1; cCalls1 = 0; cIters1 = 0; }
+            if ((n | it) == 0) continue;
+            // the calls and iterations of key under the frame below t go to their node and probe record
+            PathTree tr = tree;
+            int node = tr.child(t == 0 ? 0 : (int) frames[t - FRAME + F_NODE], key); // the node first: making it may grow the record array
+            long[] r = tr.rec;
+            r[node * PathTree.NREC + PathTree.COUNT_ONLY] += n;
+            r[node * PathTree.NREC + PathTree.ITERATIONS] += it;
+            if (n != 0) {
+                int id = key >>> 2;
+                long[] p = page(id); // made when the path was started: within the budget
+                int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
+                // an (other paths) node mixes probes: the probe's record keeps those calls (see HeldCalls)
+                if (tr.isOther(node)) p[b + Stats.R_COUNT_ONLY_CALLS] += n;
+                p[b + Stats.SEEN] += n; // after the node's count: a snapshot seeing SEEN move sees the calls
+            }
         }
-        if (calls != 0 && page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
+        if (all) return;
         int t = top;
         if (cNext == 0) {
-            flushSlot0();
             cTop0 = t;
             cKey0 = k;
             cCalls0 = calls;
             cIters0 = iterations;
         } else {
-            flushSlot1();
             cTop1 = t;
             cKey1 = k;
             cCalls1 = calls;
             cIters1 = iterations;
         }
         cNext ^= 1;
-        if (t == 0) flushCounted(); // no frame will end to flush it: at once
+        if (t == 0) countedSlow(FLUSH_ALL, 0, 0); // no frame will end to flush it: at once
     }
 
-    /** Every count added up goes to its node. */
+    /** Every count added up goes to its node (before a frame is popped). */
     private void flushCounted() {
-        flushSlot0();
-        flushSlot1();
+        countedSlow(FLUSH_ALL, 0, 0);
     }
 
-    private void flushSlot0() {
-        int t = cTop0;
-        if (t < 0) return;
-        cTop0 = -1;
-        flushPath(t, cKey0, cCalls0, cIters0);
-        cCalls0 = 0;
-        cIters0 = 0;
-    }
-
-    private void flushSlot1() {
-        int t = cTop1;
-        if (t < 0) return;
-        cTop1 = -1;
-        flushPath(t, cKey1, cCalls1, cIters1);
-        cCalls1 = 0;
-        cIters1 = 0;
-    }
-
-    /** Count-only calls and iterations of key k under the frame below top t go to their node and probe record. */
-    private void flushPath(int t, int k, long calls, long iterations) {
-        if ((calls | iterations) == 0) return;
-        PathTree tr = tree;
-        int n = tr.child(t == 0 ? 0 : (int) frames[t - FRAME + F_NODE], k); // the node first: making it may grow the record array
-        long[] r = tr.rec;
-        r[n * PathTree.NREC + PathTree.COUNT_ONLY] += calls;
-        r[n * PathTree.NREC + PathTree.ITERATIONS] += iterations;
-        if (calls != 0) {
-            int id = k >>> 2;
-            long[] p = page(id); // made when the path was started: within the budget
-            int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
-            // an (other paths) node mixes probes: the probe's record keeps those calls (see HeldCalls)
-            if (tr.isOther(n)) p[b + Stats.R_COUNT_ONLY_CALLS] += calls;
-            p[b + Stats.SEEN] += calls; // after the node's count: a snapshot seeing SEEN move sees the calls
-        }
-    }
+    /** {@link #countedSlow}'s key meaning "flush both paths" (no probe's: its kind bits are 3). */
+    private static final int FLUSH_ALL = -1;
 
     /**
      * A recorded activation (frame t, figures from {@link #deduct}) goes to its tree node. Inside an

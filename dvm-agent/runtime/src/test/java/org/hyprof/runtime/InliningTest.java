@@ -29,7 +29,7 @@ class InliningTest {
     @Test
     void frameOpeningAndClosingStayOutOfLine() throws IOException {
         Map<String, Integer> sizes = minCodeSizes(ThreadState.class);
-        for (String m : new String[] {"close", "enter", "loopEnter"}) {
+        for (String m : new String[] {"close", "enter", "loopEnter", "countedSlow"}) {
             Integer size = sizes.get(m);
             assertTrue(size != null, "ThreadState." + m + " not found");
             assertTrue(size > FREQ_INLINE_SIZE,
