@@ -15,6 +15,7 @@ Runs repro.Mix plain and under 'hyprof profile' ROUNDS times each, alternating, 
 method's deducted times over the runs with their largest deviation from the median.
 Environment:
   ROUNDS=N       runs of each variant (default 5)
+  MIX_ROUNDS=N   rounds of the mix inside each run (default 3, about 0.3 s plain; more: a longer run)
   JAVA_OPTS=...  JVM options for the program (default: none)
   KEEP=DIR       keep every run's output, session and report CSV in DIR
 Needs the CLI built: mvn -o -q package -pl cli -am -DskipTests
@@ -32,6 +33,8 @@ ROOT=$(cd "$HERE/.." && pwd)
 SRC="$HERE/src/main/java/repro/Mix.java"
 fail() { echo "reproducibility.sh: $*" >&2; exit 1; }
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "reproducibility.sh: ROUNDS must be a positive number, not '$ROUNDS'" >&2; exit 2; }
+MIX_ROUNDS=${MIX_ROUNDS:-3}
+[[ "$MIX_ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "reproducibility.sh: MIX_ROUNDS must be a positive number, not '$MIX_ROUNDS'" >&2; exit 2; }
 [ -f "$ROOT/cli/target/hyprof.jar" ] || fail "no $ROOT/cli/target/hyprof.jar: build the CLI first (mvn -o -q package -pl cli -am -DskipTests)"
 for tool in java javac python3; do command -v "$tool" >/dev/null || fail "$tool not found on PATH"; done
 hyprof() { HYPROF_NO_BUILD=1 "$ROOT/hyprof" "$@"; }
@@ -42,7 +45,7 @@ fi
 rm -rf "$WORK/classes"
 javac --release 17 -d "$WORK/classes" "$SRC" || fail "javac $SRC failed"
 # shellcheck disable=SC2206
-PROGRAM=(java $JAVA_OPTS -cp "$WORK/classes" repro.Mix)
+PROGRAM=(java $JAVA_OPTS -cp "$WORK/classes" repro.Mix "$MIX_ROUNDS")
 
 for r in $(seq "$ROUNDS"); do
   # the first of a round alternates, so neither variant always runs on a cold page cache
@@ -63,7 +66,7 @@ for r in $(seq "$ROUNDS"); do
   echo "round $r/$ROUNDS done" >&2
 done
 
-python3 - "$WORK" "$ROUNDS" <<'PY'
+python3 - "$WORK" "$ROUNDS" "$MIX_ROUNDS" <<'PY'
 import csv, statistics, sys
 work, rounds = sys.argv[1], int(sys.argv[2])
 med = statistics.median
@@ -97,7 +100,7 @@ if calls_differ:
     die("call counts differ between runs: " + ", ".join(calls_differ))
 
 plain, prof = own("plain"), own("profiled")
-print(f"Reproducibility: repro.Mix, {rounds} runs of each variant, alternating; medians in ms, "
+print(f"Reproducibility: repro.Mix {sys.argv[3]}, {rounds} runs of each variant, alternating; medians in ms, "
       f"spread = largest |run - median| / median")
 for name, xs in (("program's own clock, plain", plain), ("program's own clock, profiled", prof)):
     m, s = spread(xs)

@@ -21,14 +21,18 @@ import java.util.Random;
  * and a result the JIT cannot drop (the same in every run).
  */
 public final class Mix {
-    static final int ROUNDS = 3;
+    /** Rounds of the whole mix when no argument says otherwise. */
+    static final int DEFAULT_ROUNDS = 3;
 
     private Mix() {}
 
+    /** {@code args[0]}: how many rounds of the mix (default {@value #DEFAULT_ROUNDS}); a longer run spreads the JIT's warm-up over more work. */
     public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_ROUNDS;
+        if (rounds < 1) throw new IllegalArgumentException("rounds must be at least 1, not " + rounds);
         long check = 0;
         long t0 = System.nanoTime();
-        for (int r = 0; r < ROUNDS; r++) {
+        for (int r = 0; r < rounds; r++) {
             check += tokenize(text(200_000, 11 + r));
             check += sortRecords(60_000, 17 + r);
             check += fib(24);
