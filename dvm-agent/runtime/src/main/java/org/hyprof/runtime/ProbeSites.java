@@ -24,7 +24,8 @@ import java.util.List;
  * {@link MutableCallSite#syncAll} returns.
  *
  * <p>Targets: off → constant 0; on → {@link Recorder#begin(int)} bound to the id; count-only →
- * {@link Recorder#count(int)} (counts, reads no clock). The recording paths read the volatile
+ * {@link Recorder#count(int)} (counts, reads no clock). A loop's sites stay on
+ * {@link Recorder#loopBegin(int)} when it goes count-only (that method counts it). The recording paths read the volatile
  * config again, so a site that is re-linked a moment late records nothing it should not.
  */
 @JvmOnly
@@ -86,7 +87,7 @@ public final class ProbeSites {
             }
             MutableCallSite s = sites[slot];
             if (s == null) {
-                byte state = state(Recorder.config, id);
+                byte state = state(Recorder.config, id, isLoop);
                 s = new MutableCallSite(target(id, isLoop, state));
                 linked[slot] = state;
                 sites[slot] = s;
@@ -105,9 +106,15 @@ public final class ProbeSites {
         return bootstrap(caller, name, type, Hyprof.piece(pieceKey, caller.lookupClass()) + local);
     }
 
-    private static byte state(Config c, int id) {
+    /**
+     * What a site of probe id must be linked to: 0 off, 1 on, 2 count-only. A count-only loop is
+     * linked as on: {@link Recorder#loopBegin} counts it, and re-targeting its sites to the same
+     * method would only make the JIT throw away every compiled method holding one (a hot loop
+     * going count-only deoptimized the loop's own OSR code, recompiled in the middle of its run).
+     */
+    private static byte state(Config c, int id, boolean isLoop) {
         if (id >= c.on.length || !c.on[id]) return 0;
-        return c.countOnly(id) ? (byte) 2 : (byte) 1; // a count-only loop keeps LOOP_BEGIN, which counts it
+        return c.countOnly(id) && !isLoop ? (byte) 2 : (byte) 1;
     }
 
     private static MethodHandle target(int id, boolean isLoop, byte state) {
@@ -123,7 +130,7 @@ public final class ProbeSites {
         for (int slot = 0; slot < s.length; slot++) {
             if (s[slot] == null) continue;
             int id = slot >> 1;
-            byte state = state(c, id);
+            byte state = state(c, id, (slot & 1) != 0);
             if (state == linked[slot]) continue;
             s[slot].setTarget(target(id, (slot & 1) != 0, state));
             linked[slot] = state;

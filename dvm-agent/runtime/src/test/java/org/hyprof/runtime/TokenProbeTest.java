@@ -202,6 +202,24 @@ class TokenProbeTest {
                 () -> ProbeSites.bootstrap(MethodHandles.lookup(), "other", MethodType.methodType(int.class), A));
     }
 
+    @Test
+    void aLoopSiteKeepsItsTargetWhenTheLoopGoesCountOnly() throws Throwable {
+        CallSite site = ProbeSites.bootstrap(MethodHandles.lookup(), "loopBegin", MethodType.methodType(int.class), L);
+        MethodHandle on = site.getTarget();
+        Hyprof.countOnly(L);
+        assertSame(on, site.getTarget(), "a new target would deoptimize every compiled method holding the loop");
+        int a = Probe.begin(A);
+        int l = (int) site.dynamicInvoker().invokeExact();
+        assertEquals(ThreadState.COUNT_ONLY_LOOP, l, "the same target counts the loop without timing it");
+        Probe.loopEnd(L, l, 5);
+        Probe.end(A, a);
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(L, Stats.COUNT_ONLY_CALLS));
+        assertEquals(5, t.get(L, Stats.ITERATIONS));
+        Hyprof.setOn(L, false);
+        assertNotSame(on, site.getTarget(), "off: re-targeted");
+    }
+
     /** A recursive walk with a loop and a short leaf, deep enough that the probe cost dominates the leaves. */
     private static long walk(int depth) {
         int a = Probe.begin(A);
