@@ -88,8 +88,12 @@ class ParquetIT {
         // counts are exact: two sessions of A, one of B, 100 calls each
         assertEquals("200", kernel.get("calls_a"));
         assertEquals("100", kernel.get("calls_b"));
-        // B does 40 times the work per call: far above any timing noise
-        assertTrue(Double.parseDouble(kernel.get("slowdown")) > 5, "slowdown " + kernel);
+        // B does 40 times the work per call, so the query (B above 1.5 times A per call) lists it;
+        // how much above depends on the JIT's warm-up against the machine's load (4.6 in a loaded
+        // CI run), so only the row's own consistency is asserted beyond that
+        double a = Double.parseDouble(kernel.get("incl_nanos_per_call_a")), b = Double.parseDouble(kernel.get("incl_nanos_per_call_b"));
+        assertTrue(b > 1.5 * a, "the query's own condition " + kernel);
+        assertEquals(Math.round(b / a * 10) / 10.0, Double.parseDouble(kernel.get("slowdown")), 0.11, "slowdown = B/A " + kernel);
     }
 
     @Test
