@@ -6,6 +6,7 @@
 #   static/:     static executables of the same kernels for qemu-user reference runs
 #   liblimits.so: misbehaving code (an endless loop, huge memset) for bb-tracer's limit tests
 #   libuserland.so: files and threads through bionic (stdio, stat, mmap, pthreads) for the sandbox tests
+#   librelocs.so: thread-local storage (every TLS relocation) and ifuncs (IRELATIVE) for the loader's tests
 #   libhyprofdemo.so: the JNI half of the hybrid demo (samples/java, package demo), Thumb on
 #                armeabi-v7a (Android's default), against the JDK's real jni.h
 set -euo pipefail
@@ -23,6 +24,13 @@ aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/liblimits.so sr
 # no libc headers (bionic's ABI is declared in the source), Thumb on armeabi-v7a (Android's default)
 $ARM32 -mthumb $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/libuserland.so src/userland.c -lgcc
 aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/libuserland.so src/userland.c -lgcc
+# thread-local storage and ifuncs (bb-tracer RelocationsTest): every TLS relocation model and IRELATIVE;
+# relocs_trad.c with AArch64's traditional TLS dialect (DTPMOD64/DTPREL64); 4 KiB pages keep it small
+RELOCS="-Wl,-z,max-page-size=4096 -Wl,--build-id=none"
+$ARM32 -mthumb $CFLAGS -shared -nostdlib $RELOCS -o lib/armeabi-v7a/librelocs.so src/relocs.c src/relocs_trad.c -lgcc
+aarch64-linux-gnu-gcc $CFLAGS -mtls-dialect=trad -c -o relocs_trad.o src/relocs_trad.c
+aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib $RELOCS -o lib/arm64-v8a/librelocs.so src/relocs.c relocs_trad.o -lgcc
+rm relocs_trad.o
 # JNI: jni.h from the JDK that runs javac; no libc headers (-nostdinc; src/jni-shim has an empty stdio.h)
 JDK=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 jni() { echo "-nostdinc -isystem $($1 -print-file-name=include) -Isrc/jni-shim -I$JDK/include -I$JDK/include/linux"; }

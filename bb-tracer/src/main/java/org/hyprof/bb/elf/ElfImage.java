@@ -35,8 +35,20 @@ public final class ElfImage {
     /** Instruction sets this loader knows. */
     public enum Machine { ARM, AARCH64 }
 
-    /** A relocation: where, what type, which symbol (null for none) and addend (REL: 0, read from memory). */
-    public record Reloc(long offset, int type, String symbol, boolean symbolDefined, long symbolValue, long addend, boolean hasAddend) {}
+    /**
+     * A relocation: where, what type, which symbol (null for none) and addend (REL: 0, read from
+     * memory); {@code symbolIfunc}: the symbol is a defined {@code STT_GNU_IFUNC} (its value is
+     * the resolver's address, not the function's).
+     */
+    public record Reloc(long offset, int type, String symbol, boolean symbolDefined, long symbolValue, long addend, boolean hasAddend,
+                        boolean symbolIfunc) {}
+
+    /**
+     * The {@code PT_TLS} segment: the initial image of each thread's block of thread-local
+     * storage ({@code fileSize} bytes of {@code .tdata} at {@code vaddr}, then zeros up to
+     * {@code memSize}: {@code .tbss}), aligned to {@code align} bytes.
+     */
+    public record Tls(long vaddr, long fileSize, long memSize, long align) {}
 
     /** A PT_LOAD segment. */
     public record Segment(long vaddr, long memSize, long fileOffset, long fileSize, boolean read, boolean write, boolean exec) {}
@@ -61,10 +73,17 @@ public final class ElfImage {
     public final Map<String, Long> dynamicExports;
     /** Imports that may stay unresolved (weak undefined symbols bind to 0). */
     public final java.util.Set<String> weakImports;
+    /** Exports of {@code .dynsym} that are ifuncs ({@code STT_GNU_IFUNC}): their value is the resolver's. */
+    public final java.util.Set<String> ifuncExports;
+    /** Thread-local symbols of {@code .dynsym} it defines: name → offset in its {@link #tls} block. */
+    public final Map<String, Long> tlsExports;
+    /** Its thread-local storage segment, or null. */
+    public final Tls tls;
 
     private ElfImage(Path path, Machine m, byte[] bytes, List<Segment> segs, List<Reloc> rel, Map<String, Long> exports,
                      TreeMap<Long, String> fns, long init, long initArray, long initArraySize, List<String> needed,
-                     Map<String, Long> dynamicExports, java.util.Set<String> weakImports) {
+                     Map<String, Long> dynamicExports, java.util.Set<String> weakImports, java.util.Set<String> ifuncExports,
+                     Map<String, Long> tlsExports, Tls tls) {
         this.path = path;
         this.machine = m;
         this.bytes = bytes;
@@ -78,6 +97,9 @@ public final class ElfImage {
         this.needed = List.copyOf(needed);
         this.dynamicExports = Collections.unmodifiableMap(dynamicExports);
         this.weakImports = Collections.unmodifiableSet(weakImports);
+        this.ifuncExports = Collections.unmodifiableSet(ifuncExports);
+        this.tlsExports = Collections.unmodifiableMap(tlsExports);
+        this.tls = tls;
     }
 
     public boolean is64() {
@@ -111,9 +133,11 @@ public final class ElfImage {
         if (elf.ei_data != ElfFile.DATA_LSB) throw new NativeException(path + ": big-endian ELF is not supported");
         try {
             List<Segment> segs = new ArrayList<>();
+            Tls tls = null;
             checkProgramHeaders(path, elf, b);
             for (int i = 0; i < elf.e_phnum; i++) {
                 ElfSegment s = elf.getProgramHeader(i);
+                if (s.p_type == ElfSegment.PT_TLS) tls = tls(path, s);
                 if (s.p_type != ElfSegment.PT_LOAD) continue;
                 if (s.p_offset < 0 || s.p_filesz < 0 || s.p_offset > b.length - s.p_filesz) throw new NativeException(path + ": truncated (segment at file offset " + Long.toUnsignedString(s.p_offset) + " runs past the end)");
                 segs.add(new Segment(s.p_vaddr, s.p_memsz, s.p_offset, s.p_filesz, s.isReadable(), s.isWriteable(), s.isExecutable()));
@@ -134,8 +158,8 @@ public final class ElfImage {
                     if (type == ElfSymbol.STT_FUNC) fns.putIfAbsent(s.st_value & ~1L, n);
                 }
             }
-            Map<String, Long> dynamicExports = new LinkedHashMap<>();
-            java.util.Set<String> weakImports = new java.util.HashSet<>();
+            Map<String, Long> dynamicExports = new LinkedHashMap<>(), tlsExports = new LinkedHashMap<>();
+            java.util.Set<String> weakImports = new java.util.HashSet<>(), ifuncExports = new java.util.HashSet<>();
             ElfSymbolTableSection dynsym = elf.getDynamicSymbolTableSection();
             if (dynsym != null) {
                 for (ElfSymbol s : dynsym.symbols) {
@@ -146,9 +170,11 @@ public final class ElfImage {
                         if (bind == ElfSymbol.BINDING_WEAK) weakImports.add(n);
                         continue;
                     }
-                    if ((bind == ElfSymbol.BINDING_GLOBAL || bind == ElfSymbol.BINDING_WEAK)
-                            && (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_OBJECT || type == ElfSymbol.STT_NOTYPE))
+                    if (bind != ElfSymbol.BINDING_GLOBAL && bind != ElfSymbol.BINDING_WEAK) continue;
+                    if (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_OBJECT || type == ElfSymbol.STT_NOTYPE || type == STT_GNU_IFUNC)
                         dynamicExports.putIfAbsent(n, s.st_value);
+                    if (type == STT_GNU_IFUNC) ifuncExports.add(n);
+                    if (type == ElfSymbol.STT_TLS) tlsExports.putIfAbsent(n, s.st_value);
                 }
             }
             // symbols of a relocation section come from the table its sh_link names (.dynsym), not
@@ -170,12 +196,15 @@ public final class ElfImage {
             if (dyn != null) {
                 needed.addAll(dyn.getNeededLibraries());
                 for (ElfDynamicSection.ElfDynamicStructure d : dyn.entries) {
+                    String packed = packedRelocations(d.d_tag);
+                    if (packed != null) throw new NativeException(path + ": " + packed + " are not supported (link it without --pack-dyn-relocs)");
                     if (d.d_tag == ElfDynamicSection.DT_INIT) init = d.d_val_or_ptr;
                     if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAY) initArray = d.d_val_or_ptr;
                     if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAYSZ) initArraySize = d.d_val_or_ptr;
                 }
             }
-            return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize, needed, dynamicExports, weakImports);
+            return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize, needed, dynamicExports, weakImports,
+                    ifuncExports, tlsExports, tls);
         } catch (RuntimeException e) {
             if (e instanceof NativeException ne) throw ne;
             throw new NativeException(path + ": damaged ELF file (" + e.getMessage() + ")");
@@ -189,6 +218,31 @@ public final class ElfImage {
      */
     /** SHT_GNU_HASH (not among jelf's constants). */
     private static final int SHT_GNU_HASH = 0x6ffffff6;
+    /** STT_GNU_IFUNC: not among jelf's constants either. */
+    private static final int STT_GNU_IFUNC = 10;
+    /** At most this alignment of a PT_TLS segment (the emulator's static TLS areas are 64 KiB apart). */
+    private static final long MAX_TLS_ALIGN = 4096;
+
+    /**
+     * What a dynamic tag of packed relocations is called, or null for any other tag: Android's
+     * {@code DT_ANDROID_REL/RELA} (APS2, lld's {@code --pack-dyn-relocs=android}) and
+     * {@code DT_RELR}/{@code DT_ANDROID_RELR} ({@code --pack-dyn-relocs=relr}). Their relocations
+     * are not in the REL/RELA sections this loader reads, so a library with them is refused
+     * rather than loaded half relocated.
+     */
+    private static String packedRelocations(long tag) {
+        if (tag == 0x6000000fL || tag == 0x60000011L) return "Android packed relocations (DT_ANDROID_REL" + (tag == 0x60000011L ? "A" : "") + ", APS2)";
+        if (tag == 36 || tag == 0x6fffe000L) return "relative relocations packed as " + (tag == 36 ? "DT_RELR" : "DT_ANDROID_RELR");
+        return null;
+    }
+
+    private static Tls tls(Path path, ElfSegment s) {
+        long align = Math.max(1, s.p_align);
+        if (s.p_filesz < 0 || s.p_memsz < s.p_filesz || s.p_memsz > 1 << 20 || align > MAX_TLS_ALIGN || Long.bitCount(align) != 1)
+            throw new NativeException(path + ": thread-local storage segment of " + Long.toUnsignedString(s.p_memsz) + " bytes aligned to "
+                    + Long.toUnsignedString(s.p_align) + " is not supported (at most 1 MiB, aligned to a power of two up to " + MAX_TLS_ALIGN + ")");
+        return new Tls(s.p_vaddr, s.p_filesz, s.p_memsz, align);
+    }
 
     /**
      * The program header table within the file, its entries no smaller than the format's: with an
@@ -261,8 +315,9 @@ public final class ElfImage {
     }
 
     private static Reloc reloc(long offset, int type, ElfSymbol sym, long addend, boolean hasAddend) {
-        if (sym == null) return new Reloc(offset, type, null, false, 0, addend, hasAddend);
-        return new Reloc(offset, type, sym.getName(), sym.st_shndx != 0, sym.st_value, addend, hasAddend);
+        if (sym == null) return new Reloc(offset, type, null, false, 0, addend, hasAddend, false);
+        return new Reloc(offset, type, sym.getName(), sym.st_shndx != 0, sym.st_value, addend, hasAddend,
+                sym.st_shndx != 0 && sym.getType() == STT_GNU_IFUNC);
     }
 
     /** Reads a little-endian word of the image's file bytes at a virtual address (before loading). */

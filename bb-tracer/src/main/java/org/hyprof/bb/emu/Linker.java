@@ -28,12 +28,12 @@ final class Linker {
 
     /** Imports answered in Java under {@link Userland#BIONIC}. */
     static final Set<String> STAND_INS = Set.of("dlopen", "dlsym", "dlclose", "dlerror", "dladdr", "dl_iterate_phdr",
-            "dl_unwind_find_exidx", "android_dlopen_ext", "android_get_LD_LIBRARY_PATH", "android_update_LD_LIBRARY_PATH",
+            "dl_unwind_find_exidx", "android_dlopen_ext", "__tls_get_addr", "android_get_LD_LIBRARY_PATH", "android_update_LD_LIBRARY_PATH",
             "android_set_application_target_sdk_version", "android_get_application_target_sdk_version",
             "__android_log_print", "__android_log_write", "__android_log_vprint");
 
     /** bionic's TLS slots (Android 6.0, bionic/libc/private/bionic_tls.h). */
-    private static final int SLOT_SELF = 0, SLOT_THREAD_ID = 1, SLOT_BIONIC_PREINIT = 3, SLOT_STACK_GUARD = 5, SLOTS = 9;
+    private static final int SLOT_SELF = 0, SLOT_THREAD_ID = 1, SLOT_BIONIC_PREINIT = 3, SLOT_STACK_GUARD = 5, SLOTS = StaticTls.SLOTS;
     /** Android 6.0 SDK level (what android_get_application_target_sdk_version answers). */
     private static final int SDK = 23;
     private static final long HANDLE = 0x1000; // dlopen handles: HANDLE + module index
@@ -86,7 +86,9 @@ final class Linker {
     static void startProcess(Emulator e) {
         boolean w64 = e.cpu.arch() == Backend.Arch.ARM64;
         int w = w64 ? 8 : 4;
-        long tls = Emulator.THREAD, thread = tls + 0x1000, block = tls + 0xC000, data = block + 0x100;
+        long area = Emulator.THREAD, thread = area + 0x1000, block = area + 0xC000, data = block + 0x100;
+        // with ELF TLS the slots start the main thread's static TLS area (its blocks follow them)
+        long tls = e.staticTls != null ? e.staticTls.main() : area;
         Words slots = new Words(w);
         for (int i = 0; i < SLOTS; i++) {
             slots.put(switch (i) {
@@ -120,7 +122,7 @@ final class Linker {
         long envp = argv + v.size();
         v.put(env0).put(env1).put(0);                         // envp
         long auxv = argv + v.size();
-        long hwcap = w64 ? 0x3 /* FP, ASIMD */ : (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 12) | (1 << 13) | (1 << 15) | (1 << 16) | (1 << 17);
+        long hwcap = hwcap(e.cpu.arch());
         v.put(6).put(4096)                                    // AT_PAGESZ
          .put(16).put(hwcap)                                  // AT_HWCAP (ARM: HALF THUMB FAST_MULT VFP NEON VFPv3 TLS VFPv4 IDIVA)
          .put(26).put(0)                                      // AT_HWCAP2
@@ -137,6 +139,11 @@ final class Linker {
         e.cpu.write(block, k.bytes());
         e.cpu.threadPointer(tls);
         if (!w64) mapKernelHelpers(e);
+    }
+
+    /** AT_HWCAP of the emulated CPU (AArch64: FP, ASIMD; ARM: HALF THUMB FAST_MULT VFP NEON VFPv3 TLS VFPv4 IDIVA). */
+    static long hwcap(Backend.Arch arch) {
+        return arch == Backend.Arch.ARM64 ? 0x3 : (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 12) | (1 << 13) | (1 << 15) | (1 << 16) | (1 << 17);
     }
 
     /**
