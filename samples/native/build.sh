@@ -7,6 +7,7 @@
 #   liblimits.so: misbehaving code (an endless loop, huge memset) for bb-tracer's limit tests
 #   libuserland.so: files and threads through bionic (stdio, stat, mmap, pthreads) for the sandbox tests
 #   librelocs.so: thread-local storage (every TLS relocation) and ifuncs (IRELATIVE) for the loader's tests
+#   libdl-test.so: dl_iterate_phdr, dladdr, dl_unwind_find_exidx (what C++ unwinders ask the linker)
 #   libhyprofdemo.so: the JNI half of the hybrid demo (samples/java, package demo), Thumb on
 #                armeabi-v7a (Android's default), against the JDK's real jni.h
 set -euo pipefail
@@ -31,6 +32,9 @@ $ARM32 -mthumb $CFLAGS -shared -nostdlib $RELOCS -o lib/armeabi-v7a/librelocs.so
 aarch64-linux-gnu-gcc $CFLAGS -mtls-dialect=trad -c -o relocs_trad.o src/relocs_trad.c
 aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib $RELOCS -o lib/arm64-v8a/librelocs.so src/relocs.c relocs_trad.o -lgcc
 rm relocs_trad.o
+# the dynamic linker's queries C++ unwinders make (bb-tracer DlTest): unwind tables (ARM: PT_ARM_EXIDX)
+$ARM32 -mthumb $CFLAGS -funwind-tables -shared -nostdlib $RELOCS -o lib/armeabi-v7a/libdl-test.so src/dl.c -lgcc
+aarch64-linux-gnu-gcc $CFLAGS -funwind-tables -shared -nostdlib $RELOCS -o lib/arm64-v8a/libdl-test.so src/dl.c -lgcc
 # JNI: jni.h from the JDK that runs javac; no libc headers (-nostdinc; src/jni-shim has an empty stdio.h)
 JDK=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 jni() { echo "-nostdinc -isystem $($1 -print-file-name=include) -Isrc/jni-shim -I$JDK/include -I$JDK/include/linux"; }

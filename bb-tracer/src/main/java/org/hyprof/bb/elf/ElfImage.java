@@ -79,11 +79,16 @@ public final class ElfImage {
     public final Map<String, Long> tlsExports;
     /** Its thread-local storage segment, or null. */
     public final Tls tls;
+    /** The program header table: file offset, entries (each 56 bytes on AArch64, 32 on ARM). */
+    public final long phdrOffset;
+    public final int phdrCount;
+    /** ARM's unwind index table ({@code PT_ARM_EXIDX}): address and bytes (8 per entry); 0 and 0 without one. */
+    public final long exidxVaddr, exidxSize;
 
     private ElfImage(Path path, Machine m, byte[] bytes, List<Segment> segs, List<Reloc> rel, Map<String, Long> exports,
                      TreeMap<Long, String> fns, long init, long initArray, long initArraySize, List<String> needed,
                      Map<String, Long> dynamicExports, java.util.Set<String> weakImports, java.util.Set<String> ifuncExports,
-                     Map<String, Long> tlsExports, Tls tls) {
+                     Map<String, Long> tlsExports, Tls tls, long phdrOffset, int phdrCount, long exidxVaddr, long exidxSize) {
         this.path = path;
         this.machine = m;
         this.bytes = bytes;
@@ -100,6 +105,10 @@ public final class ElfImage {
         this.ifuncExports = Collections.unmodifiableSet(ifuncExports);
         this.tlsExports = Collections.unmodifiableMap(tlsExports);
         this.tls = tls;
+        this.phdrOffset = phdrOffset;
+        this.phdrCount = phdrCount;
+        this.exidxVaddr = exidxVaddr;
+        this.exidxSize = exidxSize;
     }
 
     public boolean is64() {
@@ -134,10 +143,15 @@ public final class ElfImage {
         try {
             List<Segment> segs = new ArrayList<>();
             Tls tls = null;
+            long exidxVaddr = 0, exidxSize = 0;
             checkProgramHeaders(path, elf, b);
             for (int i = 0; i < elf.e_phnum; i++) {
                 ElfSegment s = elf.getProgramHeader(i);
                 if (s.p_type == ElfSegment.PT_TLS) tls = tls(path, s);
+                if (s.p_type == PT_ARM_EXIDX && m == Machine.ARM) {
+                    exidxVaddr = s.p_vaddr;
+                    exidxSize = s.p_memsz;
+                }
                 if (s.p_type != ElfSegment.PT_LOAD) continue;
                 if (s.p_offset < 0 || s.p_filesz < 0 || s.p_offset > b.length - s.p_filesz) throw new NativeException(path + ": truncated (segment at file offset " + Long.toUnsignedString(s.p_offset) + " runs past the end)");
                 segs.add(new Segment(s.p_vaddr, s.p_memsz, s.p_offset, s.p_filesz, s.isReadable(), s.isWriteable(), s.isExecutable()));
@@ -204,7 +218,7 @@ public final class ElfImage {
                 }
             }
             return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize, needed, dynamicExports, weakImports,
-                    ifuncExports, tlsExports, tls);
+                    ifuncExports, tlsExports, tls, elf.e_phoff, elf.e_phnum & 0xffff, exidxVaddr, exidxSize);
         } catch (RuntimeException e) {
             if (e instanceof NativeException ne) throw ne;
             throw new NativeException(path + ": damaged ELF file (" + e.getMessage() + ")");
@@ -218,8 +232,8 @@ public final class ElfImage {
      */
     /** SHT_GNU_HASH (not among jelf's constants). */
     private static final int SHT_GNU_HASH = 0x6ffffff6;
-    /** STT_GNU_IFUNC: not among jelf's constants either. */
-    private static final int STT_GNU_IFUNC = 10;
+    /** STT_GNU_IFUNC, PT_ARM_EXIDX: not among jelf's constants either. */
+    private static final int STT_GNU_IFUNC = 10, PT_ARM_EXIDX = 0x70000001;
     /** At most this alignment of a PT_TLS segment (the emulator's static TLS areas are 64 KiB apart). */
     private static final long MAX_TLS_ALIGN = 4096;
 
@@ -318,6 +332,17 @@ public final class ElfImage {
         if (sym == null) return new Reloc(offset, type, null, false, 0, addend, hasAddend, false);
         return new Reloc(offset, type, sym.getName(), sym.st_shndx != 0, sym.st_value, addend, hasAddend,
                 sym.st_shndx != 0 && sym.getType() == STT_GNU_IFUNC);
+    }
+
+    /**
+     * Where the program header table lies once loaded: its virtual address when a {@code PT_LOAD}
+     * segment's file bytes cover it (as they do in every linker's output), else -1.
+     */
+    public long phdrVaddr() {
+        long bytes = (long) phdrCount * (is64() ? 56 : 32);
+        for (Segment s : segments)
+            if (phdrOffset >= s.fileOffset() && phdrOffset + bytes <= s.fileOffset() + s.fileSize()) return s.vaddr() + phdrOffset - s.fileOffset();
+        return -1;
     }
 
     /** Reads a little-endian word of the image's file bytes at a virtual address (before loading). */

@@ -495,7 +495,21 @@ public final class Emulator implements AutoCloseable {
      * thread) runs on the stack below the suspended one, with the CPU's registers saved and
      * restored around it, and counts its blocks into an epoch of its own.
      */
-    public synchronized Result callAddress(long address, List<Arg> args) {
+    public Result callAddress(long address, List<Arg> args) {
+        return call(address, args, true);
+    }
+
+    /**
+     * Calls code back from a Java stand-in that native code called (the callback of
+     * {@code dl_iterate_phdr}): like {@link #callAddress}, but its blocks count in the epoch of
+     * the call in progress, as the work of the native code that asked for it. The result's
+     * {@code counts} are null.
+     */
+    Result callBack(long address, List<Arg> args) {
+        return call(address, args, depth == 0);
+    }
+
+    private synchronized Result call(long address, List<Arg> args, boolean ownEpoch) {
         long saved = depth > 0 ? cpu.save() : 0;
         long sp = depth > 0 ? (cpu.sp() - 512) & ~0xfL : STACK + STACK_SIZE - 64;
         // 64 KiB left below: of the main stack, or of an emulated thread's (in the mmap area)
@@ -518,7 +532,7 @@ public final class Emulator implements AutoCloseable {
         depth++;
         int outerLevel = syscalls != null ? syscalls.enterCall(depth) : 0;
         try {
-            return run(address, args, sp);
+            return run(address, args, sp, ownEpoch);
         } finally {
             if (syscalls != null) syscalls.leaveCall(depth, outerLevel);
             depth--;
@@ -574,7 +588,7 @@ public final class Emulator implements AutoCloseable {
                 + " (the limit per native call; --native-limit changes it); stopped at " + where;
     }
 
-    private Result run(long address, List<Arg> args, long sp) {
+    private Result run(long address, List<Arg> args, long sp, boolean ownEpoch) {
         cpu.sp(sp);
         cpu.lr(TRAP);
         Abi.Writer w = new Abi.Writer(cpu);
@@ -587,7 +601,7 @@ public final class Emulator implements AutoCloseable {
             }
         }
         w.finish();
-        counter.beginEpoch(Thread.currentThread().getId(), ++epochs);
+        if (ownEpoch) counter.beginEpoch(Thread.currentThread().getId(), ++epochs);
         RuntimeException error = null;
         try {
             runThreads(address);
@@ -595,7 +609,7 @@ public final class Emulator implements AutoCloseable {
             error = e;
         }
         String why = stubs.takeFailure();
-        BlockCounter.EpochCounts counts = counter.endEpoch();
+        BlockCounter.EpochCounts counts = ownEpoch ? counter.endEpoch() : null;
         if (why != null) throw new NativeException(why);
         if (error instanceof NativeException && error.getMessage() != null && error.getMessage().startsWith("emulation stopped at")) {
             // a fault: where (library and function), and what the system-call layer refused before

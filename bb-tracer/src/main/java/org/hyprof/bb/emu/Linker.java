@@ -3,6 +3,7 @@ package org.hyprof.bb.emu;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -12,9 +13,12 @@ import java.util.Set;
  * <ul>
  * <li>{@code libdl.so}: on Android its functions are the linker's own. {@code dlopen} of a loaded
  * library gives a handle (anything else: null, as for a library that is not there),
- * {@code dlsym} looks a symbol up in it (or in the global scope), {@code dlerror} is null,
- * {@code dladdr} and {@code dl_iterate_phdr} find nothing (C++ exceptions cannot unwind
- * through the emulator yet).
+ * {@code dlsym} looks a symbol up in it (or in the global scope), {@code dlerror} is null;
+ * {@code dl_iterate_phdr} reports every loaded library (its callback runs in the emulator, once
+ * per library in load order, until it returns non-zero; counted in the calling native method),
+ * {@code dladdr} names the library and nearest function of an address, and ARM's
+ * {@code dl_unwind_find_exidx} gives a library's {@code PT_ARM_EXIDX}: what C++ exception
+ * unwinders (LLVM's libunwind, libgcc's) look up to find a frame's unwind tables.
  * <li>{@code liblog.so}: {@code __android_log_print/_write/_vprint} print to stderr ({@link LibC}).
  * <li>Process start: bionic's TLS (the thread pointer at an array of slots: self, the thread's
  * {@code pthread_internal_t}, the kernel argument block for {@code __libc_preinit}, the stack
@@ -69,13 +73,102 @@ final class Linker {
         });
         s.register("dlclose", c -> c.returnInt(0));
         s.register("dlerror", c -> c.returnInt(0));
-        s.register("dladdr", c -> c.returnInt(0));
-        s.register("dl_iterate_phdr", c -> c.returnInt(0));
-        s.register("dl_unwind_find_exidx", c -> c.returnInt(0));
+        Strings strings = new Strings(e);
+        s.register("dladdr", c -> dladdr(e, strings, c));
+        s.register("dl_iterate_phdr", c -> {
+            long callback = c.args.nextInt(), data = c.args.nextInt();
+            long result = 0;
+            for (Emulator.Module m : e.modules) {
+                long info = phdrInfo(e, strings, m);
+                result = e.callBack(callback, List.of(Emulator.Arg.ofInt(info), Emulator.Arg.ofInt(phdrInfoBytes(e)), Emulator.Arg.ofInt(data))).r0();
+                if (e.cpu.arch() == Backend.Arch.ARM) result = (int) result;
+                if (result != 0) break;
+            }
+            c.returnInt(result);
+        });
+        s.register("dl_unwind_find_exidx", c -> {
+            long pc = c.args.nextInt(), count = c.args.nextInt();
+            Emulator.Module m = e.moduleAt(pc & ~1L);
+            boolean found = m != null && m.image().exidxSize > 0;
+            if (count != 0) {
+                e.memory.check(count, 4, true, "dl_unwind_find_exidx's count");
+                e.cpu.write(count, le32(found ? (int) (m.image().exidxSize / 8) : 0));
+            }
+            c.returnInt(found ? m.base() + m.image().exidxVaddr : 0);
+        });
         s.register("android_get_LD_LIBRARY_PATH", c -> { });
         s.register("android_update_LD_LIBRARY_PATH", c -> { });
         s.register("android_set_application_target_sdk_version", c -> { });
         s.register("android_get_application_target_sdk_version", c -> c.returnInt(SDK));
+    }
+
+    /** Android 6.0's {@code struct dl_phdr_info}: addr, name, phdr, phnum (the API 30 fields after them are not given). */
+    private static long phdrInfoBytes(Emulator e) {
+        return e.cpu.arch() == Backend.Arch.ARM64 ? 32 : 16;
+    }
+
+    /** A module's {@code dl_phdr_info} in the heap (made once; the program headers as loaded, else a copy). */
+    private static long phdrInfo(Emulator e, Strings strings, Emulator.Module m) {
+        return strings.cached("phdr_info " + m.name(), () -> {
+            var img = m.image();
+            long phdrBytes = (long) img.phdrCount * (img.is64() ? 56 : 32);
+            long at = img.phdrVaddr();
+            long phdr;
+            if (at >= 0) {
+                phdr = m.base() + at;
+            } else {
+                phdr = e.heap.malloc(Math.max(1, phdrBytes));
+                e.cpu.write(phdr, java.util.Arrays.copyOfRange(img.bytes, (int) img.phdrOffset, (int) (img.phdrOffset + phdrBytes)));
+            }
+            Words w = new Words(img.is64() ? 8 : 4);
+            w.put(m.base()).put(strings.of(m.name())).put(phdr).put(img.phdrCount);
+            long info = e.heap.malloc(phdrInfoBytes(e));
+            e.cpu.write(info, java.util.Arrays.copyOf(w.bytes(), (int) phdrInfoBytes(e)));
+            return info;
+        });
+    }
+
+    /**
+     * dladdr(address, Dl_info*): the library containing the address (file name, base) and the
+     * nearest function symbol at or below it (name, address); 0 outside every library.
+     */
+    private static void dladdr(Emulator e, Strings strings, Stubs.Context c) {
+        long address = c.args.nextInt(), info = c.args.nextInt();
+        Emulator.Module m = e.moduleAt(address & ~1L);
+        if (m == null) { c.returnInt(0); return; }
+        int w = e.cpu.arch() == Backend.Arch.ARM64 ? 8 : 4;
+        e.memory.check(info, 4L * w, true, "dladdr's Dl_info");
+        var fn = m.image().functionsByAddress.floorEntry((address & ~1L) - m.base());
+        long symbol = fn == null ? 0 : m.base() + m.image().exports.getOrDefault(fn.getValue(), fn.getKey());
+        Words v = new Words(w);
+        v.put(strings.of(m.name())).put(m.base()).put(fn == null ? 0 : strings.of(fn.getValue())).put(symbol);
+        e.cpu.write(info, v.bytes());
+        c.returnInt(1);
+    }
+
+    /** NUL-terminated strings and other records the stand-ins hand native code, each made once in the heap. */
+    private static final class Strings {
+        private final Emulator e;
+        private final java.util.Map<String, Long> made = new java.util.HashMap<>();
+
+        Strings(Emulator e) {
+            this.e = e;
+        }
+
+        long of(String s) {
+            return cached(s, () -> {
+                byte[] b = (s + "\0").getBytes(StandardCharsets.UTF_8);
+                long p = e.heap.malloc(b.length);
+                e.cpu.write(p, b);
+                return p;
+            });
+        }
+
+        long cached(String key, java.util.function.LongSupplier make) {
+            Long p = made.get(key);
+            if (p == null) made.put(key, p = make.getAsLong());
+            return p;
+        }
     }
 
     /**
