@@ -8,6 +8,7 @@
 #   libuserland.so: files and threads through bionic (stdio, stat, mmap, pthreads) for the sandbox tests
 #   librelocs.so: thread-local storage (every TLS relocation) and ifuncs (IRELATIVE) for the loader's tests
 #   libdl-test.so: dl_iterate_phdr, dladdr, dl_unwind_find_exidx (what C++ unwinders ask the linker)
+#   libandroid-test.so: libandroid.so's asset and window functions, for its stand-in
 #   libhyprofdemo.so: the JNI half of the hybrid demo (samples/java, package demo), Thumb on
 #                armeabi-v7a (Android's default), against the JDK's real jni.h
 set -euo pipefail
@@ -35,6 +36,15 @@ rm relocs_trad.o
 # the dynamic linker's queries C++ unwinders make (bb-tracer DlTest): unwind tables (ARM: PT_ARM_EXIDX)
 $ARM32 -mthumb $CFLAGS -funwind-tables -shared -nostdlib $RELOCS -o lib/armeabi-v7a/libdl-test.so src/dl.c -lgcc
 aarch64-linux-gnu-gcc $CFLAGS -funwind-tables -shared -nostdlib $RELOCS -o lib/arm64-v8a/libdl-test.so src/dl.c -lgcc
+# libandroid.so imports (bb-tracer LibAndroidTest): linked against a throw-away libandroid.so naming the functions
+tmp=$(mktemp -d)
+for cc in "$ARM32 -mthumb" aarch64-linux-gnu-gcc; do
+  abi=$([ "$cc" = aarch64-linux-gnu-gcc ] && echo arm64-v8a || echo armeabi-v7a)
+  grep -o 'A[A-Za-z]*_[A-Za-z0-9]*(' src/android.c | sort -u | sed 's/($/(void) {}/; s/^/void /' \
+    | $cc -x c -shared -nostdlib -Wl,-soname,libandroid.so -o "$tmp/libandroid.so" -
+  $cc $CFLAGS -shared -nostdlib $RELOCS -o lib/$abi/libandroid-test.so src/android.c -lgcc -L"$tmp" -landroid
+done
+rm -r "$tmp"
 # JNI: jni.h from the JDK that runs javac; no libc headers (-nostdinc; src/jni-shim has an empty stdio.h)
 JDK=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 jni() { echo "-nostdinc -isystem $($1 -print-file-name=include) -Isrc/jni-shim -I$JDK/include -I$JDK/include/linux"; }

@@ -2,9 +2,9 @@ package org.hyprof.bb;
 
 import static org.hyprof.bb.SandboxTest.call;
 import static org.hyprof.bb.SandboxTest.i;
+import static org.hyprof.bb.SandboxTest.sample;
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.nio.file.Path;
 import java.util.List;
 import org.hyprof.bb.emu.Emulator;
 import org.hyprof.bb.emu.Engine;
@@ -20,15 +20,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code dl_unwind_find_exidx} gives the library's {@code PT_ARM_EXIDX}. Both ABIs, both engines.
  */
 class DlTest {
-    static Path library(String abi) {
-        return Path.of("../samples/native/lib", abi, "libdl-test.so");
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"arm64-v8a", "armeabi-v7a"})
     void theLinkersQueriesSeeEveryLoadedLibrary(String abi) {
         for (Engine engine : Engines.all()) {
-            try (Tracer t = Tracer.open(library(abi), null, engine, Userland.BIONIC)) {
+            try (Tracer t = Tracer.open(sample(abi, "libdl-test.so"), null, engine, Userland.BIONIC)) {
                 List<Emulator.Module> modules = t.emulator.modules;
                 assertEquals(List.of("libdl-test.so", "libm.so", "libc.so"), modules.stream().map(Emulator.Module::name).toList(), engine.id);
                 long loads = modules.stream().mapToLong(m -> m.image().segments.size()).sum();

@@ -2,6 +2,7 @@ package org.hyprof.bb;
 
 import static org.hyprof.bb.SandboxTest.call;
 import static org.hyprof.bb.SandboxTest.i;
+import static org.hyprof.bb.SandboxTest.sample;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
@@ -28,10 +29,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RelocationsTest {
     static final Path REFERENCE = Path.of("../samples/native/reference/relocs-qemu.txt");
 
-    static Path library(String abi) {
-        return Path.of("../samples/native/lib", abi, "librelocs.so");
-    }
-
     /** "abi function arg" → the value qemu-user gave. */
     static Map<String, Long> reference() throws IOException {
         Map<String, Long> m = new HashMap<>();
@@ -47,7 +44,7 @@ class RelocationsTest {
     @ValueSource(strings = {"arm64-v8a", "armeabi-v7a"})
     void theFixtureHasEveryTlsRelocationAndIrelative(String abi) {
         Set<Integer> types = new TreeSet<>();
-        for (ElfImage.Reloc r : ElfImage.read(library(abi)).relocations) types.add(r.type());
+        for (ElfImage.Reloc r : ElfImage.read(sample(abi, "librelocs.so")).relocations) types.add(r.type());
         Set<Integer> expected = abi.equals("arm64-v8a")
                 ? Set.of(1028, 1029, 1030, 1031, 1032) // TLS_DTPMOD64, TLS_DTPREL64, TLS_TPREL64, TLSDESC, IRELATIVE
                 : Set.of(17, 18, 19, 160);              // TLS_DTPMOD32, TLS_DTPOFF32, TLS_TPOFF32, IRELATIVE
@@ -59,7 +56,7 @@ class RelocationsTest {
     void threadLocalsAndIfuncsGiveWhatQemuGives(String abi) throws IOException {
         Map<String, Long> ref = reference();
         for (Engine engine : Engines.all()) {
-            try (Tracer t = Tracer.open(library(abi), null, engine, Userland.BIONIC)) {
+            try (Tracer t = Tracer.open(sample(abi, "librelocs.so"), null, engine, Userland.BIONIC)) {
                 assertEquals(ref.get(abi + " tls_bump 3"), call(t, "tls_bump", i(3)), engine.id);
                 // two emulated threads: each starts from the initial values; the caller's go on
                 assertEquals(ref.get(abi + " tls_threads 2"), call(t, "tls_threads", i(2)), engine.id);
@@ -72,7 +69,7 @@ class RelocationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"arm64-v8a", "armeabi-v7a"})
     void endedThreadsGiveTheirTlsAreasBack(String abi) {
-        try (Tracer t = Tracer.open(library(abi), null, Engine.UNIDBG, Userland.BIONIC)) {
+        try (Tracer t = Tracer.open(sample(abi, "librelocs.so"), null, Engine.UNIDBG, Userland.BIONIC)) {
             // 2 threads a call, 40 calls: more threads than there are areas (pthread_create would fail: -1, -2)
             for (int k = 0; k < 40; k++) {
                 long v = call(t, "tls_threads", i(1));
@@ -86,7 +83,7 @@ class RelocationsTest {
     void withStubsTheMainThreadHasTlsAndTheResolverRunsCounted(String abi) throws IOException {
         Map<String, Long> ref = reference();
         for (Engine engine : Engines.all()) {
-            try (Tracer t = Tracer.open(library(abi), null, engine, Userland.STUBS)) {
+            try (Tracer t = Tracer.open(sample(abi, "librelocs.so"), null, engine, Userland.STUBS)) {
                 // nothing else runs at load: the resolvers' blocks are what was counted
                 assertTrue(t.emulator.counter.executed() > 0, engine.id);
                 assertEquals(ref.get(abi + " tls_bump 3"), call(t, "tls_bump", i(3)), engine.id);

@@ -237,7 +237,7 @@ public final class Emulator implements AutoCloseable {
 
     /**
      * Where an import binds: the first library in load order (the global scope) that exports it,
-     * else a Java stub (the libdl/liblog stand-ins, or LibC's with {@link Userland#STUBS}), else 0
+     * else a Java stub (the libdl/liblog/libandroid stand-ins, or LibC's with {@link Userland#STUBS}), else 0
      * for a weak import; anything else binds to a stub that fails when called, naming the symbol
      * and the library that needs it.
      */
@@ -247,8 +247,12 @@ public final class Emulator implements AutoCloseable {
                 Long v = m.image().dynamicExports.get(name);
                 if (v != null) return m.base() + v;
             }
-            if (Linker.STAND_INS.contains(name) || name.equals("__stack_chk_guard")) return stubs.resolve(name);
+            if (Linker.STAND_INS.contains(name) || LibAndroid.FUNCTIONS.contains(name) || name.equals("__stack_chk_guard")) return stubs.resolve(name);
             if (from.image().weakImports.contains(name)) return 0;
+            if (LibAndroid.looksLikeItsFunction(name) && modules.stream().anyMatch(m -> m.image().needed.contains("libandroid.so"))) {
+                stubs.register(name, c -> { throw new NativeException(from.name() + " called " + name + ", which hyprof's libandroid.so stand-in does not have"); });
+                return stubs.resolve(name);
+            }
             // LibC's Java versions are not used here: their work would go uncounted
             stubs.register(name, c -> { throw new NativeException(from.name() + " called " + name + ", which no system library defines"); });
         }

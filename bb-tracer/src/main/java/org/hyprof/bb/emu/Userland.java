@@ -18,7 +18,8 @@ import org.hyprof.bb.NativeException;
  * (taken at build time from unidbg-android's jar into this module's resources) are loaded next to
  * the library and run in the emulator, every block counted; bionic's start-up data, TLS and the
  * Linux system calls they make are emulated ({@link Syscalls}). {@code libdl.so} (the dynamic
- * linker's functions) and {@code liblog.so} are Java stand-ins.
+ * linker's functions), {@code liblog.so} and {@code libandroid.so} ({@link LibAndroid}) are Java
+ * stand-ins.
  * </ul>
  */
 public enum Userland {
@@ -47,7 +48,7 @@ public enum Userland {
 
     /** System libraries the Java stand-ins replace: they are never loaded from a file. */
     static boolean standIn(String soname) {
-        return soname.equals("libdl.so") || soname.equals("liblog.so");
+        return soname.equals("libdl.so") || soname.equals("liblog.so") || soname.equals("libandroid.so");
     }
 
     private static Path extracted;
