@@ -158,7 +158,10 @@ public final class Threads {
 
     /** After an error left another thread on the CPU: the main thread takes it again, that thread is lost. */
     private void recover() {
-        if (current.state == State.RUNNING) current.state = State.EXITED;
+        if (current.state == State.RUNNING) {
+            current.state = State.EXITED;
+            if (current.tlsArea != 0) staticTls.release(current.tlsArea);
+        }
         current = main;
         cpu.threadPointer(main.threadPointer); // saved when it was switched out
         main.state = State.RUNNING;
