@@ -209,13 +209,14 @@ public final class ElfImage {
             ElfDynamicSection dyn = elf.getDynamicSection();
             if (dyn != null) {
                 needed.addAll(dyn.getNeededLibraries());
+                Map<Long, Long> tags = new java.util.HashMap<>();
                 for (ElfDynamicSection.ElfDynamicStructure d : dyn.entries) {
-                    String packed = packedRelocations(d.d_tag);
-                    if (packed != null) throw new NativeException(path + ": " + packed + " are not supported (link it without --pack-dyn-relocs)");
+                    tags.putIfAbsent(d.d_tag, d.d_val_or_ptr);
                     if (d.d_tag == ElfDynamicSection.DT_INIT) init = d.d_val_or_ptr;
                     if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAY) initArray = d.d_val_or_ptr;
                     if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAYSZ) initArraySize = d.d_val_or_ptr;
                 }
+                packedRelocations(path, elf, b, segs, m == Machine.AARCH64, tags, rel);
             }
             return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize, needed, dynamicExports, weakImports,
                     ifuncExports, tlsExports, tls, elf.e_phoff, elf.e_phnum & 0xffff, exidxVaddr, exidxSize);
@@ -237,17 +238,52 @@ public final class ElfImage {
     /** At most this alignment of a PT_TLS segment (the emulator's static TLS areas are 64 KiB apart). */
     private static final long MAX_TLS_ALIGN = 4096;
 
+    /** Dynamic tags of packed relocations: Android's APS2 (REL, RELA), RELR (standard and Android's). */
+    private static final long DT_ANDROID_REL = 0x6000000fL, DT_ANDROID_RELSZ = 0x60000010L, DT_ANDROID_RELA = 0x60000011L,
+            DT_ANDROID_RELASZ = 0x60000012L, DT_RELR = 36, DT_RELRSZ = 35, DT_ANDROID_RELR = 0x6fffe000L, DT_ANDROID_RELRSZ = 0x6fffe001L;
+
     /**
-     * What a dynamic tag of packed relocations is called, or null for any other tag: Android's
-     * {@code DT_ANDROID_REL/RELA} (APS2, lld's {@code --pack-dyn-relocs=android}) and
-     * {@code DT_RELR}/{@code DT_ANDROID_RELR} ({@code --pack-dyn-relocs=relr}). Their relocations
-     * are not in the REL/RELA sections this loader reads, so a library with them is refused
-     * rather than loaded half relocated.
+     * Relocations packed by lld's {@code --pack-dyn-relocs=android+relr}, which the REL/RELA
+     * sections do not hold: Android's APS2 stream ({@code DT_ANDROID_REL(A)}; symbols from
+     * {@code .dynsym}) and {@code DT_RELR}/{@code DT_ANDROID_RELR} (each a RELATIVE relocation
+     * with its addend in place), decoded by {@link PackedRelocations} into {@code rel}.
      */
-    private static String packedRelocations(long tag) {
-        if (tag == 0x6000000fL || tag == 0x60000011L) return "Android packed relocations (DT_ANDROID_REL" + (tag == 0x60000011L ? "A" : "") + ", APS2)";
-        if (tag == 36 || tag == 0x6fffe000L) return "relative relocations packed as " + (tag == 36 ? "DT_RELR" : "DT_ANDROID_RELR");
-        return null;
+    private static void packedRelocations(Path path, ElfFile elf, byte[] b, List<Segment> segs, boolean is64, Map<Long, Long> tags, List<Reloc> rel) {
+        long span = 0;
+        for (Segment s : segs) span = Math.max(span, s.vaddr() + s.memSize());
+        long maxRelocations = span / (is64 ? 8 : 4) + 1; // each writes a word of the library
+        for (long tag : new long[] {DT_ANDROID_REL, DT_ANDROID_RELA}) {
+            if (!tags.containsKey(tag)) continue;
+            boolean rela = tag == DT_ANDROID_RELA;
+            long size = tags.getOrDefault(rela ? DT_ANDROID_RELASZ : DT_ANDROID_RELSZ, 0L);
+            int at = fileOffset(path, segs, tags.get(tag), size, "APS2 packed relocations");
+            ElfSymbolTableSection dynsym = elf.getDynamicSymbolTableSection();
+            ElfSymbol[] syms = dynsym == null ? new ElfSymbol[0] : dynsym.symbols;
+            PackedRelocations.aps2(path, b, at, (int) size, rela, is64, maxRelocations, (offset, info, addend) -> {
+                int type = (int) (is64 ? info & 0xffffffffL : info & 0xff);
+                long symbol = is64 ? info >>> 32 : info >>> 8;
+                rel.add(reloc(offset, type, sym(path, syms, (int) Math.min(symbol, Integer.MAX_VALUE)), addend, rela));
+            });
+        }
+        for (long tag : new long[] {DT_RELR, DT_ANDROID_RELR}) {
+            if (!tags.containsKey(tag)) continue;
+            long size = tags.getOrDefault(tag == DT_RELR ? DT_RELRSZ : DT_ANDROID_RELRSZ, 0L);
+            int at = fileOffset(path, segs, tags.get(tag), size, "DT_RELR relocations");
+            int relative = is64 ? 1027 : 23; // R_AARCH64_RELATIVE, R_ARM_RELATIVE
+            long[] n = {0};
+            PackedRelocations.relr(path, b, at, (int) size, is64, where -> {
+                if (++n[0] > maxRelocations) throw new NativeException(path + ": damaged ELF file (DT_RELR relocates more words than the library has)");
+                rel.add(new Reloc(where, relative, null, false, 0, 0, false, false));
+            });
+        }
+    }
+
+    /** The file offset of {@code size} bytes at {@code vaddr}, which a PT_LOAD segment's file bytes must hold. */
+    private static int fileOffset(Path path, List<Segment> segs, long vaddr, long size, String what) {
+        for (Segment s : segs)
+            if (size >= 0 && vaddr >= s.vaddr() && vaddr - s.vaddr() <= s.fileSize() - size) return (int) (s.fileOffset() + vaddr - s.vaddr());
+        throw new NativeException(path + ": damaged ELF file (" + what + " of " + size + " bytes at 0x" + Long.toHexString(vaddr)
+                + " lie outside its loaded file bytes)");
     }
 
     private static Tls tls(Path path, ElfSegment s) {
