@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Builds the native samples with Debian's cross compilers; the outputs are checked in (CI does not
-# cross-compile). Packages: gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu.
+# cross-compile). Packages: gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu lld.
 #   armeabi-v7a: ARM and Thumb shared objects, softfp calling convention (Android's armeabi-v7a)
 #   arm64-v8a:   AArch64 shared object
 #   static/:     static executables of the same kernels for qemu-user reference runs
 #   liblimits.so: misbehaving code (an endless loop, huge memset) for bb-tracer's limit tests
 #   libuserland.so: files and threads through bionic (stdio, stat, mmap, pthreads) for the sandbox tests
+#   librelocs.so: thread-local storage (every TLS relocation) and ifuncs (IRELATIVE) for the loader's tests
+#   libpacked.so: relocations packed as Android's APS2 and DT_RELR (lld), for the loader's decoders
+#   libdl-test.so: dl_iterate_phdr, dladdr, dl_unwind_find_exidx (what C++ unwinders ask the linker)
+#   libandroid-test.so: libandroid.so's asset and window functions, for its stand-in
 #   libhyprofdemo.so: the JNI half of the hybrid demo (samples/java, package demo), Thumb on
 #                armeabi-v7a (Android's default), against the JDK's real jni.h
 set -euo pipefail
@@ -23,6 +27,30 @@ aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/liblimits.so sr
 # no libc headers (bionic's ABI is declared in the source), Thumb on armeabi-v7a (Android's default)
 $ARM32 -mthumb $CFLAGS -shared -nostdlib -o lib/armeabi-v7a/libuserland.so src/userland.c -lgcc
 aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib -o lib/arm64-v8a/libuserland.so src/userland.c -lgcc
+# thread-local storage and ifuncs (bb-tracer RelocationsTest): every TLS relocation model and IRELATIVE;
+# relocs_trad.c with AArch64's traditional TLS dialect (DTPMOD64/DTPREL64); 4 KiB pages keep it small
+RELOCS="-Wl,-z,max-page-size=4096 -Wl,--build-id=none"
+$ARM32 -mthumb $CFLAGS -shared -nostdlib $RELOCS -o lib/armeabi-v7a/librelocs.so src/relocs.c src/relocs_trad.c -lgcc
+aarch64-linux-gnu-gcc $CFLAGS -mtls-dialect=trad -c -o relocs_trad.o src/relocs_trad.c
+aarch64-linux-gnu-gcc $CFLAGS -shared -nostdlib $RELOCS -o lib/arm64-v8a/librelocs.so src/relocs.c relocs_trad.o -lgcc
+rm relocs_trad.o
+# packed relocations (bb-tracer RelocationsTest): linked by lld (package lld) with --pack-dyn-relocs=android+relr
+LLD="ld.lld -shared --pack-dyn-relocs=android+relr -z max-page-size=4096 --build-id=none"
+$ARM32 -mthumb $CFLAGS -c -o packed.o src/packed.c && $LLD -o lib/armeabi-v7a/libpacked.so packed.o "$($ARM32 -print-libgcc-file-name)"
+aarch64-linux-gnu-gcc $CFLAGS -c -o packed.o src/packed.c && $LLD -o lib/arm64-v8a/libpacked.so packed.o "$(aarch64-linux-gnu-gcc -print-libgcc-file-name)"
+rm packed.o
+# the dynamic linker's queries C++ unwinders make (bb-tracer DlTest): unwind tables (ARM: PT_ARM_EXIDX)
+$ARM32 -mthumb $CFLAGS -funwind-tables -shared -nostdlib $RELOCS -o lib/armeabi-v7a/libdl-test.so src/dl.c -lgcc
+aarch64-linux-gnu-gcc $CFLAGS -funwind-tables -shared -nostdlib $RELOCS -o lib/arm64-v8a/libdl-test.so src/dl.c -lgcc
+# libandroid.so imports (bb-tracer LibAndroidTest): linked against a throw-away libandroid.so naming the functions
+tmp=$(mktemp -d)
+for cc in "$ARM32 -mthumb" aarch64-linux-gnu-gcc; do
+  abi=$([ "$cc" = aarch64-linux-gnu-gcc ] && echo arm64-v8a || echo armeabi-v7a)
+  grep -o 'A[A-Za-z]*_[A-Za-z0-9]*(' src/android.c | sort -u | sed 's/($/(void) {}/; s/^/void /' \
+    | $cc -x c -shared -nostdlib -Wl,-soname,libandroid.so -o "$tmp/libandroid.so" -
+  $cc $CFLAGS -shared -nostdlib $RELOCS -o lib/$abi/libandroid-test.so src/android.c -lgcc -L"$tmp" -landroid
+done
+rm -r "$tmp"
 # JNI: jni.h from the JDK that runs javac; no libc headers (-nostdinc; src/jni-shim has an empty stdio.h)
 JDK=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 jni() { echo "-nostdinc -isystem $($1 -print-file-name=include) -Isrc/jni-shim -I$JDK/include -I$JDK/include/linux"; }

@@ -34,3 +34,20 @@ tmp=$(mktemp -d)
 printf 'int g(void) { return 1; }\n' | aarch64-linux-gnu-gcc -x c -shared -fPIC -nostdlib -Wl,-soname,../../../etc/passwd -o "$tmp/libx.so" -
 printf 'int g(void);\nint f(int x) { return x + g(); }\n' | aarch64-linux-gnu-gcc -x c -O2 -shared -fPIC -nostdlib -o bad-needed.so - -x none "$tmp/libx.so"
 rm -r "$tmp"
+# packed-android.so (arm64): librelocs.so with its DT_TLSDESC_PLT tag turned into DT_ANDROID_RELA
+# (APS2 packed relocations) pointing at bytes that are no APS2 stream: refused as damaged
+python3 - packed-android.so 0x60000011 <<'PY'
+import struct, sys
+b = bytearray(open('../lib/arm64-v8a/librelocs.so', 'rb').read())
+phoff, = struct.unpack_from('<Q', b, 0x20); phentsize, phnum = struct.unpack_from('<HH', b, 0x36)
+for i in range(phnum):
+    typ, flags, off, vaddr, paddr, filesz = struct.unpack_from('<IIQQQQ', b, phoff + i * phentsize)
+    if typ == 2:  # PT_DYNAMIC
+        for at in range(off, off + filesz, 16):
+            tag, = struct.unpack_from('<q', b, at)
+            if tag == 0x6ffffef6:  # DT_TLSDESC_PLT
+                struct.pack_into('<q', b, at, int(sys.argv[2], 0))
+                open(sys.argv[1], 'wb').write(b)
+                raise SystemExit
+raise SystemExit('no DT_TLSDESC_PLT')
+PY

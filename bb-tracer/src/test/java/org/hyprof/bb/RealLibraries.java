@@ -13,7 +13,9 @@ import java.util.zip.ZipFile;
  * {@code target/<name>/<abi>/}. conscrypt-android 2.5.2's {@code libconscrypt_jni.so}
  * ({@code target/conscrypt/conscrypt-android.aar}), mmkv's {@code libmmkv.so}
  * ({@code target/mmkv/mmkv.aar}) and zstd-jni 1.5.7-3's {@code libzstd-jni-1.5.7-3.so}
- * ({@code target/zstd/zstd-jni.aar}; the same version's jar beside it, {@link #zstdJar}).
+ * ({@code target/zstd/zstd-jni.aar}; the same version's jar beside it, {@link #zstdJar}) and
+ * fbjni 0.7.0's {@code libfbjni.so} with the {@code libc++_shared.so} it ships beside it
+ * ({@code target/fbjni/fbjni.aar}).
  */
 public final class RealLibraries {
     private RealLibraries() {}
@@ -31,6 +33,13 @@ public final class RealLibraries {
     /** zstd-jni 1.5.7-3's libzstd-jni-1.5.7-3.so for an ABI. */
     public static Path zstd(String abi) throws IOException {
         return fromAar(Path.of("target/zstd/zstd-jni.aar"), abi, "libzstd-jni-1.5.7-3.so");
+    }
+
+    /** fbjni 0.7.0's libfbjni.so for an ABI, with the AAR's libc++_shared.so in the same directory (its DT_NEEDED). */
+    public static Path fbjni(String abi) throws IOException {
+        Path aar = Path.of("target/fbjni/fbjni.aar");
+        fromAar(aar, abi, "libc++_shared.so");
+        return fromAar(aar, abi, "libfbjni.so");
     }
 
     /** zstd-jni 1.5.7-3's host jar (with its linux-amd64 library), the reference for the emulated one. */

@@ -23,7 +23,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SandboxTest {
     static Path library(String abi) {
-        return Path.of("../samples/native/lib", abi, "libuserland.so");
+        return sample(abi, "libuserland.so");
+    }
+
+    /** One of the native samples ({@code samples/native/lib/ABI/SO}). */
+    static Path sample(String abi, String so) {
+        return Path.of("../samples/native/lib", abi, so);
     }
 
     /** A native function's {@code long} result (32 bits on ARM, sign-extended). */

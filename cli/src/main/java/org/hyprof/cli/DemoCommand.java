@@ -49,7 +49,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--userland", paramLabel = "U",
             description = "What the demo library's libc/libm calls run on: stubs or bionic (Android 6.0's libc.so/libm.so, counted; "
-                    + "see hyprof profile --help). Default: stubs, or $HYPROF_USERLAND.")
+                    + "see hyprof profile --help). Default: bionic, or $HYPROF_USERLAND.")
     String userland;
 
     @Option(names = "--native-limit", paramLabel = "LIMIT",

@@ -36,7 +36,7 @@ public final class HybridOptions {
 
     @Option(names = "--userland", paramLabel = "U",
             description = "What native code's libc/libm calls run on: stubs (Java versions of ~45 functions, not counted) or bionic "
-                    + "(Android 6.0's own libc.so/libm.so run in the emulator, every instruction counted). Default: stubs, or $HYPROF_USERLAND.")
+                    + "(Android 6.0's own libc.so/libm.so run in the emulator, every instruction counted). Default: bionic, or $HYPROF_USERLAND.")
     String userland;
 
     @Option(names = "--native-limit", paramLabel = "LIMIT",

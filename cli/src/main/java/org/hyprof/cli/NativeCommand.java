@@ -56,7 +56,7 @@ public final class NativeCommand implements Callable<Integer> {
     @Option(names = "--userland", paramLabel = "U",
             description = "What the library's libc/libm calls run on: stubs (Java versions of ~45 functions, not counted) or bionic "
                     + "(Android 6.0's own libc.so/libm.so loaded beside it and run in the emulator, every instruction counted; "
-                    + "the output splits the cost by library). Default: stubs, or $HYPROF_USERLAND.")
+                    + "the output splits the cost by library). Default: bionic, or $HYPROF_USERLAND.")
     String userland;
 
     @Option(names = "--native-sandbox", paramLabel = "DIR",

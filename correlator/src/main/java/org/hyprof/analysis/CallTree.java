@@ -522,7 +522,10 @@ public final class CallTree {
             for (NativeBlock b : blocks) {
                 String lib = b.library().substring(b.library().lastIndexOf('/') + 1);
                 if (b.function() == null || b.function().isEmpty()) continue;
-                String frame = lib + "!" + b.function();
+                // a system library's blocks are stored under "libfoo.so:libc.so" and their functions already
+                // name it ("libc.so!memcpy"): the frame is that name, not "libfoo.so:libc.so!libc.so!memcpy"
+                String system = lib.substring(lib.indexOf(':') + 1);
+                String frame = b.function().startsWith(system + "!") ? b.function() : lib + "!" + b.function();
                 b.executionsByProbe().forEach((probe, ex) ->
                         byProbe.computeIfAbsent(probe, k -> new LinkedHashMap<>()).merge(frame, ex * b.instructions(), Long::sum));
             }

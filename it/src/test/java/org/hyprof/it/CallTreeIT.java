@@ -139,7 +139,11 @@ class CallTreeIT {
         assertTrue(page.contains(CallTree.OTHER_PATHS), "the overflow frame is on the page");
     }
 
-    /** The hybrid demo: native frames under each native method, and the tree's native totals are the method table's. */
+    /**
+     * The hybrid demo (Android's libc and libm run beside it by default): native frames under each
+     * native method — the demo library's functions and the system libraries' it called (malloc,
+     * sin...) — and the tree's native totals are the method table's.
+     */
     @Test
     void theDemosNativeCodeAppearsUnderItsJavaMethods() {
         Path db = dir.resolve("demo.db");
@@ -148,10 +152,11 @@ class CallTreeIT {
         try (Store s = Store.openReadOnly(db)) {
             CallTree tree = CallTree.load(s);
             long treeNative = 0, tableNative = 0;
-            java.util.Set<String> withNative = new java.util.TreeSet<>();
+            java.util.Set<String> withNative = new java.util.TreeSet<>(), libraries = new java.util.TreeSet<>();
             for (CallTree.Node n : tree.nodes()) {
                 if (n.kind() != CallTree.Kind.NATIVE) continue;
-                assertTrue(n.name().startsWith("libhyprofdemo.so!"), n.name());
+                assertTrue(n.name().matches("(libhyprofdemo|libc|libm)\\.so![^!]+"), n.name());
+                libraries.add(n.name().substring(0, n.name().indexOf('!')));
                 CallTree.Node parent = tree.nodes().get(n.parent());
                 withNative.add(parent.name());
                 treeNative += n.nativeEstNanos();
@@ -162,6 +167,7 @@ class CallTreeIT {
                     assertTrue(withNative.contains(r.method()), r.method() + " has native frames");
             }
             assertTrue(treeNative > 0);
+            assertEquals(java.util.Set.of("libhyprofdemo.so", "libc.so", "libm.so"), libraries, "the demo's own frames and libc's and libm's");
             assertEquals(tableNative, treeNative, "the tree's native time is the method table's");
         }
     }

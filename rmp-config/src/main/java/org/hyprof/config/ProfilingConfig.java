@@ -52,7 +52,7 @@ import org.hyprof.runtime.Options;
  * <tr><td>nativeLibs, abi, cpu, engine, userland, nativeLimit, nativeSandbox</td><td>hybrid run: the app's native libraries (a directory), the ABI
  *     ({@code arm64-v8a}|{@code armeabi-v7a}), the CPU profile native code is costed with, the
  *     emulator engine ({@code libunicorn}|{@code unidbg}|{@code auto}), what libc/libm calls run on
- *     ({@code stubs}|{@code bionic}) and the limits of each native
+ *     ({@code bionic}, the default, or {@code stubs}) and the limits of each native
  *     call (instructions and wall time, e.g. {@code 10g;120s}; checked by bb-tracer), and the directory
  *     native code's files live in (bionic; default a temporary one)</td></tr>
  * <tr><td>sites</td><td>JVM class files: how a probe's entry is emitted, {@code indy} (default: an

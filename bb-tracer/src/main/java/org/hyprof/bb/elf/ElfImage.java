@@ -35,8 +35,20 @@ public final class ElfImage {
     /** Instruction sets this loader knows. */
     public enum Machine { ARM, AARCH64 }
 
-    /** A relocation: where, what type, which symbol (null for none) and addend (REL: 0, read from memory). */
-    public record Reloc(long offset, int type, String symbol, boolean symbolDefined, long symbolValue, long addend, boolean hasAddend) {}
+    /**
+     * A relocation: where, what type, which symbol (null for none) and addend (REL: 0, read from
+     * memory); {@code symbolIfunc}: the symbol is a defined {@code STT_GNU_IFUNC} (its value is
+     * the resolver's address, not the function's).
+     */
+    public record Reloc(long offset, int type, String symbol, boolean symbolDefined, long symbolValue, long addend, boolean hasAddend,
+                        boolean symbolIfunc) {}
+
+    /**
+     * The {@code PT_TLS} segment: the initial image of each thread's block of thread-local
+     * storage ({@code fileSize} bytes of {@code .tdata} at {@code vaddr}, then zeros up to
+     * {@code memSize}: {@code .tbss}), aligned to {@code align} bytes.
+     */
+    public record Tls(long vaddr, long fileSize, long memSize, long align) {}
 
     /** A PT_LOAD segment. */
     public record Segment(long vaddr, long memSize, long fileOffset, long fileSize, boolean read, boolean write, boolean exec) {}
@@ -61,10 +73,22 @@ public final class ElfImage {
     public final Map<String, Long> dynamicExports;
     /** Imports that may stay unresolved (weak undefined symbols bind to 0). */
     public final java.util.Set<String> weakImports;
+    /** Exports of {@code .dynsym} that are ifuncs ({@code STT_GNU_IFUNC}): their value is the resolver's. */
+    public final java.util.Set<String> ifuncExports;
+    /** Thread-local symbols of {@code .dynsym} it defines: name → offset in its {@link #tls} block. */
+    public final Map<String, Long> tlsExports;
+    /** Its thread-local storage segment, or null. */
+    public final Tls tls;
+    /** The program header table: file offset, entries (each 56 bytes on AArch64, 32 on ARM). */
+    public final long phdrOffset;
+    public final int phdrCount;
+    /** ARM's unwind index table ({@code PT_ARM_EXIDX}): address and bytes (8 per entry); 0 and 0 without one. */
+    public final long exidxVaddr, exidxSize;
 
     private ElfImage(Path path, Machine m, byte[] bytes, List<Segment> segs, List<Reloc> rel, Map<String, Long> exports,
                      TreeMap<Long, String> fns, long init, long initArray, long initArraySize, List<String> needed,
-                     Map<String, Long> dynamicExports, java.util.Set<String> weakImports) {
+                     Map<String, Long> dynamicExports, java.util.Set<String> weakImports, java.util.Set<String> ifuncExports,
+                     Map<String, Long> tlsExports, Tls tls, long phdrOffset, int phdrCount, long exidxVaddr, long exidxSize) {
         this.path = path;
         this.machine = m;
         this.bytes = bytes;
@@ -78,6 +102,13 @@ public final class ElfImage {
         this.needed = List.copyOf(needed);
         this.dynamicExports = Collections.unmodifiableMap(dynamicExports);
         this.weakImports = Collections.unmodifiableSet(weakImports);
+        this.ifuncExports = Collections.unmodifiableSet(ifuncExports);
+        this.tlsExports = Collections.unmodifiableMap(tlsExports);
+        this.tls = tls;
+        this.phdrOffset = phdrOffset;
+        this.phdrCount = phdrCount;
+        this.exidxVaddr = exidxVaddr;
+        this.exidxSize = exidxSize;
     }
 
     public boolean is64() {
@@ -111,9 +142,16 @@ public final class ElfImage {
         if (elf.ei_data != ElfFile.DATA_LSB) throw new NativeException(path + ": big-endian ELF is not supported");
         try {
             List<Segment> segs = new ArrayList<>();
+            Tls tls = null;
+            long exidxVaddr = 0, exidxSize = 0;
             checkProgramHeaders(path, elf, b);
             for (int i = 0; i < elf.e_phnum; i++) {
                 ElfSegment s = elf.getProgramHeader(i);
+                if (s.p_type == ElfSegment.PT_TLS) tls = tls(path, s);
+                if (s.p_type == PT_ARM_EXIDX && m == Machine.ARM) {
+                    exidxVaddr = s.p_vaddr;
+                    exidxSize = s.p_memsz;
+                }
                 if (s.p_type != ElfSegment.PT_LOAD) continue;
                 if (s.p_offset < 0 || s.p_filesz < 0 || s.p_offset > b.length - s.p_filesz) throw new NativeException(path + ": truncated (segment at file offset " + Long.toUnsignedString(s.p_offset) + " runs past the end)");
                 segs.add(new Segment(s.p_vaddr, s.p_memsz, s.p_offset, s.p_filesz, s.isReadable(), s.isWriteable(), s.isExecutable()));
@@ -134,8 +172,8 @@ public final class ElfImage {
                     if (type == ElfSymbol.STT_FUNC) fns.putIfAbsent(s.st_value & ~1L, n);
                 }
             }
-            Map<String, Long> dynamicExports = new LinkedHashMap<>();
-            java.util.Set<String> weakImports = new java.util.HashSet<>();
+            Map<String, Long> dynamicExports = new LinkedHashMap<>(), tlsExports = new LinkedHashMap<>();
+            java.util.Set<String> weakImports = new java.util.HashSet<>(), ifuncExports = new java.util.HashSet<>();
             ElfSymbolTableSection dynsym = elf.getDynamicSymbolTableSection();
             if (dynsym != null) {
                 for (ElfSymbol s : dynsym.symbols) {
@@ -146,9 +184,11 @@ public final class ElfImage {
                         if (bind == ElfSymbol.BINDING_WEAK) weakImports.add(n);
                         continue;
                     }
-                    if ((bind == ElfSymbol.BINDING_GLOBAL || bind == ElfSymbol.BINDING_WEAK)
-                            && (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_OBJECT || type == ElfSymbol.STT_NOTYPE))
+                    if (bind != ElfSymbol.BINDING_GLOBAL && bind != ElfSymbol.BINDING_WEAK) continue;
+                    if (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_OBJECT || type == ElfSymbol.STT_NOTYPE || type == STT_GNU_IFUNC)
                         dynamicExports.putIfAbsent(n, s.st_value);
+                    if (type == STT_GNU_IFUNC) ifuncExports.add(n);
+                    if (type == ElfSymbol.STT_TLS) tlsExports.putIfAbsent(n, s.st_value);
                 }
             }
             // symbols of a relocation section come from the table its sh_link names (.dynsym), not
@@ -169,13 +209,17 @@ public final class ElfImage {
             ElfDynamicSection dyn = elf.getDynamicSection();
             if (dyn != null) {
                 needed.addAll(dyn.getNeededLibraries());
+                Map<Long, Long> tags = new java.util.HashMap<>();
                 for (ElfDynamicSection.ElfDynamicStructure d : dyn.entries) {
+                    tags.putIfAbsent(d.d_tag, d.d_val_or_ptr);
                     if (d.d_tag == ElfDynamicSection.DT_INIT) init = d.d_val_or_ptr;
                     if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAY) initArray = d.d_val_or_ptr;
                     if (d.d_tag == ElfDynamicSection.DT_INIT_ARRAYSZ) initArraySize = d.d_val_or_ptr;
                 }
+                packedRelocations(path, elf, b, segs, m == Machine.AARCH64, tags, rel);
             }
-            return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize, needed, dynamicExports, weakImports);
+            return new ElfImage(path, m, b, segs, rel, exports, fns, init, initArray, initArraySize, needed, dynamicExports, weakImports,
+                    ifuncExports, tlsExports, tls, elf.e_phoff, elf.e_phnum & 0xffff, exidxVaddr, exidxSize);
         } catch (RuntimeException e) {
             if (e instanceof NativeException ne) throw ne;
             throw new NativeException(path + ": damaged ELF file (" + e.getMessage() + ")");
@@ -189,6 +233,66 @@ public final class ElfImage {
      */
     /** SHT_GNU_HASH (not among jelf's constants). */
     private static final int SHT_GNU_HASH = 0x6ffffff6;
+    /** STT_GNU_IFUNC, PT_ARM_EXIDX: not among jelf's constants either. */
+    private static final int STT_GNU_IFUNC = 10, PT_ARM_EXIDX = 0x70000001;
+    /** At most this alignment of a PT_TLS segment (the emulator's static TLS areas are 64 KiB apart). */
+    private static final long MAX_TLS_ALIGN = 4096;
+
+    /** Dynamic tags of packed relocations: Android's APS2 (REL, RELA), RELR (standard and Android's). */
+    private static final long DT_ANDROID_REL = 0x6000000fL, DT_ANDROID_RELSZ = 0x60000010L, DT_ANDROID_RELA = 0x60000011L,
+            DT_ANDROID_RELASZ = 0x60000012L, DT_RELR = 36, DT_RELRSZ = 35, DT_ANDROID_RELR = 0x6fffe000L, DT_ANDROID_RELRSZ = 0x6fffe001L;
+
+    /**
+     * Relocations packed by lld's {@code --pack-dyn-relocs=android+relr}, which the REL/RELA
+     * sections do not hold: Android's APS2 stream ({@code DT_ANDROID_REL(A)}; symbols from
+     * {@code .dynsym}) and {@code DT_RELR}/{@code DT_ANDROID_RELR} (each a RELATIVE relocation
+     * with its addend in place), decoded by {@link PackedRelocations} into {@code rel}.
+     */
+    private static void packedRelocations(Path path, ElfFile elf, byte[] b, List<Segment> segs, boolean is64, Map<Long, Long> tags, List<Reloc> rel) {
+        long span = 0;
+        for (Segment s : segs) span = Math.max(span, s.vaddr() + s.memSize());
+        long maxRelocations = span / (is64 ? 8 : 4) + 1; // each writes a word of the library
+        for (long tag : new long[] {DT_ANDROID_REL, DT_ANDROID_RELA}) {
+            if (!tags.containsKey(tag)) continue;
+            boolean rela = tag == DT_ANDROID_RELA;
+            long size = tags.getOrDefault(rela ? DT_ANDROID_RELASZ : DT_ANDROID_RELSZ, 0L);
+            int at = fileOffset(path, segs, tags.get(tag), size, "APS2 packed relocations");
+            ElfSymbolTableSection dynsym = elf.getDynamicSymbolTableSection();
+            ElfSymbol[] syms = dynsym == null ? new ElfSymbol[0] : dynsym.symbols;
+            PackedRelocations.aps2(path, b, at, (int) size, rela, is64, maxRelocations, (offset, info, addend) -> {
+                int type = (int) (is64 ? info & 0xffffffffL : info & 0xff);
+                long symbol = is64 ? info >>> 32 : info >>> 8;
+                rel.add(reloc(offset, type, sym(path, syms, (int) Math.min(symbol, Integer.MAX_VALUE)), addend, rela));
+            });
+        }
+        for (long tag : new long[] {DT_RELR, DT_ANDROID_RELR}) {
+            if (!tags.containsKey(tag)) continue;
+            long size = tags.getOrDefault(tag == DT_RELR ? DT_RELRSZ : DT_ANDROID_RELRSZ, 0L);
+            int at = fileOffset(path, segs, tags.get(tag), size, "DT_RELR relocations");
+            int relative = is64 ? 1027 : 23; // R_AARCH64_RELATIVE, R_ARM_RELATIVE
+            long[] n = {0};
+            PackedRelocations.relr(path, b, at, (int) size, is64, where -> {
+                if (++n[0] > maxRelocations) throw new NativeException(path + ": damaged ELF file (DT_RELR relocates more words than the library has)");
+                rel.add(new Reloc(where, relative, null, false, 0, 0, false, false));
+            });
+        }
+    }
+
+    /** The file offset of {@code size} bytes at {@code vaddr}, which a PT_LOAD segment's file bytes must hold. */
+    private static int fileOffset(Path path, List<Segment> segs, long vaddr, long size, String what) {
+        for (Segment s : segs)
+            if (size >= 0 && vaddr >= s.vaddr() && vaddr - s.vaddr() <= s.fileSize() - size) return (int) (s.fileOffset() + vaddr - s.vaddr());
+        throw new NativeException(path + ": damaged ELF file (" + what + " of " + size + " bytes at 0x" + Long.toHexString(vaddr)
+                + " lie outside its loaded file bytes)");
+    }
+
+    private static Tls tls(Path path, ElfSegment s) {
+        long align = Math.max(1, s.p_align);
+        if (s.p_filesz < 0 || s.p_memsz < s.p_filesz || s.p_memsz > 1 << 20 || align > MAX_TLS_ALIGN || Long.bitCount(align) != 1)
+            throw new NativeException(path + ": thread-local storage segment of " + Long.toUnsignedString(s.p_memsz) + " bytes aligned to "
+                    + Long.toUnsignedString(s.p_align) + " is not supported (at most 1 MiB, aligned to a power of two up to " + MAX_TLS_ALIGN + ")");
+        return new Tls(s.p_vaddr, s.p_filesz, s.p_memsz, align);
+    }
 
     /**
      * The program header table within the file, its entries no smaller than the format's: with an
@@ -261,8 +365,20 @@ public final class ElfImage {
     }
 
     private static Reloc reloc(long offset, int type, ElfSymbol sym, long addend, boolean hasAddend) {
-        if (sym == null) return new Reloc(offset, type, null, false, 0, addend, hasAddend);
-        return new Reloc(offset, type, sym.getName(), sym.st_shndx != 0, sym.st_value, addend, hasAddend);
+        if (sym == null) return new Reloc(offset, type, null, false, 0, addend, hasAddend, false);
+        return new Reloc(offset, type, sym.getName(), sym.st_shndx != 0, sym.st_value, addend, hasAddend,
+                sym.st_shndx != 0 && sym.getType() == STT_GNU_IFUNC);
+    }
+
+    /**
+     * Where the program header table lies once loaded: its virtual address when a {@code PT_LOAD}
+     * segment's file bytes cover it (as they do in every linker's output), else -1.
+     */
+    public long phdrVaddr() {
+        long bytes = (long) phdrCount * (is64() ? 56 : 32);
+        for (Segment s : segments)
+            if (phdrOffset >= s.fileOffset() && phdrOffset + bytes <= s.fileOffset() + s.fileSize()) return s.vaddr() + phdrOffset - s.fileOffset();
+        return -1;
     }
 
     /** Reads a little-endian word of the image's file bytes at a virtual address (before loading). */

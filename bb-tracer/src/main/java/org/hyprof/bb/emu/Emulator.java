@@ -32,6 +32,7 @@ import org.hyprof.bb.elf.ElfImage;
  * 0x0E00_0000  return trap (a call ends when the PC gets here)
  * 0x0F00_0000  stub page (imports)           0x1000_0000  the library, then its system libraries
  * 0x3000_0000  heap (256 MiB)                0x4000_0000  mmap area (bionic: 512 MiB)
+ * 0x6E00_0000  static TLS (PT_TLS: 32 × 64 KiB; {@link StaticTls})
  * 0x6F00_0000  thread area (bionic: TLS)     0x7000_0000  stack (8 MiB, grows down)
  * 0xFFFF_0000  ARM: the kernel's user helpers (bionic; {@code Linker.mapKernelHelpers})
  * </pre>
@@ -92,6 +93,16 @@ public final class Emulator implements AutoCloseable {
     public final Heap heap = new Heap(HEAP, HEAP_SIZE);
     public final GuestMemory memory;
     public final Stubs stubs;
+    /** The libraries' thread-local storage, or null when none has a PT_TLS segment. */
+    final StaticTls staticTls;
+    /**
+     * Relocations whose value an ifunc resolver gives ({@code IRELATIVE}, or a symbol that is an
+     * {@code STT_GNU_IFUNC}): applied by {@link #runInit}, when code can run, before init functions.
+     */
+    private final List<Ifunc> ifuncs = new java.util.ArrayList<>();
+
+    private record Ifunc(Module module, long where, long resolver, long addend) {}
+
     private volatile Limits limits = Limits.DEFAULT;
     /** Stops calls that run past their wall-time limit (one daemon thread for all emulators). */
     private static ScheduledThreadPoolExecutor watchdog;
@@ -128,11 +139,14 @@ public final class Emulator implements AutoCloseable {
             }
         }
         this.stubs = new Stubs(cpu, heap, memory, () -> counter.executed() * 4); // ~4 ns per block: deterministic
+        this.staticTls = StaticTls.layOut(cpu, memory, modules);
+        registerTls();
         if (userland == Userland.BIONIC) {
             this.ownSandbox = own;
             this.syscalls = new Syscalls(cpu, stubs, memory, counter::executed, MMAP, MMAP_SIZE, sandbox, this::placeOf, () -> epochs);
             memory.map("thread area", THREAD, THREAD_SIZE, true, true, false);
             Linker.registerStandIns(this);
+            syscalls.threads.staticTls(staticTls);
         } else {
             this.ownSandbox = null;
             this.syscalls = null;
@@ -145,7 +159,32 @@ public final class Emulator implements AutoCloseable {
             cpu.countBlocks(BASE, BASE + span, counter);
         }
         if (userland == Userland.BIONIC) Linker.startProcess(this);
+        else if (staticTls != null) cpu.threadPointer(staticTls.main());
     }
+
+    /**
+     * The dynamic TLS models' entry points, answered in Java as the linker's work:
+     * {@code __tls_get_addr(tls_index*)} (ARM; AArch64's traditional dialect), the thread
+     * pointer plus the block's offset; and the AArch64 TLS descriptor's resolver (the first word
+     * {@code R_AARCH64_TLSDESC} writes), which returns the second word: the offset from the
+     * thread pointer. Both leave every other register as it was (a descriptor call's contract).
+     */
+    private void registerTls() {
+        stubs.register("__tls_get_addr", c -> {
+            long index = c.args.nextInt();
+            if (staticTls == null) throw new NativeException(modules.get(0).name() + " called __tls_get_addr, but no library has thread-local storage");
+            if (!memory.contains(index, 2L * word(), false)) throw new NativeException("__tls_get_addr: tls_index at 0x" + Long.toHexString(index) + " is not mapped");
+            c.returnInt(cpu.threadPointer() + staticTls.offsetOf(readWord(index), readWord(index + word())));
+        });
+        stubs.register(TLSDESC_RESOLVER, c -> {
+            long descriptor = c.args.nextInt();
+            if (!memory.contains(descriptor, 16, false)) throw new NativeException("TLS descriptor at 0x" + Long.toHexString(descriptor) + " is not mapped");
+            c.returnInt(readWord(descriptor + 8));
+        });
+    }
+
+    /** The stub name of the static TLS descriptor resolver (not a symbol any library can import). */
+    private static final String TLSDESC_RESOLVER = "(static TLS descriptor)";
 
     private static final List<String> IMPLICIT_NEEDED = List.of("libm.so", "libc.so");
 
@@ -198,7 +237,7 @@ public final class Emulator implements AutoCloseable {
 
     /**
      * Where an import binds: the first library in load order (the global scope) that exports it,
-     * else a Java stub (the libdl/liblog stand-ins, or LibC's with {@link Userland#STUBS}), else 0
+     * else a Java stub (the libdl/liblog/libandroid stand-ins, or LibC's with {@link Userland#STUBS}), else 0
      * for a weak import; anything else binds to a stub that fails when called, naming the symbol
      * and the library that needs it.
      */
@@ -208,8 +247,12 @@ public final class Emulator implements AutoCloseable {
                 Long v = m.image().dynamicExports.get(name);
                 if (v != null) return m.base() + v;
             }
-            if (Linker.STAND_INS.contains(name) || name.equals("__stack_chk_guard")) return stubs.resolve(name);
+            if (Linker.STAND_INS.contains(name) || LibAndroid.FUNCTIONS.contains(name) || name.equals("__stack_chk_guard")) return stubs.resolve(name);
             if (from.image().weakImports.contains(name)) return 0;
+            if (LibAndroid.looksLikeItsFunction(name) && modules.stream().anyMatch(m -> m.image().needed.contains("libandroid.so"))) {
+                stubs.register(name, c -> { throw new NativeException(from.name() + " called " + name + ", which hyprof's libandroid.so stand-in does not have"); });
+                return stubs.resolve(name);
+            }
             // LibC's Java versions are not used here: their work would go uncounted
             stubs.register(name, c -> { throw new NativeException(from.name() + " called " + name + ", which no system library defines"); });
         }
@@ -263,34 +306,125 @@ public final class Emulator implements AutoCloseable {
         ElfImage img = m.image();
         boolean w64 = img.is64();
         long base = m.base();
-        String lib = base == BASE ? img.path.toString() : m.name() + " (Android 6.0's, needed by " + modules.get(0).name() + ")";
+        String lib = libraryName(m);
         for (ElfImage.Reloc r : img.relocations) {
             long where = base + r.offset();
             if (r.offset() < 0 || where + (w64 ? 8 : 4) > m.end())
                 throw new NativeException(lib + ": relocation at 0x" + Long.toHexString(r.offset()) + " lies outside the library");
             boolean hasSym = r.symbol() != null && !r.symbol().isEmpty();
-            long s = !hasSym ? 0 : r.symbolDefined() ? base + r.symbolValue() : bind(m, r.symbol());
+            int t = r.type();
+            if (isTls(w64, t)) {
+                relocateTls(m, r, where);
+                continue;
+            }
             long a = r.hasAddend() ? r.addend() : readWord(where);
+            if (w64 ? t == 1032 : t == 160) { // R_AARCH64_IRELATIVE, R_ARM_IRELATIVE: the resolver is at base + A
+                ifuncs.add(new Ifunc(m, where, base + a, 0));
+                continue;
+            }
+            long resolver = !hasSym ? 0 : r.symbolDefined() ? (r.symbolIfunc() ? base + r.symbolValue() : 0) : ifuncResolver(r.symbol());
+            long s = !hasSym ? 0 : r.symbolDefined() ? base + r.symbolValue() : bind(m, r.symbol());
             long value;
             if (!w64) {
-                switch (r.type()) {
+                switch (t) {
                     case 0 -> { continue; }                    // R_ARM_NONE
                     case 2 -> value = s + a;                   // R_ARM_ABS32
-                    case 21, 22 -> value = s;                  // R_ARM_GLOB_DAT, R_ARM_JUMP_SLOT
+                    case 21, 22 -> { value = s; a = 0; }       // R_ARM_GLOB_DAT, R_ARM_JUMP_SLOT
                     case 23 -> value = base + a;               // R_ARM_RELATIVE
-                    default -> throw new NativeException(lib + ": unsupported ARM relocation type " + r.type()
-                            + (hasSym ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
+                    default -> throw unsupported(lib, "ARM", r);
                 }
             } else {
-                switch (r.type()) {
+                switch (t) {
                     case 0 -> { continue; }
                     case 257, 1025, 1026 -> value = s + a;     // ABS64, GLOB_DAT, JUMP_SLOT
                     case 1027 -> value = base + a;             // RELATIVE
-                    default -> throw new NativeException(lib + ": unsupported AArch64 relocation type " + r.type()
-                            + (hasSym ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
+                    default -> throw unsupported(lib, "AArch64", r);
                 }
             }
-            writeWord(where, value);
+            if (resolver != 0 && t != 23 && t != 1027) ifuncs.add(new Ifunc(m, where, resolver, a)); // the function the resolver picks
+            else writeWord(where, value);
+        }
+    }
+
+    private static boolean isTls(boolean w64, int type) {
+        return w64 ? type >= 1028 && type <= 1031 : type >= 17 && type <= 19;
+    }
+
+    /**
+     * A TLS relocation: the module defining the symbol (this one when it has none or defines it,
+     * else the first in the global scope) and the symbol's offset in that module's block give
+     * its id ({@code DTPMOD}), the offset in the block ({@code DTPREL}/{@code DTPOFF}), the
+     * offset from the thread pointer ({@code TPREL}/{@code TPOFF}: static TLS), or both words of
+     * an AArch64 TLS descriptor (resolver, offset from the thread pointer).
+     */
+    private void relocateTls(Module m, ElfImage.Reloc r, long where) {
+        boolean w64 = m.image().is64();
+        String lib = libraryName(m);
+        int owner = modules.indexOf(m);
+        long symbolOffset = 0;
+        if (r.symbol() != null && !r.symbol().isEmpty()) {
+            if (r.symbolDefined()) {
+                symbolOffset = r.symbolValue();
+            } else {
+                owner = -1;
+                for (int i = 0; i < modules.size() && owner < 0; i++) {
+                    Long v = modules.get(i).image().tlsExports.get(r.symbol());
+                    if (v != null) { owner = i; symbolOffset = v; }
+                }
+                if (owner < 0) throw new NativeException(lib + ": thread-local variable " + r.symbol() + " is defined by no loaded library");
+            }
+        }
+        if (staticTls == null) throw new NativeException(lib + ": TLS relocation type " + r.type() + " but no library has a PT_TLS segment");
+        long a = r.hasAddend() ? r.addend() : readWord(where);
+        int t = r.type();
+        if (w64 && t == 1031) {                                       // R_AARCH64_TLSDESC: {resolver, TP offset}
+            writeWord(where, stubs.resolve(TLSDESC_RESOLVER));
+            writeWord(where + 8, staticTls.offset(owner) + symbolOffset + a);
+            return;
+        }
+        long value = switch (w64 ? t - 1028 + 17 : t) {
+            case 17 -> StaticTls.moduleId(owner);                      // DTPMOD: its tls_index module id
+            case 18 -> symbolOffset + a;                               // DTPREL / DTPOFF: offset in its block
+            default -> staticTls.offset(owner) + symbolOffset + a;     // TPREL / TPOFF: offset from the thread pointer
+        };
+        writeWord(where, value);
+    }
+
+    /** The resolver of an ifunc the global scope binds {@code name} to (bionic), or 0 when it is not an ifunc. */
+    private long ifuncResolver(String name) {
+        if (userland != Userland.BIONIC) return 0;
+        for (Module o : modules) {
+            Long v = o.image().dynamicExports.get(name);
+            if (v != null) return o.image().ifuncExports.contains(name) ? o.base() + v : 0;
+        }
+        return 0;
+    }
+
+    private static NativeException unsupported(String lib, String arch, ElfImage.Reloc r) {
+        boolean hasSym = r.symbol() != null && !r.symbol().isEmpty();
+        return new NativeException(lib + ": unsupported " + arch + " relocation type " + r.type()
+                + (hasSym ? " for " + r.symbol() : "") + " at 0x" + Long.toHexString(r.offset()));
+    }
+
+    /** A library as errors name it: the app's by its path, a system library with who needs it. */
+    private String libraryName(Module m) {
+        return m.base() == BASE ? m.image().path.toString() : m.name() + " (Android 6.0's, needed by " + modules.get(0).name() + ")";
+    }
+
+    /**
+     * Runs the ifunc resolvers of a module's relocations in the emulator (counted, like init
+     * code) and stores what each picks: called with the AT_HWCAP value (bionic's contract; on
+     * AArch64 Android 10's also passes a second argument, here 0).
+     */
+    private void resolveIfuncs(Module m) {
+        for (Ifunc f : ifuncs) {
+            if (f.module() != m) continue;
+            long hwcap = Linker.hwcap(cpu.arch());
+            long picked = callAddress(f.resolver(), image.is64() ? List.of(Arg.ofLong(hwcap), Arg.ofLong(0)) : List.of(Arg.ofInt(hwcap))).r0();
+            if (!image.is64()) picked &= 0xffffffffL;
+            if (picked == 0) throw new NativeException(libraryName(m) + ": the ifunc resolver at 0x" + Long.toHexString(f.resolver() - m.base())
+                    + " chose no function (returned 0)");
+            writeWord(f.where(), picked + f.addend());
         }
     }
 
@@ -298,6 +432,8 @@ public final class Emulator implements AutoCloseable {
     private void runInit() {
         List<Module> order = new java.util.ArrayList<>();
         initOrder(modules.get(0), order, new java.util.HashSet<>());
+        // every library's ifuncs first, dependencies first: init code may call through them
+        for (Module m : order) resolveIfuncs(m);
         for (Module m : order) {
             ElfImage img = m.image();
             if (img.initFunction != 0) callAddress(m.base() + img.initFunction, List.of());
@@ -363,7 +499,21 @@ public final class Emulator implements AutoCloseable {
      * thread) runs on the stack below the suspended one, with the CPU's registers saved and
      * restored around it, and counts its blocks into an epoch of its own.
      */
-    public synchronized Result callAddress(long address, List<Arg> args) {
+    public Result callAddress(long address, List<Arg> args) {
+        return call(address, args, true);
+    }
+
+    /**
+     * Calls code back from a Java stand-in that native code called (the callback of
+     * {@code dl_iterate_phdr}): like {@link #callAddress}, but its blocks count in the epoch of
+     * the call in progress, as the work of the native code that asked for it. The result's
+     * {@code counts} are null.
+     */
+    Result callBack(long address, List<Arg> args) {
+        return call(address, args, depth == 0);
+    }
+
+    private synchronized Result call(long address, List<Arg> args, boolean ownEpoch) {
         long saved = depth > 0 ? cpu.save() : 0;
         long sp = depth > 0 ? (cpu.sp() - 512) & ~0xfL : STACK + STACK_SIZE - 64;
         // 64 KiB left below: of the main stack, or of an emulated thread's (in the mmap area)
@@ -386,7 +536,7 @@ public final class Emulator implements AutoCloseable {
         depth++;
         int outerLevel = syscalls != null ? syscalls.enterCall(depth) : 0;
         try {
-            return run(address, args, sp);
+            return run(address, args, sp, ownEpoch);
         } finally {
             if (syscalls != null) syscalls.leaveCall(depth, outerLevel);
             depth--;
@@ -442,7 +592,7 @@ public final class Emulator implements AutoCloseable {
                 + " (the limit per native call; --native-limit changes it); stopped at " + where;
     }
 
-    private Result run(long address, List<Arg> args, long sp) {
+    private Result run(long address, List<Arg> args, long sp, boolean ownEpoch) {
         cpu.sp(sp);
         cpu.lr(TRAP);
         Abi.Writer w = new Abi.Writer(cpu);
@@ -455,7 +605,7 @@ public final class Emulator implements AutoCloseable {
             }
         }
         w.finish();
-        counter.beginEpoch(Thread.currentThread().getId(), ++epochs);
+        if (ownEpoch) counter.beginEpoch(Thread.currentThread().getId(), ++epochs);
         RuntimeException error = null;
         try {
             runThreads(address);
@@ -463,7 +613,7 @@ public final class Emulator implements AutoCloseable {
             error = e;
         }
         String why = stubs.takeFailure();
-        BlockCounter.EpochCounts counts = counter.endEpoch();
+        BlockCounter.EpochCounts counts = ownEpoch ? counter.endEpoch() : null;
         if (why != null) throw new NativeException(why);
         if (error instanceof NativeException && error.getMessage() != null && error.getMessage().startsWith("emulation stopped at")) {
             // a fault: where (library and function), and what the system-call layer refused before
@@ -535,6 +685,10 @@ public final class Emulator implements AutoCloseable {
         if (m == null) return null;
         Map.Entry<Long, String> e = m.image().functionsByAddress.floorEntry(address - m.base());
         return e != null ? m.name() + "!" + e.getValue() : m.name() + "+0x" + Long.toHexString(address - m.base());
+    }
+
+    private int word() {
+        return image.is64() ? 8 : 4;
     }
 
     public long readWord(long address) {

@@ -3,6 +3,7 @@ package org.hyprof.bb.emu;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -12,9 +13,12 @@ import java.util.Set;
  * <ul>
  * <li>{@code libdl.so}: on Android its functions are the linker's own. {@code dlopen} of a loaded
  * library gives a handle (anything else: null, as for a library that is not there),
- * {@code dlsym} looks a symbol up in it (or in the global scope), {@code dlerror} is null,
- * {@code dladdr} and {@code dl_iterate_phdr} find nothing (C++ exceptions cannot unwind
- * through the emulator yet).
+ * {@code dlsym} looks a symbol up in it (or in the global scope), {@code dlerror} is null;
+ * {@code dl_iterate_phdr} reports every loaded library (its callback runs in the emulator, once
+ * per library in load order, until it returns non-zero; counted in the calling native method),
+ * {@code dladdr} names the library and nearest function of an address, and ARM's
+ * {@code dl_unwind_find_exidx} gives a library's {@code PT_ARM_EXIDX}: what C++ exception
+ * unwinders (LLVM's libunwind, libgcc's) look up to find a frame's unwind tables.
  * <li>{@code liblog.so}: {@code __android_log_print/_write/_vprint} print to stderr ({@link LibC}).
  * <li>Process start: bionic's TLS (the thread pointer at an array of slots: self, the thread's
  * {@code pthread_internal_t}, the kernel argument block for {@code __libc_preinit}, the stack
@@ -28,12 +32,12 @@ final class Linker {
 
     /** Imports answered in Java under {@link Userland#BIONIC}. */
     static final Set<String> STAND_INS = Set.of("dlopen", "dlsym", "dlclose", "dlerror", "dladdr", "dl_iterate_phdr",
-            "dl_unwind_find_exidx", "android_dlopen_ext", "android_get_LD_LIBRARY_PATH", "android_update_LD_LIBRARY_PATH",
+            "dl_unwind_find_exidx", "android_dlopen_ext", "__tls_get_addr", "android_get_LD_LIBRARY_PATH", "android_update_LD_LIBRARY_PATH",
             "android_set_application_target_sdk_version", "android_get_application_target_sdk_version",
             "__android_log_print", "__android_log_write", "__android_log_vprint");
 
     /** bionic's TLS slots (Android 6.0, bionic/libc/private/bionic_tls.h). */
-    private static final int SLOT_SELF = 0, SLOT_THREAD_ID = 1, SLOT_BIONIC_PREINIT = 3, SLOT_STACK_GUARD = 5, SLOTS = 9;
+    private static final int SLOT_SELF = 0, SLOT_THREAD_ID = 1, SLOT_BIONIC_PREINIT = 3, SLOT_STACK_GUARD = 5, SLOTS = StaticTls.SLOTS;
     /** Android 6.0 SDK level (what android_get_application_target_sdk_version answers). */
     private static final int SDK = 23;
     private static final long HANDLE = 0x1000; // dlopen handles: HANDLE + module index
@@ -69,13 +73,102 @@ final class Linker {
         });
         s.register("dlclose", c -> c.returnInt(0));
         s.register("dlerror", c -> c.returnInt(0));
-        s.register("dladdr", c -> c.returnInt(0));
-        s.register("dl_iterate_phdr", c -> c.returnInt(0));
-        s.register("dl_unwind_find_exidx", c -> c.returnInt(0));
+        Strings strings = new Strings(e);
+        s.register("dladdr", c -> dladdr(e, strings, c));
+        s.register("dl_iterate_phdr", c -> {
+            long callback = c.args.nextInt(), data = c.args.nextInt();
+            long result = 0;
+            for (Emulator.Module m : e.modules) {
+                long info = phdrInfo(e, strings, m);
+                result = e.callBack(callback, List.of(Emulator.Arg.ofInt(info), Emulator.Arg.ofInt(phdrInfoBytes(e)), Emulator.Arg.ofInt(data))).r0();
+                if (e.cpu.arch() == Backend.Arch.ARM) result = (int) result;
+                if (result != 0) break;
+            }
+            c.returnInt(result);
+        });
+        s.register("dl_unwind_find_exidx", c -> {
+            long pc = c.args.nextInt(), count = c.args.nextInt();
+            Emulator.Module m = e.moduleAt(pc & ~1L);
+            boolean found = m != null && m.image().exidxSize > 0;
+            if (count != 0) {
+                e.memory.check(count, 4, true, "dl_unwind_find_exidx's count");
+                e.cpu.write(count, le32(found ? (int) (m.image().exidxSize / 8) : 0));
+            }
+            c.returnInt(found ? m.base() + m.image().exidxVaddr : 0);
+        });
         s.register("android_get_LD_LIBRARY_PATH", c -> { });
         s.register("android_update_LD_LIBRARY_PATH", c -> { });
         s.register("android_set_application_target_sdk_version", c -> { });
         s.register("android_get_application_target_sdk_version", c -> c.returnInt(SDK));
+    }
+
+    /** Android 6.0's {@code struct dl_phdr_info}: addr, name, phdr, phnum (the API 30 fields after them are not given). */
+    private static long phdrInfoBytes(Emulator e) {
+        return e.cpu.arch() == Backend.Arch.ARM64 ? 32 : 16;
+    }
+
+    /** A module's {@code dl_phdr_info} in the heap (made once; the program headers as loaded, else a copy). */
+    private static long phdrInfo(Emulator e, Strings strings, Emulator.Module m) {
+        return strings.cached("phdr_info " + m.name(), () -> {
+            var img = m.image();
+            long phdrBytes = (long) img.phdrCount * (img.is64() ? 56 : 32);
+            long at = img.phdrVaddr();
+            long phdr;
+            if (at >= 0) {
+                phdr = m.base() + at;
+            } else {
+                phdr = e.heap.malloc(Math.max(1, phdrBytes));
+                e.cpu.write(phdr, java.util.Arrays.copyOfRange(img.bytes, (int) img.phdrOffset, (int) (img.phdrOffset + phdrBytes)));
+            }
+            Words w = new Words(img.is64() ? 8 : 4);
+            w.put(m.base()).put(strings.of(m.name())).put(phdr).put(img.phdrCount);
+            long info = e.heap.malloc(phdrInfoBytes(e));
+            e.cpu.write(info, java.util.Arrays.copyOf(w.bytes(), (int) phdrInfoBytes(e)));
+            return info;
+        });
+    }
+
+    /**
+     * dladdr(address, Dl_info*): the library containing the address (file name, base) and the
+     * nearest function symbol at or below it (name, address); 0 outside every library.
+     */
+    private static void dladdr(Emulator e, Strings strings, Stubs.Context c) {
+        long address = c.args.nextInt(), info = c.args.nextInt();
+        Emulator.Module m = e.moduleAt(address & ~1L);
+        if (m == null) { c.returnInt(0); return; }
+        int w = e.cpu.arch() == Backend.Arch.ARM64 ? 8 : 4;
+        e.memory.check(info, 4L * w, true, "dladdr's Dl_info");
+        var fn = m.image().functionsByAddress.floorEntry((address & ~1L) - m.base());
+        long symbol = fn == null ? 0 : m.base() + m.image().exports.getOrDefault(fn.getValue(), fn.getKey());
+        Words v = new Words(w);
+        v.put(strings.of(m.name())).put(m.base()).put(fn == null ? 0 : strings.of(fn.getValue())).put(symbol);
+        e.cpu.write(info, v.bytes());
+        c.returnInt(1);
+    }
+
+    /** NUL-terminated strings and other records the stand-ins hand native code, each made once in the heap. */
+    private static final class Strings {
+        private final Emulator e;
+        private final java.util.Map<String, Long> made = new java.util.HashMap<>();
+
+        Strings(Emulator e) {
+            this.e = e;
+        }
+
+        long of(String s) {
+            return cached(s, () -> {
+                byte[] b = (s + "\0").getBytes(StandardCharsets.UTF_8);
+                long p = e.heap.malloc(b.length);
+                e.cpu.write(p, b);
+                return p;
+            });
+        }
+
+        long cached(String key, java.util.function.LongSupplier make) {
+            Long p = made.get(key);
+            if (p == null) made.put(key, p = make.getAsLong());
+            return p;
+        }
     }
 
     /**
@@ -86,7 +179,9 @@ final class Linker {
     static void startProcess(Emulator e) {
         boolean w64 = e.cpu.arch() == Backend.Arch.ARM64;
         int w = w64 ? 8 : 4;
-        long tls = Emulator.THREAD, thread = tls + 0x1000, block = tls + 0xC000, data = block + 0x100;
+        long area = Emulator.THREAD, thread = area + 0x1000, block = area + 0xC000, data = block + 0x100;
+        // with ELF TLS the slots start the main thread's static TLS area (its blocks follow them)
+        long tls = e.staticTls != null ? e.staticTls.main() : area;
         Words slots = new Words(w);
         for (int i = 0; i < SLOTS; i++) {
             slots.put(switch (i) {
@@ -120,7 +215,7 @@ final class Linker {
         long envp = argv + v.size();
         v.put(env0).put(env1).put(0);                         // envp
         long auxv = argv + v.size();
-        long hwcap = w64 ? 0x3 /* FP, ASIMD */ : (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 12) | (1 << 13) | (1 << 15) | (1 << 16) | (1 << 17);
+        long hwcap = hwcap(e.cpu.arch());
         v.put(6).put(4096)                                    // AT_PAGESZ
          .put(16).put(hwcap)                                  // AT_HWCAP (ARM: HALF THUMB FAST_MULT VFP NEON VFPv3 TLS VFPv4 IDIVA)
          .put(26).put(0)                                      // AT_HWCAP2
@@ -137,6 +232,11 @@ final class Linker {
         e.cpu.write(block, k.bytes());
         e.cpu.threadPointer(tls);
         if (!w64) mapKernelHelpers(e);
+    }
+
+    /** AT_HWCAP of the emulated CPU (AArch64: FP, ASIMD; ARM: HALF THUMB FAST_MULT VFP NEON VFPv3 TLS VFPv4 IDIVA). */
+    static long hwcap(Backend.Arch arch) {
+        return arch == Backend.Arch.ARM64 ? 0x3 : (1 << 1) | (1 << 2) | (1 << 3) | (1 << 6) | (1 << 12) | (1 << 13) | (1 << 15) | (1 << 16) | (1 << 17);
     }
 
     /**

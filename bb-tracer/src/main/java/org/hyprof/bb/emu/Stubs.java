@@ -87,6 +87,7 @@ public final class Stubs {
         cpu.write(BASE, page);
         cpu.onCode(BASE, BASE + SIZE, this::dispatch);
         LibC.register(this);
+        LibAndroid.register(this);
     }
 
     /** Registers (or replaces) the handler of a symbol. */

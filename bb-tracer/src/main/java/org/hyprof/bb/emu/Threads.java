@@ -70,6 +70,8 @@ public final class Threads {
         long clearChildTid;
         /** Depth of the nested native call this thread must return from (0: none). */
         int level;
+        /** Its static TLS area ({@link StaticTls}), freed when it exits; 0: none. */
+        long tlsArea;
 
         T(int tid, long javaThread, long call) {
             this.tid = tid;
@@ -94,6 +96,8 @@ public final class Threads {
     private boolean switchPending;
     private int nextTid = Syscalls.PID + 1, switches, depth;
     private long sliceStart, waits, idleNanos;
+    /** The libraries' ELF TLS, or null: a new thread then uses the slots libc gave clone as they are. */
+    private StaticTls staticTls;
 
     Threads(Backend cpu, GuestMemory memory, LongSupplier executedBlocks) {
         this.cpu = cpu;
@@ -103,6 +107,11 @@ public final class Threads {
         main.state = State.RUNNING;
         threads.add(main);
         current = main;
+    }
+
+    /** With ELF TLS: new threads get areas of their own, holding a copy of their slots and the blocks. */
+    void staticTls(StaticTls tls) {
+        this.staticTls = tls;
     }
 
     /** Every thread (the main thread first; at most the last {@value #KEEP_ENDED} ended ones). */
@@ -149,7 +158,10 @@ public final class Threads {
 
     /** After an error left another thread on the CPU: the main thread takes it again, that thread is lost. */
     private void recover() {
-        if (current.state == State.RUNNING) current.state = State.EXITED;
+        if (current.state == State.RUNNING) {
+            current.state = State.EXITED;
+            if (current.tlsArea != 0) staticTls.release(current.tlsArea);
+        }
         current = main;
         cpu.threadPointer(main.threadPointer); // saved when it was switched out
         main.state = State.RUNNING;
@@ -302,11 +314,18 @@ public final class Threads {
         for (T t : threads) if (t.state != State.EXITED) live++;
         if (live >= MAX_THREADS) throw new Errno(Errno.EAGAIN);
         if (stack == 0 || !memory.contains(stack - 16, 16, true)) throw new Errno(Errno.EINVAL);
+        long area = 0;
+        if (staticTls != null && (flags & CLONE_SETTLS) != 0) {
+            if (!memory.contains(tls, StaticTls.SLOTS * (cpu.arch() == Backend.Arch.ARM64 ? 8L : 4L), true)) throw new Errno(Errno.EFAULT);
+            area = staticTls.allocate(tls);
+            if (area == 0) throw new Errno(Errno.EAGAIN);
+        }
         T t = new T(nextTid++, javaThread, call);
+        t.tlsArea = area;
         if ((flags & CLONE_PARENT_SETTID) != 0) putTid(parentTid, t.tid);
         if ((flags & CLONE_CHILD_SETTID) != 0) putTid(childTid, t.tid);
         if ((flags & CLONE_CHILD_CLEARTID) != 0) t.clearChildTid = childTid;
-        t.threadPointer = (flags & CLONE_SETTLS) != 0 ? tls : cpu.threadPointer();
+        t.threadPointer = area != 0 ? area : (flags & CLONE_SETTLS) != 0 ? tls : cpu.threadPointer();
         t.fresh = true;
         t.freshSp = stack;
         t.context = cpu.save(); // the parent's registers, PC after the svc: the child starts there
@@ -407,6 +426,7 @@ public final class Threads {
             futexWake(t.clearChildTid, Integer.MAX_VALUE);
         }
         t.state = State.EXITED;
+        if (t.tlsArea != 0) staticTls.release(t.tlsArea);
         requestSwitch();
     }
 

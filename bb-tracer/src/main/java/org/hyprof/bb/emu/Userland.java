@@ -12,13 +12,14 @@ import org.hyprof.bb.NativeException;
  * What native code's imports bind to ({@code --userland}).
  *
  * <ul>
- * <li>{@link #STUBS} (the default): about 45 libc/libm/liblog functions written in Java
+ * <li>{@link #STUBS}: about 45 libc/libm/liblog functions written in Java
  * ({@link LibC}); their work is not counted, anything else fails when called.
- * <li>{@link #BIONIC}: Android 6.0's own {@code libc.so}, {@code libm.so} and {@code libz.so}
+ * <li>{@link #BIONIC} (the default): Android 6.0's own {@code libc.so}, {@code libm.so} and {@code libz.so}
  * (taken at build time from unidbg-android's jar into this module's resources) are loaded next to
  * the library and run in the emulator, every block counted; bionic's start-up data, TLS and the
  * Linux system calls they make are emulated ({@link Syscalls}). {@code libdl.so} (the dynamic
- * linker's functions) and {@code liblog.so} are Java stand-ins.
+ * linker's functions), {@code liblog.so} and {@code libandroid.so} ({@link LibAndroid}) are Java
+ * stand-ins.
  * </ul>
  */
 public enum Userland {
@@ -34,20 +35,20 @@ public enum Userland {
 
     /**
      * {@code stubs} or {@code bionic}; null or empty: the {@code hyprof.userland} system property,
-     * else the {@code HYPROF_USERLAND} environment variable, else {@link #STUBS}. Anything else is a
+     * else the {@code HYPROF_USERLAND} environment variable, else {@link #BIONIC}. Anything else is a
      * one-line error naming the value.
      */
     public static Userland named(String name) {
         if (name == null || name.isBlank()) name = System.getProperty("hyprof.userland");
         if (name == null || name.isBlank()) name = System.getenv("HYPROF_USERLAND");
-        if (name == null || name.isBlank()) return STUBS;
+        if (name == null || name.isBlank()) return BIONIC;
         for (Userland u : values()) if (u.id.equals(name.toLowerCase(Locale.ROOT))) return u;
         throw new NativeException("--userland '" + name + "': not a userland (stubs, bionic)");
     }
 
     /** System libraries the Java stand-ins replace: they are never loaded from a file. */
     static boolean standIn(String soname) {
-        return soname.equals("libdl.so") || soname.equals("liblog.so");
+        return soname.equals("libdl.so") || soname.equals("liblog.so") || soname.equals("libandroid.so");
     }
 
     private static Path extracted;
