@@ -25,17 +25,17 @@ import org.apache.parquet.io.api.Binary;
 /**
  * The events table's own ten columns, encoded into pages here rather than by parquet-java's
  * column writers: a row is ten stores into primitive arrays, and a page's values are encoded at
- * once when it is full ({@link ParquetExport#PAGE_ROWS} rows). Measured on a 10⁷-event session,
- * warm, this cut the writer's CPU per event by (see {@code bench/README.md}): parquet-java's
- * per-value path hashes each method name into its dictionary, checks its dictionary fallback and
- * updates statistics per value, and allocates a buffer slab per few values.
+ * once when it is full ({@link ParquetExport#PAGE_ROWS} rows). On a 10⁷-event session, warm,
+ * the export's CPU per event fell 2.7× ({@code bench/README.md}): parquet-java's per-value path
+ * hashes each method name into its dictionary, checks its dictionary fallback and updates
+ * statistics per value, and allocates a buffer slab every few values.
  *
  * <p>Encodings (all columns required, so pages carry no levels): {@code probe_id} and
  * {@code method} are dictionary-encoded with the same ids, assigned per row group in the order
  * a probe first occurs (an array lookup by probe id, no hashing); {@code kind} has the fixed
  * dictionary {@code method, loop}; {@code start_nanos}, {@code duration_nanos}, {@code depth} and
- * {@code iterations} are {@code DELTA_BINARY_PACKED} (parquet-java's encoder: a start time or a
- * duration takes the bits its block needs, not 8 bytes, so ZSTD has far less to read);
+ * {@code iterations} are {@code DELTA_BINARY_PACKED} (with parquet-java's bit packers: a start
+ * time or a duration takes the bits its block needs, not 8 bytes, so ZSTD has far less to read);
  * {@code thrown} and {@code open_at_end} are PLAIN bits; {@code self_energy_microjoules} PLAIN
  * doubles. Every page has min/max statistics but {@code method}'s and {@code kind}'s (every row
  * group holds most names: their min and max prune nothing), as before.
