@@ -40,6 +40,8 @@ import org.apache.parquet.io.api.Binary;
  * doubles. Every page has min/max statistics but {@code method}'s and {@code kind}'s (every row
  * group holds most names: their min and max prune nothing), as before.
  */
+// PLAIN_DICTIONARY and BIT_PACKED: what data pages of format v1 declare, as parquet-java's own v1 writer does (deprecated for v2 pages)
+@SuppressWarnings("deprecation")
 final class EventPages {
     /** The columns, in the events table's order after its session and thread columns. */
     static final List<String> COLUMNS = List.of("probe_id", "method", "kind", "start_nanos", "duration_nanos", "depth", "thrown",
