@@ -50,8 +50,11 @@ final class EventPages {
             ITERATIONS = 8, ENERGY = 9;
     /** {@code kind}'s dictionary: its ids are 0 for a method, 1 for a loop. */
     private static final Binary[] KINDS = {Binary.fromString("method"), Binary.fromString("loop")};
-    /** Probe ids below this get their dictionary id from an array; others (never seen in practice) from a map. */
-    private static final int DENSE_PROBES = 1 << 24;
+    /**
+     * Probe ids below this get their dictionary id from an array (at most 4 MiB, whatever id a
+     * damaged session holds); others (never seen in practice: ids are given from 0 up) from a map.
+     */
+    private static final int DENSE_PROBES = 1 << 20;
 
     private final ColumnDescriptor[] columns;
     private final int pageRows;
