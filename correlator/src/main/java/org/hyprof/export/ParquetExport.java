@@ -874,11 +874,6 @@ public final class ParquetExport {
     /**
      * ZSTD pages through zstd-jni's one-shot API with a context kept for the file (level
      * {@link #ZSTD_LEVEL}): standard ZSTD frames, as parquet-java's own codec writes them, without
-     * Hadoop's codec streams around each page.
-     */
-    /**
-     * ZSTD pages through zstd-jni's one-shot API with a context kept for the file (level
-     * {@link #ZSTD_LEVEL}): standard ZSTD frames, as parquet-java's own codec writes them, without
      * Hadoop's codec streams around each page. Both buffers are reused from page to page: the page
      * writer copies the compressed bytes before the next page comes (no page-sized allocation per
      * page and column).
