@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import java.io.ByteArrayOutputStream;
 import org.apache.parquet.bytes.BytesInput;
@@ -254,29 +255,23 @@ public final class ParquetExport {
         }
     }
 
-    private static final Binary LOOP = Binary.fromString("loop"), METHOD = Binary.fromString("method");
-
     /** Every call and loop activation, streamed out of the store thread after thread. */
     private static long events(Store store, List<Context> contexts, Path dir) throws IOException {
         Schema s = new Schema("events").i64("tid").str("thread").i32("probe_id").str("method").str("kind").i64("start_nanos")
                 .i64("duration_nanos").i32("depth").bool("thrown").bool("open_at_end").i64("iterations").f64("self_energy_microjoules");
         s.runFields += 2; // the events come thread after thread: tid and thread change once per thread
+        s.eventPages = true;
         try (Table t = new Table(s, dir)) {
-            // the leaf columns of an event's own fields (all required: definition level 0)
-            int probe = t.leaf("probe_id"), method = t.leaf("method"), kind = t.leaf("kind"), start = t.leaf("start_nanos"),
-                    duration = t.leaf("duration_nanos"), depth = t.leaf("depth"), thrown = t.leaf("thrown"), openAtEnd = t.leaf("open_at_end"),
-                    iterations = t.leaf("iterations"), energy = t.leaf("self_energy_microjoules");
+            EventPages pages = t.eventPages();
             for (Context c : contexts) {
                 if (!c.process.mode().equals("events") && store.eventChunkCount(c.process.id()) == 0) continue;
                 CallStream stream = CallStream.of(store, c.process, null);
                 stream.replay(new CallStream.Visitor() {
-                    Binary[] names = new Binary[256]; // by probe id
-                    final Map<Integer, Binary> otherNames = new java.util.HashMap<>(); // ids outside 0..2^24 (never in practice)
-
                     @Override
                     public void thread(CallStream.ThreadRef th) {
-                        // the thread's rows share its run fields: set once, then each call's own columns go straight to the writers
+                        // the thread's rows share its run fields: set once, then each call's own columns go to the event pages
                         t.runUnchecked(t.row(c).append("tid", th.tid()).append("thread", Binary.fromString(th.name())));
+                        pages.names(id -> Binary.fromString(stream.name(id)));
                     }
 
                     @Override
@@ -284,24 +279,12 @@ public final class ParquetExport {
 
                     @Override
                     public void close(Timeline.Call call, double selfEnergyMicrojoules, NativeEpoch epoch) {
-                        int id = call.probeId();
-                        Binary name;
-                        if (id >= 0 && id < (1 << 24)) {
-                            if (id >= names.length) names = java.util.Arrays.copyOf(names, Math.max(id + 1, names.length * 2));
-                            name = names[id];
-                            if (name == null) names[id] = name = Binary.fromString(stream.name(id));
-                        } else name = otherNames.computeIfAbsent(id, k -> Binary.fromString(stream.name(k)));
-                        ColumnWriter[] w = t.writers();
-                        w[probe].write(id, 0, 0);
-                        w[method].write(name, 0, 0);
-                        w[kind].write(call.loop() ? LOOP : METHOD, 0, 0);
-                        w[start].write(call.startNanos(), 0, 0);
-                        w[duration].write(call.endNanos() - call.startNanos(), 0, 0);
-                        w[depth].write(call.depth(), 0, 0);
-                        w[thrown].write(call.thrown(), 0, 0);
-                        w[openAtEnd].write(call.closedAtEnd(), 0, 0);
-                        w[iterations].write(call.iterations(), 0, 0);
-                        w[energy].write(selfEnergyMicrojoules, 0, 0);
+                        try {
+                            pages.add(call.probeId(), call.loop(), call.startNanos(), call.endNanos() - call.startNanos(), call.depth(),
+                                    call.thrown(), call.closedAtEnd(), call.iterations(), selfEnergyMicrojoules);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
                         t.endRowUnchecked();
                     }
                 });
@@ -389,6 +372,8 @@ public final class ParquetExport {
         final Types.MessageTypeBuilder b = Types.buildMessage();
         /** Leading fields whose value stays the same over many rows (see {@link Table}): the session columns. */
         int runFields = SESSION_COLUMNS.size();
+        /** The other fields are the events' own, written by {@link EventPages} rather than parquet-java's column writers. */
+        boolean eventPages;
 
         Schema(String table) {
             this.table = table;
@@ -576,9 +561,9 @@ public final class ParquetExport {
 
     /**
      * One table's file being written: parquet-java's column writers driven directly, a row at a
-     * time (no record consumer, no {@code WriteSupport}: those cost more than the values), pages
-     * compressed by {@link ZstdPages}, a row group cut every {@link #ROW_GROUP_BYTES} of buffered
-     * pages, as {@code ParquetWriter} does.
+     * time (no record consumer, no {@code WriteSupport}: those cost more than the values), or for
+     * the events' own columns {@link EventPages}; pages compressed by {@link ZstdPages}, a row
+     * group cut every {@link #ROW_GROUP_BYTES} of buffered pages, as {@code ParquetWriter} does.
      *
      * <p>The leading {@link Schema#runFields} fields (the session columns; an event's thread) hold
      * one value over long runs of rows. A row group is cut where one of them changes, so within a
@@ -600,8 +585,10 @@ public final class ParquetExport {
         private final Map<String, String> metadata;
         private ColumnChunkPageWriteStore pages;
         private ColumnWriteStore columns;
-        /** By leaf column of {@link #schema}; null for the run fields' leaves. */
+        /** By leaf column of {@link #schema}; null for the run fields' leaves (and for the events' own columns). */
         private final ColumnWriter[] writers;
+        /** The events' own columns, written by hand; null for the other tables (parquet-java's column writers). */
+        private final EventPages eventPages;
         private long groupRows, nextSizeCheck;
         long rows;
 
@@ -614,30 +601,31 @@ public final class ParquetExport {
                 if (row.types[i] == PrimitiveTypeName.BOOLEAN) throw new IllegalStateException(s.table + "." + row.names[i] + ": a boolean has no dictionary");
             perRow = new MessageType(s.table, schema.getFields().subList(runFields, schema.getFieldCount()));
             metadata = Map.of("hyprof.schema_version", Integer.toString(SCHEMA_VERSION), "hyprof.table", s.table);
-            ParquetProperties.Builder p = ParquetProperties.builder()
+            props = ParquetProperties.builder()
                     .withPageSize(PAGE_BYTES)
                     .withPageRowCountLimit(PAGE_ROWS)
                     .withDictionaryEncoding(true)
-                    .withSizeStatisticsEnabled(false);
-            // columns whose values are (nearly) all different: a dictionary is tried on every value, then dropped
-            for (String unique : List.of("start_nanos", "duration_nanos", "self_energy_microjoules"))
-                p.withDictionaryEncoding(unique, false);
-            // an event's method and kind: every row group holds most names, so their min and max prune nothing
-            if (s.table.equals("events")) for (String c : List.of("method", "kind")) p.withStatisticsEnabled(c, false);
-            props = p.build();
+                    .withSizeStatisticsEnabled(false)
+                    .build();
             file = new ParquetFileWriter(new LocalOutputFile(dir.resolve(s.table + ".parquet")), schema, ParquetFileWriter.Mode.CREATE,
                     ROW_GROUP_BYTES, 0, null, props);
             file.start();
             writers = new ColumnWriter[schema.getColumns().size()];
+            List<ColumnDescriptor> leaves = schema.getColumns();
+            eventPages = s.eventPages ? new EventPages(leaves.subList(row.leaf[runFields], leaves.size()), PAGE_ROWS) : null;
             startGroup();
         }
 
         private void startGroup() {
             pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(), props.getColumnIndexTruncateLength(),
                     props.getPageWriteChecksumEnabled());
-            columns = props.newColumnWriteStore(perRow, pages, pages);
-            List<ColumnDescriptor> leaves = schema.getColumns();
-            for (int i = row.leaf[runFields]; i < writers.length; i++) writers[i] = columns.getColumnWriter(leaves.get(i));
+            if (eventPages != null) {
+                eventPages.startGroup(pages);
+            } else {
+                columns = props.newColumnWriteStore(perRow, pages, pages);
+                List<ColumnDescriptor> leaves = schema.getColumns();
+                for (int i = row.leaf[runFields]; i < writers.length; i++) writers[i] = columns.getColumnWriter(leaves.get(i));
+            }
             groupRows = 0;
             nextSizeCheck = 1_000;
         }
@@ -647,11 +635,12 @@ public final class ParquetExport {
             if (groupRows > 0) {
                 RunPages.write(group, runFields, groupRows, schema.getColumns(), pages);
                 file.startBlock(groupRows);
-                columns.flush();
+                if (eventPages != null) eventPages.endGroup();
+                else columns.flush();
                 pages.flushToFileWriter(file);
                 file.endBlock();
             }
-            columns.close();
+            if (columns != null) columns.close();
             pages.close();
         }
 
@@ -675,7 +664,7 @@ public final class ParquetExport {
 
         /**
          * The rows from here on have {@code r}'s run fields (a new row group if they differ from
-         * the current group's); their other fields go to {@link #writers()}, each row ended by
+         * the current group's); their other fields go to {@link #eventPages()}, each row ended by
          * {@link #endRow}.
          */
         void run(Row r) throws IOException {
@@ -694,25 +683,18 @@ public final class ParquetExport {
             }
         }
 
-        /** The leaf column of a field that is not a run field (its index in {@link #writers()}). */
-        int leaf(String field) {
-            int i = schema.getFieldIndex(field);
-            if (i < runFields || row.types[i] == null) throw new IllegalArgumentException(field + ": not a plain column of its own");
-            return row.leaf[i];
-        }
-
-        /** The column writers by leaf column (null for the run fields'): valid until the next {@link #endRow}. */
-        ColumnWriter[] writers() {
-            return writers;
+        /** The events' own columns (each row's values go there before {@link #endRow}); null for the other tables. */
+        EventPages eventPages() {
+            return eventPages;
         }
 
         /** One row written: the group is cut when its pages have grown to {@link #ROW_GROUP_BYTES} (the run fields carry over). */
         void endRow() throws IOException {
-            columns.endRecord();
+            if (eventPages == null) columns.endRecord();
             rows++;
             if (++groupRows >= nextSizeCheck) {
                 // the buffered size is a sum over every column: looked at now and then, as ParquetWriter does
-                long bytes = columns.getBufferedSize();
+                long bytes = eventPages != null ? eventPages.bufferedBytes() : columns.getBufferedSize();
                 if (bytes >= ROW_GROUP_BYTES) {
                     endGroup();
                     startGroup();
@@ -892,14 +874,23 @@ public final class ParquetExport {
     /**
      * ZSTD pages through zstd-jni's one-shot API with a context kept for the file (level
      * {@link #ZSTD_LEVEL}): standard ZSTD frames, as parquet-java's own codec writes them, without
-     * Hadoop's codec streams around each page.
+     * Hadoop's codec streams around each page. Both buffers are reused from page to page: the page
+     * writer copies the compressed bytes before the next page comes (no page-sized allocation per
+     * page and column).
      */
     private static final class ZstdPages implements CompressionCodecFactory.BytesInputCompressor {
         private final ZstdCompressCtx ctx = new ZstdCompressCtx().setLevel(ZSTD_LEVEL);
+        private final Bytes in = new Bytes();
+        private byte[] out = new byte[1 << 16];
 
         @Override
         public BytesInput compress(BytesInput bytes) throws IOException {
-            return BytesInput.from(ctx.compress(bytes.toByteArray()));
+            in.reset();
+            bytes.writeAllTo(in);
+            int size = in.size();
+            int bound = Math.toIntExact(Zstd.compressBound(size));
+            if (out.length < bound) out = new byte[Math.max(bound, out.length * 2)];
+            return BytesInput.from(out, 0, ctx.compressByteArray(out, 0, out.length, in.array(), 0, size));
         }
 
         @Override
@@ -910,6 +901,13 @@ public final class ParquetExport {
         @Override
         public void release() {
             ctx.close();
+        }
+    }
+
+    /** A byte buffer reused from page to page, its array handed to the compressor as it is. */
+    private static final class Bytes extends ByteArrayOutputStream {
+        byte[] array() {
+            return buf;
         }
     }
 

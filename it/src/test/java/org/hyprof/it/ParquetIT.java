@@ -111,6 +111,30 @@ class ParquetIT {
         assertEquals(List.of("200", "100"), calls.stream().map(r -> r.get("calls")).toList());
     }
 
+    /**
+     * An events-mode session: DuckDB reads the events' hand-encoded pages (dictionary ids,
+     * DELTA_BINARY_PACKED times) and finds, per method, as many calls as the report counts.
+     */
+    @Test
+    void duckdbReadsTheEventsOfAnEventsModeSession() throws Exception {
+        Path db = dir.resolve("events.db");
+        Cli p = Cli.run("profile", "--mode", "events", "-o", db.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(TwoBuilds.class),
+                "workload.TwoBuilds", "A");
+        assertEquals(0, p.exit, p.err);
+        Path out = dir.resolve("events-fleet");
+        Cli x = Cli.run("export", db.toString(), "--format", "parquet", "-o", out.toString());
+        assertEquals(0, x.exit, x.err);
+        List<Map<String, String>> rows = duckdb("SELECT m.method, m.calls, count(e.method) AS events,"
+                + " count(*) FILTER (WHERE e.duration_nanos < 0 OR e.depth < 0 OR e.start_nanos <= 0) AS odd"
+                + " FROM read_parquet('" + out + "/*/methods.parquet') m LEFT JOIN read_parquet('" + out + "/*/events.parquet') e"
+                + " ON e.method = m.method AND e.kind = 'method' GROUP BY ALL ORDER BY m.method");
+        assertTrue(rows.stream().anyMatch(r -> r.get("method").equals("workload.TwoBuilds.kernel(int)") && r.get("events").equals("100")), rows.toString());
+        for (Map<String, String> r : rows) {
+            assertEquals(r.get("calls"), r.get("events"), "events of " + r);
+            assertEquals("0", r.get("odd"), "a negative duration or depth, or no start: " + r);
+        }
+    }
+
     @Test
     void otherFormatsTakeOneSession() {
         Cli c = Cli.run("export", dir.resolve("a1.db").toString(), dir.resolve("b.db").toString(), "--format", "chrome", "-o",
