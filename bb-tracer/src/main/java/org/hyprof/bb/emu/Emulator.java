@@ -6,9 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.hyprof.bb.BlockCounter;
 import org.hyprof.bb.NativeException;
 import org.hyprof.bb.elf.ElfImage;
@@ -104,12 +101,14 @@ public final class Emulator implements AutoCloseable {
     private record Ifunc(Module module, long where, long resolver, long addend) {}
 
     private volatile Limits limits = Limits.DEFAULT;
-    /** Stops calls that run past their wall-time limit (one daemon thread for all emulators). */
-    private static ScheduledThreadPoolExecutor watchdog;
-    /** Guards {@link #watched} and {@link #timedOut} between the calling thread and the watchdog. */
+    /** Guards {@link #watched}, {@link #deadlineNanos} and {@link #timedOut} between the calling thread and the {@link Watchdog}. */
     private final Object watch = new Object();
     private long watched, calls;
+    /** When the call being watched runs out of wall time ({@link System#nanoTime}); meaningful while {@link #watched} is not 0. */
+    private long deadlineNanos;
     private boolean timedOut;
+    /** Whether the {@link Watchdog} knows this emulator (only calls, which are synchronized, touch it). */
+    private boolean watchdogKnows;
     private final long span;
     private long epochs;
     /** Calls in progress: above 0 while a stub (JNI calling back into Java) runs. */
@@ -522,16 +521,18 @@ public final class Emulator implements AutoCloseable {
             throw new NativeException("native calls nested too deeply (emulated stack exhausted)");
         }
         // limits are per outermost call: nested calls (native -> Java -> native) spend from the same budget and time
-        ScheduledFuture<?> timer = null;
         if (depth == 0) {
             Limits l = limits;
             counter.budget(l.codeBytes());
-            long id = ++calls;
             synchronized (watch) {
-                watched = id;
+                watched = l.wallMillis() > 0 ? ++calls : 0;
+                deadlineNanos = System.nanoTime() + l.wallMillis() * 1_000_000L;
                 timedOut = false;
             }
-            if (l.wallMillis() > 0) timer = watchdog().schedule(() -> expire(id), l.wallMillis(), TimeUnit.MILLISECONDS);
+            if (l.wallMillis() > 0 && !watchdogKnows) {
+                Watchdog.watch(this);
+                watchdogKnows = true;
+            }
         }
         depth++;
         int outerLevel = syscalls != null ? syscalls.enterCall(depth) : 0;
@@ -545,29 +546,66 @@ public final class Emulator implements AutoCloseable {
                 synchronized (watch) {
                     watched = 0;
                 }
-                if (timer != null) timer.cancel(false);
             }
         }
     }
 
-    private static synchronized ScheduledThreadPoolExecutor watchdog() {
-        if (watchdog == null) {
-            watchdog = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread t = new Thread(r, "hyprof-native-watchdog");
-                t.setDaemon(true);
-                return t;
-            });
-            watchdog.setRemoveOnCancelPolicy(true);
-        }
-        return watchdog;
-    }
-
-    /** The watchdog: call {@code id} ran out of time; stop it if it is still running. */
-    private void expire(long id) {
+    /** The watchdog's look at this emulator: the call in progress ran out of wall time, so stop it. */
+    private void expireIfLate(long nowNanos) {
         synchronized (watch) {
-            if (watched != id) return;
+            if (watched == 0 || timedOut || nowNanos - deadlineNanos < 0) return;
             timedOut = true;
             cpu.stop(); // Unicorn allows this from another thread (its own timeout does the same)
+        }
+    }
+
+    /**
+     * Stops calls that run past their wall-time limit: one daemon thread for all emulators, looking
+     * at each every {@link #TICK_MILLIS} while any is open. A call only notes its deadline: a timer
+     * scheduled and cancelled per call (a {@code ScheduledThreadPoolExecutor}) cost about 1 µs of a
+     * crossing Java → native → Java, which was itself about 1 µs.
+     */
+    private static final class Watchdog {
+        /** How late past its limit a call can be stopped. */
+        static final long TICK_MILLIS = 10;
+        /** Emulators whose calls have a wall-time limit; weak: one never closed does not stay. */
+        private static final java.util.Set<Emulator> WATCHED = java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
+        private static Thread thread;
+
+        static void watch(Emulator e) {
+            synchronized (WATCHED) {
+                WATCHED.add(e);
+                if (thread == null) {
+                    thread = new Thread(Watchdog::run, "hyprof-native-watchdog");
+                    thread.setDaemon(true);
+                    thread.start();
+                }
+                WATCHED.notifyAll();
+            }
+        }
+
+        static void forget(Emulator e) {
+            synchronized (WATCHED) {
+                WATCHED.remove(e);
+            }
+        }
+
+        private static void run() {
+            try {
+                while (true) {
+                    Emulator[] all;
+                    synchronized (WATCHED) {
+                        while (WATCHED.isEmpty()) WATCHED.wait();
+                        all = WATCHED.toArray(new Emulator[0]);
+                    }
+                    long now = System.nanoTime();
+                    for (Emulator e : all) e.expireIfLate(now);
+                    all = null; // not kept through the sleep: the set's references stay weak
+                    Thread.sleep(TICK_MILLIS);
+                }
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -707,6 +745,7 @@ public final class Emulator implements AutoCloseable {
     /** Writes native code's mapped files back, frees the CPU, and removes the sandbox if it made one. */
     @Override
     public void close() {
+        Watchdog.forget(this);
         try {
             if (syscalls != null) syscalls.close();
         } finally {
