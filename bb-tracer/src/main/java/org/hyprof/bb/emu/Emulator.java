@@ -103,8 +103,9 @@ public final class Emulator implements AutoCloseable {
     private volatile Limits limits = Limits.DEFAULT;
     /** Guards {@link #watched}, {@link #deadlineNanos} and {@link #timedOut} between the calling thread and the {@link Watchdog}. */
     private final Object watch = new Object();
-    private long watched, calls;
-    /** When the call being watched runs out of wall time ({@link System#nanoTime}); meaningful while {@link #watched} is not 0. */
+    /** Whether a call with a wall-time limit is in progress. */
+    private boolean watched;
+    /** When the call being watched runs out of wall time ({@link System#nanoTime}); meaningful while {@link #watched}. */
     private long deadlineNanos;
     private boolean timedOut;
     /** Whether the {@link Watchdog} knows this emulator (only calls, which are synchronized, touch it). */
@@ -525,7 +526,7 @@ public final class Emulator implements AutoCloseable {
             Limits l = limits;
             counter.budget(l.codeBytes());
             synchronized (watch) {
-                watched = l.wallMillis() > 0 ? ++calls : 0;
+                watched = l.wallMillis() > 0;
                 deadlineNanos = System.nanoTime() + l.wallMillis() * 1_000_000L;
                 timedOut = false;
             }
@@ -544,7 +545,7 @@ public final class Emulator implements AutoCloseable {
             if (saved != 0) cpu.restore(saved);
             if (depth == 0) {
                 synchronized (watch) {
-                    watched = 0;
+                    watched = false;
                 }
             }
         }
@@ -553,7 +554,7 @@ public final class Emulator implements AutoCloseable {
     /** The watchdog's look at this emulator: the call in progress ran out of wall time, so stop it. */
     private void expireIfLate(long nowNanos) {
         synchronized (watch) {
-            if (watched == 0 || timedOut || nowNanos - deadlineNanos < 0) return;
+            if (!watched || timedOut || nowNanos - deadlineNanos < 0) return;
             timedOut = true;
             cpu.stop(); // Unicorn allows this from another thread (its own timeout does the same)
         }
