@@ -172,6 +172,28 @@ class TokenProbeTest {
     }
 
     @Test
+    void aLongCallThatDeductionBringsToZeroStaysTimed() {
+        // a calibration whose count-only call (1 ms) is far above what the count-only loops inside
+        // cost: every call of A is clamped to 0, below the tiny threshold (3 × 10 ns), but its raw
+        // time (a microsecond at least) is not short, so A is not switched (SciMark's FFT.bitreverse)
+        Recorder.calibration = new Calibration(0, 10_000, 0, 0, System.nanoTime(), 0, 1_000_000_000L);
+        Hyprof.countOnly(L);
+        int calls = 3000;
+        for (int i = 0; i < calls; i++) {
+            int a = Probe.begin(A);
+            for (int k = 0; k < 3; k++) Probe.loopEnd(L, Probe.loopBegin(L), 1);
+            long until = System.nanoTime() + 1_000;
+            while (System.nanoTime() < until) Thread.onSpinWait();
+            Probe.end(A, a);
+        }
+        assertFalse(Recorder.config.countOnly(A), "a long call is not a tiny one, whatever deduction left of it");
+        Snapshot.ThreadData t = mine();
+        assertEquals(calls, t.get(A, Stats.CALLS), "every call timed");
+        assertEquals(calls, t.get(A, Stats.CLAMPED), "and clamped: the deduction exceeded each call's raw time");
+        assertEquals(3L * calls, t.get(L, Stats.COUNT_ONLY_CALLS));
+    }
+
+    @Test
     void timeAllKeepsEveryProbeTimed() {
         Recorder.countOnlyAllowed = false;
         Recorder.calibration = new Calibration(0, 1_000_000_000L, 0, 0, System.nanoTime());
