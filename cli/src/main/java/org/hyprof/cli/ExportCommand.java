@@ -220,11 +220,7 @@ public final class ExportCommand implements Callable<Integer> {
             // the store stays open while the calls stream out of it into the file
             OutputFile.write(out, tmp -> {
                 switch (f) {
-                    case "trace" -> {
-                        try (OutputStream o = Files.newOutputStream(tmp)) {
-                            AndroidTrace.write(streams.get(0), o);
-                        }
-                    }
+                    case "trace" -> AndroidTrace.write(streams.get(0), tmp);
                     case "chrome" -> {
                         try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
                             ChromeTrace.write(streams, o, pretty);

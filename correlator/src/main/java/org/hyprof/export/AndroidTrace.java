@@ -4,15 +4,17 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.hyprof.analysis.CallStream;
-import org.hyprof.analysis.Timeline;
 import org.hyprof.config.ProbeInfo;
-import org.hyprof.store.NativeEpoch;
 
 /**
  * Android method trace ({@code .trace}, version 3, {@code clock=dual}): what Android Studio,
@@ -31,79 +33,133 @@ import org.hyprof.store.NativeEpoch;
  * records ({@code --clock off}, or recorded before session format 5) has the wall clock in both
  * columns, so those tools show wall time as thread time.
  *
- * <p>The records of all threads are in time order: a first pass over the calls
- * ({@link CallStream#replay}) finds the methods, the call count and the span for the text part;
- * then each thread's calls are followed by a {@link CallStream.Cursor} and merged by time (a heap
- * of threads), so memory holds a chunk per thread, never the session. Records are written into one
- * reused buffer; callers give a buffered or file stream.
+ * <p>The records of all threads are in time order: each thread's calls are followed by a
+ * {@link CallStream.Cursor} and merged by time (a heap of threads), so memory holds a chunk per
+ * thread, never the session. The text part comes first in the file but names what only the whole
+ * merge knows (the methods, in order of first call; the calls; the span), so the records are
+ * written in one pass to a spill file (beside the output, or in the temporary directory for a
+ * stream), then the text part, then the spill file is copied after it: one replay of the session
+ * instead of two (a first pass to count, then the merge), at the price of writing the records twice.
  */
 public final class AndroidTrace {
     private AndroidTrace() {}
 
+    /** To a stream: the records wait in a temporary file (created 0600) while the merge runs. */
     public static void write(CallStream t, OutputStream out) throws IOException {
-        MethodIds methodIds = new MethodIds();
-        long[] span = {Long.MAX_VALUE, Long.MIN_VALUE}; // first start, last end over all calls
-        long[] enters = {0};
-        t.replay(new CallStream.Visitor() {
-            @Override
-            public void open(int probeId, boolean loop, long startNanos, int depth) {
-                span[0] = Math.min(span[0], startNanos);
-                if (loop) return;
-                enters[0]++;
-                methodIds.add(probeId);
+        Path spill = Files.createTempFile("hyprof-trace-", ".records");
+        spill.toFile().deleteOnExit();
+        try {
+            Text text;
+            try (OutputStream records = Files.newOutputStream(spill)) {
+                text = records(t, records);
             }
+            out.write(text.bytes(t));
+            Files.copy(spill, out);
+            out.flush();
+        } finally {
+            Files.deleteIfExists(spill);
+        }
+    }
 
-            @Override
-            public void close(Timeline.Call c, double selfEnergyMicrojoules, NativeEpoch epoch) {
-                span[1] = Math.max(span[1], c.endNanos());
+    /**
+     * To a file: the records wait in a hidden file beside it (same file system, the user's own
+     * directory) and are appended by the kernel ({@link FileChannel#transferTo}).
+     */
+    public static void write(CallStream t, Path file) throws IOException {
+        if (Files.exists(file) && !Files.isRegularFile(file)) { // a device or a pipe: nothing beside it to use
+            try (OutputStream out = Files.newOutputStream(file)) {
+                write(t, out);
             }
-        });
-        long base = span[0] == Long.MAX_VALUE ? 0 : span[0];
-        long last = span[1] == Long.MIN_VALUE ? 0 : span[1];
+            return;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        Path spill = Files.createTempFile(dir, "." + file.getFileName() + ".", ".records");
+        spill.toFile().deleteOnExit(); // interrupted (Ctrl-C): no stray file
+        try {
+            Text text;
+            try (OutputStream records = Files.newOutputStream(spill)) {
+                text = records(t, records);
+            }
+            try (FileChannel in = FileChannel.open(spill, StandardOpenOption.READ);
+                 FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                         StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer head = ByteBuffer.wrap(text.bytes(t));
+                while (head.hasRemaining()) out.write(head);
+                long size = in.size();
+                for (long at = 0; at < size; ) {
+                    long n = in.transferTo(at, size - at, out);
+                    if (n <= 0) throw new IOException(file + ": could not append the trace's records from " + spill);
+                    at += n;
+                }
+            }
+        } finally {
+            Files.deleteIfExists(spill);
+        }
+    }
+
+    /** What the text part and header name, learnt from the merge. */
+    private record Text(MethodIds methodIds, long enters, long baseNanos, long lastNanos, Map<Long, Integer> threadIds) {
+        byte[] bytes(CallStream t) {
+            StringBuilder text = new StringBuilder();
+            text.append("*version\n3\ndata-file-overflow=false\nclock=dual\n");
+            text.append("elapsed-time-usec=").append((lastNanos - baseNanos) / 1000).append('\n');
+            text.append("num-method-calls=").append(enters).append('\n');
+            text.append("clock-call-overhead-nsec=0\nvm=art\npid=").append(t.process.pid()).append('\n');
+            text.append("*threads\n");
+            for (CallStream.ThreadRef th : t.threads) text.append(threadIds.get(th.tid())).append('\t').append(th.name()).append('\n');
+            text.append("*methods\n");
+            for (Map.Entry<Integer, Integer> e : methodIds.inOrder.entrySet()) {
+                ProbeInfo p = t.probes.get(e.getKey());
+                String cls = p == null ? "unknown" : p.className();
+                String m = p == null ? "probe" + e.getKey() : p.methodName();
+                String d = p == null ? "()V" : p.descriptor();
+                String src = p == null || p.source().isEmpty() ? "unknown" : p.source();
+                text.append(String.format("0x%08x\t%s\t%s\t%s\t%s\n", e.getValue(), cls, m, d, src));
+            }
+            text.append("*end\n");
+            byte[] head = text.toString().getBytes(StandardCharsets.UTF_8);
+            ByteBuffer h = ByteBuffer.allocate(head.length + 32).order(ByteOrder.LITTLE_ENDIAN);
+            h.put(head);
+            h.putInt(0x574F4C53).putShort((short) 3).putShort((short) 32).putLong(t.process.startWallMillis() * 1000).putShort((short) 14);
+            return h.array();
+        }
+    }
+
+    /** Merges the threads' calls into 14-byte records on {@code out}; returns what the text part needs. */
+    private static Text records(CallStream t, OutputStream out) throws IOException {
+        MethodIds methodIds = new MethodIds();
+        long first = t.firstNanos(); // the earliest start, loops too (as the span has always been measured)
+        long base = first == Long.MAX_VALUE ? 0 : first;
         Map<Long, Integer> threadIds = new HashMap<>();
-        StringBuilder text = new StringBuilder();
-        text.append("*version\n3\ndata-file-overflow=false\nclock=dual\n");
-        text.append("elapsed-time-usec=").append((last - base) / 1000).append('\n');
-        text.append("num-method-calls=").append(enters[0]).append('\n');
-        text.append("clock-call-overhead-nsec=0\nvm=art\npid=").append(t.process.pid()).append('\n');
-        text.append("*threads\n");
-        for (CallStream.ThreadRef th : t.threads) {
-            threadIds.put(th.tid(), threadIds.size() + 1);
-            text.append(threadIds.get(th.tid())).append('\t').append(th.name()).append('\n');
-        }
-        text.append("*methods\n");
-        for (Map.Entry<Integer, Integer> e : methodIds.inOrder.entrySet()) {
-            ProbeInfo p = t.probes.get(e.getKey());
-            String cls = p == null ? "unknown" : p.className();
-            String m = p == null ? "probe" + e.getKey() : p.methodName();
-            String d = p == null ? "()V" : p.descriptor();
-            String src = p == null || p.source().isEmpty() ? "unknown" : p.source();
-            text.append(String.format("0x%08x\t%s\t%s\t%s\t%s\n", e.getValue(), cls, m, d, src));
-        }
-        text.append("*end\n");
-        out.write(text.toString().getBytes(StandardCharsets.UTF_8));
-        ByteBuffer h = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
-        h.putInt(0x574F4C53).putShort((short) 3).putShort((short) 32).putLong(t.process.startWallMillis() * 1000).putShort((short) 14);
-        out.write(h.array());
+        for (CallStream.ThreadRef th : t.threads) threadIds.put(th.tid(), threadIds.size() + 1);
         // threads interleave by time (ties: by renumbered thread); within a thread the replay order already nests
         int n = t.threads.size();
-        CallStream.Cursor[] cursors = new CallStream.Cursor[n];
+        Walk[] walks = new Walk[n];
         int[] threadOf = new int[n];
         Merge merge = new Merge(n);
         for (int i = 0; i < n; i++) {
             CallStream.ThreadRef th = t.threads.get(i);
-            cursors[i] = t.cursor(th);
+            walks[i] = new Walk(t.cursor(th));
             threadOf[i] = threadIds.get(th.tid());
-            if (nextMethod(cursors[i])) merge.add(i, cursors[i].nanos(), threadOf[i]);
+            if (walks[i].nextMethod()) merge.add(i, walks[i].c.nanos(), threadOf[i]);
         }
         byte[] buf = new byte[14 * 4096];
         int at = 0;
+        long enters = 0;
         long[] cpuBase = new long[n]; // by thread: its first CPU time (-1: none yet)
         Arrays.fill(cpuBase, -1);
         while (!merge.isEmpty()) {
             int i = merge.top();
-            CallStream.Cursor c = cursors[i];
-            int id = methodIds.of(c.probeId()) | (c.isOpen() ? 0 : c.thrown() ? 2 : 1);
+            CallStream.Cursor c = walks[i].c;
+            int action;
+            if (c.isOpen()) {
+                action = 0;
+                enters++;
+                methodIds.add(c.probeId());
+            } else {
+                action = c.thrown() ? 2 : 1;
+            }
+            int id = methodIds.of(c.probeId()) | action;
             int us = (int) ((c.nanos() - base) / 1000);
             int cpuUs = us;
             long cpu = c.cpuNanos();
@@ -119,11 +175,13 @@ public final class AndroidTrace {
             at = putInt(buf, at, id);
             at = putInt(buf, at, cpuUs);
             at = putInt(buf, at, us);
-            if (nextMethod(c)) merge.replaceTop(c.nanos());
+            if (walks[i].nextMethod()) merge.replaceTop(c.nanos());
             else merge.removeTop();
         }
         out.write(buf, 0, at);
-        out.flush();
+        long last = Long.MIN_VALUE;
+        for (Walk w : walks) last = Math.max(last, w.lastCloseNanos);
+        return new Text(methodIds, enters, base, last == Long.MIN_VALUE ? 0 : last, threadIds);
     }
 
     private static int putShort(byte[] b, int p, int v) {
@@ -225,9 +283,22 @@ public final class AndroidTrace {
         }
     }
 
-    /** Moves to the cursor's next method open or close (loops are not in this format). */
-    private static boolean nextMethod(CallStream.Cursor c) {
-        while (c.next()) if (!c.loop()) return true;
-        return false;
+    /** A thread's cursor moved from method open or close to the next (loops are not in this format). */
+    private static final class Walk {
+        final CallStream.Cursor c;
+        /** The latest end of a call, loops too, the cursor has passed (the span's end, as always measured). */
+        long lastCloseNanos = Long.MIN_VALUE;
+
+        Walk(CallStream.Cursor c) {
+            this.c = c;
+        }
+
+        boolean nextMethod() {
+            while (c.next()) {
+                if (!c.isOpen()) lastCloseNanos = Math.max(lastCloseNanos, c.nanos());
+                if (!c.loop()) return true;
+            }
+            return false;
+        }
     }
 }
