@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hyprof.analysis.CallStream;
-import org.hyprof.analysis.ReplayAhead;
 import org.hyprof.analysis.Timeline;
 import org.hyprof.store.NativeEpoch;
 
@@ -63,7 +62,7 @@ public final class ChromeTrace {
                 o.endObject();
                 Map<String, Integer> sameName = new HashMap<>();
                 for (CallStream.ThreadRef th : t.threads) sameName.merge(th.name(), 1, Integer::sum);
-                ReplayAhead.replay(t, new ThreadWriter(o, t, pid, base, sameName));
+                t.replay(new ThreadWriter(o, t, pid, base, sameName));
             }
             o.endArray();
             o.name("otherData").beginObject();

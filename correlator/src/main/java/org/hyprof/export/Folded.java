@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.hyprof.analysis.CallStream;
-import org.hyprof.analysis.ReplayAhead;
 import org.hyprof.analysis.Timeline;
 import org.hyprof.store.NativeEpoch;
 
@@ -33,7 +32,7 @@ public final class Folded {
         Map<String, double[]> weights = new TreeMap<>();
         for (CallStream t : streams) {
             Stacks s = new Stacks(t, energy, weights);
-            ReplayAhead.replay(t, s);
+            t.replay(s);
         }
         for (Map.Entry<String, double[]> e : weights.entrySet()) {
             long w = Math.round(e.getValue()[0]);

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.hyprof.analysis.CallStream;
-import org.hyprof.analysis.ReplayAhead;
 import org.hyprof.analysis.Timeline;
 import org.hyprof.store.NativeEpoch;
 
@@ -75,7 +74,7 @@ public final class PerfettoTrace {
                 enc.processDescriptor(uuid(pid, 0, 0), pid, t.process.name());
                 ThreadWriter w = new ThreadWriter(enc, t, pid);
                 w.nextSequence = sequence + 1;
-                ReplayAhead.replay(t, w);
+                t.replay(w);
                 sequence = w.nextSequence - 1;
             }
             enc.flush();

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.hyprof.analysis.CallStream;
-import org.hyprof.analysis.ReplayAhead;
 import org.hyprof.analysis.Timeline;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.store.NativeEpoch;
@@ -67,7 +66,7 @@ public final class Speedscope {
             o.name("activeProfileIndex").number(0);
             o.name("profiles").beginArray();
             for (CallStream t : streams) {
-                ReplayAhead.replay(t, new CallStream.Visitor() {
+                t.replay(new CallStream.Visitor() {
                     CallStream.ThreadRef thread;
                     boolean any;
                     long start, end; // ns: the first start and the last end
