@@ -75,7 +75,10 @@ public final class Stats {
      * (exclusive) and was clamped: the probe cost dominated them.
      */
     public static final int CLAMPED = 25;
-    /** Timed activations whose deducted inclusive time was below the tiny-call threshold. */
+    /**
+     * Timed activations too short to time: deducted inclusive time below the tiny-call threshold,
+     * raw time below twice it (see {@code ThreadState.tinyCall}).
+     */
     public static final int TINY_CALLS = 26;
     /** Set by the thread that switched the probe to count-only: the median deducted ns it saw then. */
     public static final int COUNT_ONLY_MEDIAN_NS = 27;
