@@ -5,11 +5,8 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,12 +33,7 @@ public final class ExportWarm {
         int rounds = Integer.parseInt(args[1]);
         String format = args[2];
         List<String> names = List.of("before", "after");
-        List<ClassLoader> loaders = new ArrayList<>();
-        for (String jar : List.of(args[3], args[4])) {
-            ClassLoader l = new URLClassLoader(new URL[] {Path.of(jar).toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-            Class.forName("org.sqlite.JDBC", true, l);
-            loaders.add(l);
-        }
+        List<ClassLoader> loaders = ParquetWarm.loaders(args[3], args[4]);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         Path out = Files.createTempFile("hyprof-export-warm", "." + format);

@@ -31,13 +31,7 @@ public final class ParquetWarm {
         Path db = Path.of(args[0]);
         int rounds = Integer.parseInt(args[1]);
         List<String> names = List.of("before", "after");
-        List<ClassLoader> loaders = new ArrayList<>();
-        for (String jar : List.of(args[2], args[3])) {
-            // the platform loader as parent: java.sql and the JDK's other modules, nothing of this jar's class path
-            ClassLoader l = new URLClassLoader(new URL[] {Path.of(jar).toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-            Class.forName("org.sqlite.JDBC", true, l); // each build's store finds its own driver
-            loaders.add(l);
-        }
+        List<ClassLoader> loaders = loaders(args[2], args[3]);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         Path tmp = Files.createTempDirectory("hyprof-parquet-warm");
@@ -69,6 +63,18 @@ public final class ParquetWarm {
         } finally {
             delete(tmp);
         }
+    }
+
+    /** A class loader per build's {@code hyprof.jar}, each with its own SQLite driver loaded. */
+    static List<ClassLoader> loaders(String... jars) throws Exception {
+        List<ClassLoader> loaders = new ArrayList<>();
+        for (String jar : jars) {
+            // the platform loader as parent: java.sql and the JDK's other modules, nothing of this jar's class path
+            ClassLoader l = new URLClassLoader(new URL[] {Path.of(jar).toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+            Class.forName("org.sqlite.JDBC", true, l); // each build's store finds its own driver
+            loaders.add(l);
+        }
+        return loaders;
     }
 
     private static void delete(Path dir) throws Exception {

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.hyprof.analysis.CallStream;
@@ -46,19 +45,11 @@ public final class AndroidTrace {
 
     /** To a stream: the records wait in a temporary file (created 0600) while the merge runs. */
     public static void write(CallStream t, OutputStream out) throws IOException {
-        Path spill = Files.createTempFile("hyprof-trace-", ".records");
-        spill.toFile().deleteOnExit();
-        try {
-            Text text;
-            try (OutputStream records = Files.newOutputStream(spill)) {
-                text = records(t, records);
-            }
-            out.write(text.bytes(t));
-            Files.copy(spill, out);
+        viaSpill(t, Files.createTempFile("hyprof-trace-", ".records"), (head, records) -> {
+            out.write(head);
+            Files.copy(records, out);
             out.flush();
-        } finally {
-            Files.deleteIfExists(spill);
-        }
+        });
     }
 
     /**
@@ -73,32 +64,44 @@ public final class AndroidTrace {
             return;
         }
         Path dir = file.toAbsolutePath().getParent();
-        Path spill = Files.createTempFile(dir, "." + file.getFileName() + ".", ".records");
+        viaSpill(t, Files.createTempFile(dir, "." + file.getFileName() + ".", ".records"), (head, records) -> {
+            try (FileChannel in = FileChannel.open(records, StandardOpenOption.READ);
+                 FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                         StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer h = ByteBuffer.wrap(head);
+                while (h.hasRemaining()) out.write(h);
+                long size = in.size();
+                for (long at = 0; at < size; ) {
+                    long n = in.transferTo(at, size - at, out);
+                    if (n <= 0) throw new IOException(file + ": could not append the trace's records from " + records);
+                    at += n;
+                }
+            }
+        });
+    }
+
+    /** Writes the text part and header ({@code head}), then the records spilled to {@code records}. */
+    private interface Assembly {
+        void write(byte[] head, Path records) throws IOException;
+    }
+
+    /** The records merged into {@code spill}, then the whole trace put together; the spill file is gone after. */
+    private static void viaSpill(CallStream t, Path spill, Assembly assembly) throws IOException {
         spill.toFile().deleteOnExit(); // interrupted (Ctrl-C): no stray file
         try {
             Text text;
             try (OutputStream records = Files.newOutputStream(spill)) {
                 text = records(t, records);
             }
-            try (FileChannel in = FileChannel.open(spill, StandardOpenOption.READ);
-                 FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-                         StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer head = ByteBuffer.wrap(text.bytes(t));
-                while (head.hasRemaining()) out.write(head);
-                long size = in.size();
-                for (long at = 0; at < size; ) {
-                    long n = in.transferTo(at, size - at, out);
-                    if (n <= 0) throw new IOException(file + ": could not append the trace's records from " + spill);
-                    at += n;
-                }
-            }
+            assembly.write(text.bytes(t), spill);
         } finally {
             Files.deleteIfExists(spill);
         }
     }
 
     /** What the text part and header name, learnt from the merge. */
-    private record Text(MethodIds methodIds, long enters, long baseNanos, long lastNanos, Map<Long, Integer> threadIds) {
+    /** Threads are renumbered 1, 2, … in the order of {@code t.threads} (their records and the text part alike). */
+    private record Text(MethodIds methodIds, long enters, long baseNanos, long lastNanos) {
         byte[] bytes(CallStream t) {
             StringBuilder text = new StringBuilder();
             text.append("*version\n3\ndata-file-overflow=false\nclock=dual\n");
@@ -106,7 +109,7 @@ public final class AndroidTrace {
             text.append("num-method-calls=").append(enters).append('\n');
             text.append("clock-call-overhead-nsec=0\nvm=art\npid=").append(t.process.pid()).append('\n');
             text.append("*threads\n");
-            for (CallStream.ThreadRef th : t.threads) text.append(threadIds.get(th.tid())).append('\t').append(th.name()).append('\n');
+            for (int i = 0; i < t.threads.size(); i++) text.append(i + 1).append('\t').append(t.threads.get(i).name()).append('\n');
             text.append("*methods\n");
             for (Map.Entry<Integer, Integer> e : methodIds.inOrder.entrySet()) {
                 ProbeInfo p = t.probes.get(e.getKey());
@@ -130,18 +133,13 @@ public final class AndroidTrace {
         MethodIds methodIds = new MethodIds();
         long first = t.firstNanos(); // the earliest start, loops too (as the span has always been measured)
         long base = first == Long.MAX_VALUE ? 0 : first;
-        Map<Long, Integer> threadIds = new HashMap<>();
-        for (CallStream.ThreadRef th : t.threads) threadIds.put(th.tid(), threadIds.size() + 1);
         // threads interleave by time (ties: by renumbered thread); within a thread the replay order already nests
         int n = t.threads.size();
         Walk[] walks = new Walk[n];
-        int[] threadOf = new int[n];
         Merge merge = new Merge(n);
         for (int i = 0; i < n; i++) {
-            CallStream.ThreadRef th = t.threads.get(i);
-            walks[i] = new Walk(t.cursor(th));
-            threadOf[i] = threadIds.get(th.tid());
-            if (walks[i].nextMethod()) merge.add(i, walks[i].c.nanos(), threadOf[i]);
+            walks[i] = new Walk(t.cursor(t.threads.get(i)));
+            if (walks[i].nextMethod()) merge.add(i, walks[i].c.nanos(), i + 1);
         }
         byte[] buf = new byte[14 * 4096];
         int at = 0;
@@ -171,7 +169,7 @@ public final class AndroidTrace {
                 out.write(buf, 0, at);
                 at = 0;
             }
-            at = putShort(buf, at, threadOf[i]);
+            at = putShort(buf, at, i + 1);
             at = putInt(buf, at, id);
             at = putInt(buf, at, cpuUs);
             at = putInt(buf, at, us);
@@ -181,7 +179,7 @@ public final class AndroidTrace {
         out.write(buf, 0, at);
         long last = Long.MIN_VALUE;
         for (Walk w : walks) last = Math.max(last, w.lastCloseNanos);
-        return new Text(methodIds, enters, base, last == Long.MIN_VALUE ? 0 : last, threadIds);
+        return new Text(methodIds, enters, base, last == Long.MIN_VALUE ? 0 : last);
     }
 
     private static int putShort(byte[] b, int p, int v) {
