@@ -1,6 +1,5 @@
 package org.hyprof.cli;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -158,7 +157,7 @@ public final class ExportCommand implements Callable<Integer> {
                         if (pw.checkError()) throw new IOException("write failed");
                     }
                 } else {
-                    try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                    try (OutputStream o = DirectFileOutput.create(tmp)) {
                         TreeExport.speedscope(t, w, roots, session.getFileName().toString(), o);
                     }
                 }
@@ -222,7 +221,7 @@ public final class ExportCommand implements Callable<Integer> {
                 switch (f) {
                     case "trace" -> AndroidTrace.write(streams.get(0), tmp);
                     case "chrome" -> {
-                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                        try (OutputStream o = DirectFileOutput.create(tmp)) {
                             ChromeTrace.write(streams, o, pretty);
                         }
                     }
@@ -233,12 +232,12 @@ public final class ExportCommand implements Callable<Integer> {
                         }
                     }
                     case "perfetto" -> {
-                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                        try (OutputStream o = DirectFileOutput.create(tmp)) {
                             PerfettoTrace.write(streams, o);
                         }
                     }
                     default -> {
-                        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                        try (OutputStream o = DirectFileOutput.create(tmp)) {
                             Speedscope.write(streams, session.getFileName().toString(), o);
                         }
                     }
