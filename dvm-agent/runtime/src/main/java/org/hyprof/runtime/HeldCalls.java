@@ -18,8 +18,8 @@ final class HeldCalls {
     private long[] rec;
     private DurationHistogram[] hists;
     /** Count-only calls the thread has added up and not flushed yet: probes and calls ({@link #pendingOf}). */
-    private final int[] pendingIds = new int[2];
-    private final long[] pendingCalls = new long[2];
+    private final int[] pendingIds = new int[ThreadState.C_SLOTS];
+    private final long[] pendingCalls = new long[ThreadState.C_SLOTS];
     private int pendings;
 
     /**

@@ -470,7 +470,7 @@ final class ThreadState {
      * exclusive time, and so do its native costs (hybrid runs).
      */
     private void unmark(int t) {
-        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
+        if (cUsed != 0) flushCounted(); // a path pending
         long[] n = nat;
         int slot = (t / FRAME) * NAT;
         if (!natUsed || n == null || slot + NAT > n.length) return;
@@ -513,7 +513,7 @@ final class ThreadState {
             f[t + F_ITER_COUNT] += codeIterations;
             countIterations(t, codeIterations);
         }
-        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
+        if (cUsed != 0) flushCounted(); // a path pending
         long key = f[t + F_ID];
         int id = (int) (key >>> 2);
         deduct(f, t, now, !loop || flag); // a loop closed by its method's exit had no probe event of its own
@@ -887,7 +887,7 @@ final class ThreadState {
      * enclosing frame as a callee's), deducted with the probe cost inside it.
      */
     private void discard(Config c, int j, long now) {
-        if ((cTop0 & cTop1) >= 0) flushCounted(); // either path pending (else both are -1)
+        if (cUsed != 0) flushCounted(); // a path pending
         if (frames[j + F_EVENTS] < 0) { unmark(j); return; }
         long key = frames[j + F_ID];
         int id = (int) (key >>> 2);
@@ -1019,71 +1019,97 @@ final class ThreadState {
     // ------------------------------------------------------------------ calling-context tree
 
     // With a tree: count-only calls and count-only loops' iterations on a path (a key under the
-    // frame at cTop), added up here before they go to its tree node and the probe's record: a
+    // frame at its top), added up here before they go to its tree node and the probe's record: a
     // tiny method called in a loop costs two compares and an add per call rather than a node
     // lookup and a stats page (SciMark 2.0's Monte Carlo, two count-only calls in a 15 ns
-    // iteration, ran ~35 % slower with the lookup). Two paths at once, so that a loop calling two
-    // tiny methods in turn stays on the fast path. A path is flushed when a third one takes its
-    // place, every FLUSH_COUNTED calls, and before a frame is popped (close, discard, unmark: out
-    // of the code probes inline into the app; so cTop names the same frame throughout). Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so
-    // the method table is whole; the tree lags by at most that many calls of a path, not past its frame.
-    private int cTop0 = -1, cKey0, cTop1 = -1, cKey1, cNext;
-    private long cCalls0, cIters0, cCalls1, cIters1;
+    // iteration, ran ~35 % slower with the lookup). C_SLOTS paths at once, a slot per probe id
+    // modulo C_SLOTS: with two slots, tiny methods calling each other (a → b → c → d, all
+    // count-only, so all four counted under the same timed frame) took each other's slot on every
+    // call, and every call went the slow way (CallHeavy's "small": ~40 ns a call where the
+    // calibration, which calls one probe, charged 6). A path is flushed when another takes its
+    // slot, every FLUSH_COUNTED calls, and before a frame is popped (close, discard, unmark: out of
+    // the code probes inline into the app; so a slot's top names the same frame throughout).
+    // Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so the method
+    // table is whole; the tree lags by at most that many calls of a path, not past its frame.
+    static final int C_SLOTS = 8;
+    /** Per slot i: [2i] the frame (top) its path is under, -1 when free; [2i + 1] the path's key. */
+    private final int[] cPaths = freeSlots();
+    /** Per slot i: [2i] calls, [2i + 1] iterations added up. */
+    private final long[] cCounts = new long[2 * C_SLOTS];
+    /** Bit i: slot i holds a path. */
+    private int cUsed;
     static final long FLUSH_COUNTED = 1 << 16;
+
+    private static int[] freeSlots() {
+        int[] p = new int[2 * C_SLOTS];
+        for (int i = 0; i < p.length; i += 2) p[i] = -1;
+        return p;
+    }
+
+    /** The index in {@link #cPaths}/{@link #cCounts} of key k's slot: its probe id modulo C_SLOTS, times 2. */
+    private static int slotOf(int k) {
+        return (k >>> 1) & (2 * C_SLOTS - 2);
+    }
 
     /**
      * The probes whose count-only calls are added up and not flushed yet ({@code ids[0..n)}) and
-     * how many ({@code calls[0..n)}); returns n ≤ 2. Snapshot thread: racy reads, as of the
-     * counters (a value torn between two paths is off for one snapshot).
+     * how many ({@code calls[0..n)}); returns n ≤ {@link #C_SLOTS} (the arrays' length at least).
+     * Snapshot thread: racy reads, as of the counters (a value torn between two paths is off for
+     * one snapshot).
      */
     int pendingCountOnly(int[] ids, long[] calls) {
         int n = 0;
-        long c0 = cCalls0, c1 = cCalls1;
-        int k0 = cKey0, k1 = cKey1;
-        if (cTop0 >= 0 && c0 > 0) { ids[n] = k0 >>> 2; calls[n++] = c0; }
-        if (cTop1 >= 0 && c1 > 0) { ids[n] = k1 >>> 2; calls[n++] = c1; }
+        int[] p = cPaths;
+        long[] c = cCounts;
+        for (int i = 0; i < p.length; i += 2) {
+            int k = p[i + 1];
+            long m = c[i];
+            if (p[i] >= 0 && m > 0) { ids[n] = k >>> 2; calls[n++] = m; }
+        }
         return n;
     }
 
     private void countCall(int k) {
-        int t = top;
-        if (t == cTop0 && k == cKey0) {
-            if (++cCalls0 < FLUSH_COUNTED) return;
-        } else if (t == cTop1 && k == cKey1) {
-            if (++cCalls1 < FLUSH_COUNTED) return;
-        }
+        int i = slotOf(k);
+        int[] p = cPaths;
+        if (p[i] == top && p[i + 1] == k && ++cCounts[i] < FLUSH_COUNTED) return;
         countedSlow(k, 1, 0); // a new path, or one at the flush bound: one call out of line for both
     }
 
     private void countIterationsOnPath(int k, long iterations) {
-        int t = top;
-        if (t == cTop0 && k == cKey0) cIters0 += iterations;
-        else if (t == cTop1 && k == cKey1) cIters1 += iterations;
+        int i = slotOf(k);
+        int[] p = cPaths;
+        if (p[i] == top && p[i + 1] == k) cCounts[i + 1] += iterations;
         else countedSlow(k, 0, iterations);
     }
 
     /**
-     * Everything about count-only paths but the two-compare fast path, in one method: a call or
-     * iterations on a path not among the two being added up (it takes the place of the older one,
-     * flushed), a path at {@link #FLUSH_COUNTED} calls (both flushed), and the flush of both before
-     * a frame is popped ({@code k == FLUSH_ALL}). Kept above C2's {@code FreqInlineSize} (InliningTest): at
-     * the start of a run most count-only calls come here, so the JIT profiles this call as hot and
-     * would inline it, with the node lookup behind it, into {@link #countCall}'s own compiled code;
-     * a count-only site in the app (five or six levels deep behind the {@code invokedynamic}
-     * site's method handles) then refuses to inline that big compiled method, and every count-only
-     * call in SciMark's Monte Carlo became a call (−15 %).
+     * Everything about count-only paths but the fast path, in one method: a call or iterations on
+     * a path not in its slot (it takes the slot, the path there flushed), a path at
+     * {@link #FLUSH_COUNTED} calls (flushed), and the flush of every slot before a frame is popped
+     * ({@code k == FLUSH_ALL}). Kept above C2's {@code FreqInlineSize} (InliningTest): at the start
+     * of a run most count-only calls come here, so the JIT profiles this call as hot and would
+     * inline it, with the node lookup behind it, into {@link #countCall}'s own compiled code; a
+     * count-only site in the app (five or six levels deep behind the {@code invokedynamic} site's
+     * method handles) then refuses to inline that big compiled method, and every count-only call in
+     * SciMark's Monte Carlo became a call (−15 %).
      */
     private void countedSlow(int k, long calls, long iterations) {
-        boolean bound = k != FLUSH_ALL && (k == cKey0 && top == cTop0 || k == cKey1 && top == cTop1); // the call is added
-        if (k != FLUSH_ALL && !bound && calls != 0 && page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
-        boolean all = k == FLUSH_ALL || bound;
-        for (int slot = 0; slot < 2; slot++) { // slot cNext makes room for the new path; both, at a bound or a frame's end
-            if (!all && slot != cNext) continue;
-            int t = slot == 0 ? cTop0 : cTop1;
-            if (t < 0) continue;
-            int key = slot == 0 ? cKey0 : cKey1;
-            long n = slot == 0 ? cCalls0 : cCalls1, it = slot == 0 ? cIters0 : cIters1;
-            if (slot == 0) { cTop0 = -1; cCalls0 = 0; cIters0 = 0; } else { cTop1 = -1; cCalls1 = 0; cIters1 = 0; }
+        int[] p = cPaths;
+        long[] c = cCounts;
+        int i = k == FLUSH_ALL ? -1 : slotOf(k);
+        boolean bound = i >= 0 && p[i] == top && p[i + 1] == k; // the call is added, and the path is at its bound
+        if (i >= 0 && !bound && calls != 0 && page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
+        // the slots to flush: every one, or k's (at its bound, or another path's that k takes)
+        int flush = i < 0 ? cUsed : cUsed & 1 << (i >>> 1);
+        for (; flush != 0; flush &= flush - 1) {
+            int j = 2 * Integer.numberOfTrailingZeros(flush);
+            int t = p[j], key = p[j + 1];
+            long n = c[j], it = c[j + 1];
+            p[j] = -1;
+            c[j] = 0;
+            c[j + 1] = 0;
+            cUsed &= ~(1 << (j >>> 1));
             if ((n | it) == 0) continue;
             // the calls and iterations of key under the frame below t go to their node and probe record
             PathTree tr = tree;
@@ -1093,27 +1119,20 @@ final class ThreadState {
             r[node * PathTree.NREC + PathTree.ITERATIONS] += it;
             if (n != 0) {
                 int id = key >>> 2;
-                long[] p = page(id); // made when the path was started: within the budget
+                long[] pg = page(id); // made when the path was started: within the budget
                 int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
                 // an (other paths) node mixes probes: the probe's record keeps those calls (see HeldCalls)
-                if (tr.isOther(node)) p[b + Stats.R_COUNT_ONLY_CALLS] += n;
-                p[b + Stats.SEEN] += n; // after the node's count: a snapshot seeing SEEN move sees the calls
+                if (tr.isOther(node)) pg[b + Stats.R_COUNT_ONLY_CALLS] += n;
+                pg[b + Stats.SEEN] += n; // after the node's count: a snapshot seeing SEEN move sees the calls
             }
         }
-        if (all) return;
+        if (i < 0 || bound) return;
         int t = top;
-        if (cNext == 0) {
-            cTop0 = t;
-            cKey0 = k;
-            cCalls0 = calls;
-            cIters0 = iterations;
-        } else {
-            cTop1 = t;
-            cKey1 = k;
-            cCalls1 = calls;
-            cIters1 = iterations;
-        }
-        cNext ^= 1;
+        p[i] = t;
+        p[i + 1] = k;
+        c[i] = calls;
+        c[i + 1] = iterations;
+        cUsed |= 1 << (i >>> 1);
         if (t == 0) countedSlow(FLUSH_ALL, 0, 0); // no frame will end to flush it: at once
     }
 
@@ -1122,7 +1141,7 @@ final class ThreadState {
         countedSlow(FLUSH_ALL, 0, 0);
     }
 
-    /** {@link #countedSlow}'s key meaning "flush both paths" (no probe's: its kind bits are 3). */
+    /** {@link #countedSlow}'s key meaning "flush every slot" (no probe's: its kind bits are 3). */
     private static final int FLUSH_ALL = -1;
 
     /**

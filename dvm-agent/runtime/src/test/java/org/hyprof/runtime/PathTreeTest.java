@@ -279,6 +279,44 @@ class PathTreeTest {
         assertEquals(mine().get(11, Stats.SEEN), mine().get(11, Stats.COUNT_ONLY_CALLS));
     }
 
+    /**
+     * Tiny methods calling each other (a → b → d, a → c → d: all count-only, so all counted under
+     * the same timed frame) each keep a slot of their own: nothing is flushed until the frame ends
+     * (with two slots, each call took another's and every call was flushed on the slow path).
+     * Probes in the same slot take it from each other, and every call still reaches its node.
+     */
+    @Test
+    void tinyMethodsCallingEachOtherStayAddedUpAndProbesSharingASlotLoseNothing() {
+        start(Options.DEFAULT_TREE_NODES, 30);
+        int[] tiny = {10, 11, 12, 13, 10 + ThreadState.C_SLOTS};
+        for (int id : tiny) Hyprof.countOnly(id);
+        int tok = Probe.begin(A);
+        PathTree t = Recorder.state().tree;
+        for (int i = 0; i < 10_000; i++) {
+            int a = Probe.begin(10);
+            int b = Probe.begin(11);
+            Probe.end(13, Probe.begin(13));
+            Probe.end(11, b);
+            int c = Probe.begin(12);
+            Probe.end(13, Probe.begin(13));
+            Probe.end(12, c);
+            Probe.end(10, a);
+        }
+        for (int id : new int[] {10, 11, 12, 13}) assertTrue(nodesOf(t, id, false).isEmpty(), "probe " + id + " flushed before its frame ended");
+        for (int i = 0; i < 1_000; i++) { // 10 and 18 share a slot
+            Probe.end(10, Probe.begin(10));
+            Probe.end(tiny[4], Probe.begin(tiny[4]));
+        }
+        Probe.end(A, tok);
+        long[] expected = {11_000, 10_000, 10_000, 20_000, 1_000};
+        for (int i = 0; i < tiny.length; i++) {
+            assertEquals(expected[i], mine().get(tiny[i], Stats.COUNT_ONLY_CALLS), "probe " + tiny[i]);
+            long inNodes = 0;
+            for (int n : nodesOf(t, tiny[i], false)) inNodes += f(t, n, PathTree.COUNT_ONLY);
+            assertEquals(expected[i], inNodes, "probe " + tiny[i] + "'s calls in its node");
+        }
+    }
+
     @Test
     void noTreeWhenTheBudgetIsZero() {
         start(0, 4);
