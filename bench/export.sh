@@ -10,6 +10,7 @@
 #   BEFORE_REF=main            what to build when BEFORE_JAR is unset ('none': skip 'before')
 #   FORMATS="trace … parquet"  the formats to export (default: all; parquet writes a directory)
 #   JAVA_OPTS=                 JVM options for both builds' commands (e.g. to measure a launcher flag)
+#   SESSION=path/s.db          export this session instead of generating one (EVENTS must say its size)
 set -euo pipefail
 EVENTS=${EVENTS:-10000000}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -26,8 +27,12 @@ if [ -z "$BEFORE" ] && [ "${BEFORE_REF:-main}" != none ]; then
   (cd "$WORK/before" && mvn -B -q -o -DskipTests package -pl cli -am) >&2
   BEFORE="$WORK/before/cli/target/hyprof.jar"
 fi
-java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.ExportSession "$WORK/s.db" "$EVENTS" >/dev/null
-echo "session: $EVENTS events, $(du -m "$WORK/s.db" | cut -f1) MB" >&2
+if [ -n "${SESSION:-}" ]; then
+  ln -s "$(cd "$(dirname "$SESSION")" && pwd)/$(basename "$SESSION")" "$WORK/s.db"
+else
+  java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.ExportSession "$WORK/s.db" "$EVENTS" >/dev/null
+fi
+echo "session: $EVENTS events, $(du -mL "$WORK/s.db" | cut -f1) MB" >&2
 printf '%-11s %-7s %7s %7s %11s %11s %8s %9s %5s\n' format build "wall s" "cpu s" "M ev/wall s" "M ev/cpu s" "peak MB" "output MB" load
 run() { # format build jar
   local out="$WORK/out.$1" load
