@@ -20,6 +20,14 @@ final class Calibrator {
     private Calibrator() {}
 
     private static final int ROUNDS = 7;
+    /**
+     * Count-only calls per measured round (a quarter of it in quick runs). Why so many: a count-only
+     * call costs about 3.4 ns, and rounds of 40,000 calls (0.14 ms) calibrated at 3.1–4.0 ns in six
+     * JVMs of one quiet machine; with 10⁶ calls a round, 3.3–3.5 ns. Millions of such calls are
+     * deducted in a run that makes them, so that spread was most of the spread of the deducted times
+     * of their callers between runs (bench/README, "Reproducibility"). About 60 ms at start.
+     */
+    static final int COUNT_ROUND_CALLS = 1_000_000;
     private static final int TREE_DEPTH = 10; // 2^11 - 1 calls per tree
     private static volatile long sink;
 
@@ -85,8 +93,9 @@ final class Calibrator {
                 long i0 = iters(c, n, false);
                 iter[r] = Math.max(0, ip - i0) * 1000 / n;
                 clk[r] = clock(n) * 1000 / n;
-                long cp = counted(counting, c, n, true), c0 = counted(counting, c, n, false);
-                count[r] = Math.max(0, cp - c0) * 1000 / n;
+                int cn = quick ? COUNT_ROUND_CALLS / 4 : COUNT_ROUND_CALLS;
+                long cp = counted(counting, c, cn, true), c0 = counted(counting, c, cn, false);
+                count[r] = Math.max(0, cp - c0) * 1000 / cn;
             }
             long pairPicos = median(tree);
             long innerPicos = Math.min(median(inner), pairPicos);
