@@ -8,7 +8,10 @@ package workload;
  * Run it with and without probes and compare that figure with the profile's deducted and raw
  * inclusive time of {@code root()}.
  *
- * <p>Arguments: {@code [kind] [reps] [size]}; kind is {@code mixed} (default), {@code recursion},
+ * <p>Arguments: {@code [kind] [reps] [size] [warmupMillis]}; the warm-up runs {@code work()}
+ * {@code reps} times and, with {@code warmupMillis}, on until that much time has passed (so that
+ * the JIT has settled — recompiled what a profiler's probes changed — before the measured calls);
+ * kind is {@code mixed} (default), {@code recursion},
  * {@code small}, {@code loops} or {@code kernels} (DPA's six verification kernels: matrix, loop,
  * sieve, bubble sort, random, string concatenation, with recursive fib and hanoi) or
  * {@code coarse} (the same kernels at sizes where one call takes microseconds, and a recursive
@@ -23,7 +26,9 @@ public final class CallHeavy {
         if (args.length > 0) kind = args[0];
         int reps = args.length > 1 ? Integer.parseInt(args[1]) : 40;
         if (args.length > 2) size = Integer.parseInt(args[2]);
-        for (int r = 0; r < reps; r++) work(); // warm-up: let the JIT settle
+        long warmupNanos = args.length > 3 ? Long.parseLong(args[3]) * 1_000_000L : 0;
+        long warmStart = System.nanoTime();
+        for (int r = 0; r < reps || System.nanoTime() - warmStart < warmupNanos; r++) work(); // warm-up: let the JIT settle
         long total = 0;
         for (int r = 0; r < reps; r++) {
             long t0 = System.nanoTime();

@@ -38,10 +38,18 @@ class OverheadIT {
         {"kernels", "process,thread,method,loop"},
     };
 
+    /**
+     * Warm-up before the measured calls, plain and profiled alike: at 40 calls of work() (under a
+     * millisecond for some workloads) the measured calls ran while the JIT still compiled — and,
+     * profiled, recompiled what switching tiny methods to count-only changed — so both sides were
+     * figures of the JIT's progress more than of the code.
+     */
+    static final String WARMUP_MILLIS = "1000";
+
     static long uninstrumented(String kind) throws IOException, InterruptedException {
         long[] runs = new long[5];
         for (int i = 0; i < runs.length; i++) {
-            Process p = new ProcessBuilder(Cli.java(), "-cp", Cli.classpathOf(CallHeavy.class), "workload.CallHeavy", kind, "40")
+            Process p = new ProcessBuilder(Cli.java(), "-cp", Cli.classpathOf(CallHeavy.class), "workload.CallHeavy", kind, "40", "200", WARMUP_MILLIS)
                     .redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());
             assertEquals(0, p.waitFor(), out);
@@ -65,7 +73,7 @@ class OverheadIT {
             long base = uninstrumented(c[0]);
             Path db = dir.resolve(c[0] + c[1].length() + ".db");
             Cli p = Cli.run("profile", "--resolution", c[1], "-o", db.toString(), "--",
-                    Cli.java(), "-cp", Cli.classpathOf(CallHeavy.class), "workload.CallHeavy", c[0], "40");
+                    Cli.java(), "-cp", Cli.classpathOf(CallHeavy.class), "workload.CallHeavy", c[0], "40", "200", WARMUP_MILLIS);
             assertEquals(0, p.exit, p.err);
             Map<String, String> work = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out)
                     .get("workload.CallHeavy.root()");
