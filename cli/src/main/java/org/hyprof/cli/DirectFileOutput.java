@@ -34,7 +34,7 @@ final class DirectFileOutput extends OutputStream {
 
     private final Path file;
     private final int blockBytes;
-    /** Written by the writer thread only, one write at a time (see {@link #drain}). */
+    /** Written by the writer thread, one write at a time (see {@link #drain}); closed and cut after {@link #awaitPending}. */
     private FileChannel channel;
     private volatile boolean direct;
     private long writtenBytes;
@@ -195,17 +195,13 @@ final class DirectFileOutput extends OutputStream {
         try {
             awaitPending(); // a first write may have fallen back to the cache: no padding then
             int tail = filling.position();
-            if (tail > 0 && direct) {
-                // the last partial block, padded with zeros to a whole one (direct I/O writes no
-                // less), then the file cut to its length
-                int padded = (tail + blockBytes - 1) / blockBytes * blockBytes;
+            if (tail > 0) {
+                // direct I/O writes whole blocks: the last one padded with zeros, then the file cut to its length
+                int padded = direct ? (tail + blockBytes - 1) / blockBytes * blockBytes : tail;
                 while (filling.position() < padded) filling.put((byte) 0);
                 drain();
                 awaitPending();
-                channel.truncate(writtenBytes - padded + tail);
-            } else if (tail > 0) {
-                drain();
-                awaitPending();
+                if (padded > tail) channel.truncate(writtenBytes - padded + tail);
             }
         } finally {
             if (writer != null) writer.shutdown();

@@ -80,6 +80,7 @@ final class Calibrator {
                 counted(counting, c, n, false);
             }
             int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
+            int cn = quick ? COUNT_ROUND_CALLS / 4 : COUNT_ROUND_CALLS;
             for (int r = 0; r < ROUNDS; r++) {
                 long rawBefore = st.stat(0, Stats.INCL_RAW);
                 long callsBefore = st.stat(0, Stats.OUTER_CALLS);
@@ -93,7 +94,6 @@ final class Calibrator {
                 long i0 = iters(c, n, false);
                 iter[r] = Math.max(0, ip - i0) * 1000 / n;
                 clk[r] = clock(n) * 1000 / n;
-                int cn = quick ? COUNT_ROUND_CALLS / 4 : COUNT_ROUND_CALLS;
                 long cp = counted(counting, c, cn, true), c0 = counted(counting, c, cn, false);
                 count[r] = Math.max(0, cp - c0) * 1000 / cn;
             }
