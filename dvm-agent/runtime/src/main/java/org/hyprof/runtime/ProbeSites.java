@@ -24,8 +24,9 @@ import java.util.List;
  * {@link MutableCallSite#syncAll} returns.
  *
  * <p>Targets: off → constant 0; on → {@link Recorder#begin(int)} bound to the id; count-only →
- * {@link Recorder#count(int)} (counts, reads no clock). A loop's sites stay on
- * {@link Recorder#loopBegin(int)} when it goes count-only (that method counts it). The recording paths read the volatile
+ * {@link Recorder#count(int)} (counts, reads no clock). A loop's sites link to
+ * {@link OutOfLineLoops#loopBegin} (a call the JIT keeps out of the app's method) and stay on it
+ * when the loop goes count-only (that path counts it). The recording paths read the volatile
  * config again, so a site that is re-linked a moment late records nothing it should not.
  */
 @JvmOnly
@@ -36,6 +37,9 @@ public final class ProbeSites {
     private static final MethodHandle BEGIN, COUNT, LOOP_BEGIN;
 
     static {
+        // loops' out-of-line paths first: recording may start just below, and its calibration
+        // measures loops through them
+        OutOfLineLoops.install();
         // Offline-instrumented code has no agent: its first probe starts recording (as Probe's
         // does), and with invokedynamic sites the first probe is a bootstrap, not a Probe call.
         Bootstrap.startFromResources(ProbeSites.class.getClassLoader());
@@ -44,7 +48,7 @@ public final class ProbeSites {
             MethodType t = MethodType.methodType(int.class, int.class);
             BEGIN = l.findStatic(Recorder.class, "begin", t);
             COUNT = l.findStatic(Recorder.class, "count", t);
-            LOOP_BEGIN = l.findStatic(Recorder.class, "loopBegin", t);
+            LOOP_BEGIN = l.findStatic(OutOfLineLoops.class, "loopBegin", t);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

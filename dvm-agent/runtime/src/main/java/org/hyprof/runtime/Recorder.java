@@ -26,6 +26,34 @@ final class Recorder {
         void changed(Config before, Config after);
     }
 
+    /**
+     * How loop probes reach {@link #loopBegin(Config, int)} and {@link #loopEnd(Config, int, int, int)}:
+     * directly, or on the JVM through {@link ProbeSites}' path that the JIT keeps out of the app's
+     * methods (see there). The calibrator measures loops through what is installed here, so what a
+     * count-only loop is charged is what the app's loops pay.
+     */
+    static volatile LoopPaths loopPaths = LoopPaths.DIRECT;
+
+    interface LoopPaths {
+        /** A loop's entry: its token (as {@link #loopBegin(Config, int)}). */
+        int begin(Config c, int id);
+
+        /** A loop's end, token not 0 (as {@link #loopEnd(Config, int, int, int)}). */
+        void end(Config c, int id, int token, int iterations);
+
+        LoopPaths DIRECT = new LoopPaths() {
+            @Override
+            public int begin(Config c, int id) {
+                return loopBegin(c, id);
+            }
+
+            @Override
+            public void end(Config c, int id, int token, int iterations) {
+                loopEnd(c, id, token, iterations);
+            }
+        };
+    }
+
     /** Publishes a new config (volatile write first, then the mirror, then the linked sites). */
     static void publish(Config c) {
         Config before = config;

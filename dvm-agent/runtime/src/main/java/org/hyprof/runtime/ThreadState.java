@@ -399,7 +399,8 @@ final class ThreadState {
         // counts only its bytecode against its limit of inlined code per compile (see close).
         if (tree != null) countCall(id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD)); // on its path, to its node when flushed
         else if (!countOnPage(id)) return false;
-        cost += Recorder.calibration.countFx; // taken out of the open activations around it
+        Calibration cal = Recorder.calibration; // taken out of the open activations around it:
+        cost += loop ? cal.countLoopFx : cal.countFx; // a loop's end is part of its cost
         return true;
     }
 

@@ -67,7 +67,9 @@ import org.objectweb.asm.tree.analysis.Frame;
  * {@code begin} and {@code loopBegin} are {@code invokedynamic} sites bootstrapped by
  * {@code ProbeSites} (constant 0 while their probe is off, so the JIT drops them and the exit's
  * test), or {@code invokestatic Probe.begin/loopBegin(I)I} in class files older than Java 7 and
- * when static sites are asked for. Stack map frames and max stack are recomputed by the class
+ * when static sites are asked for. Next to {@code invokedynamic} entries, {@code loopEnd} is
+ * {@code OutOfLineLoops.loopEnd} (a path the JIT keeps out of the method), else
+ * {@code Probe.loopEnd}. Stack map frames and max stack are recomputed by the class
  * writer.
  * <p>In a {@link Piece} (a jar instrumented on its own) every id is local to the piece and the
  * code adds the piece's base: each pushed id is {@code getstatic P_KEY.BASE; local; iadd} (a
@@ -76,6 +78,12 @@ import org.objectweb.asm.tree.analysis.Frame;
  */
 final class MethodRewriter {
     static final String PROBE = "org/hyprof/runtime/Probe";
+    /**
+     * Loop ends next to {@code invokedynamic} entries: the runtime's path that the JIT keeps out of
+     * the app's method (a method's exits hold a loop end per loop, and inlined they made C2 compile
+     * for a long time; see {@code OutOfLineLoops}).
+     */
+    static final String LOOPS = "org/hyprof/runtime/OutOfLineLoops";
     /** Bootstrap of the {@code begin}/{@code loopBegin} sites; static argument: the probe id. */
     static final Handle SITES = new Handle(Opcodes.H_INVOKESTATIC, "org/hyprof/runtime/ProbeSites", "bootstrap",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;",
@@ -381,7 +389,7 @@ final class MethodRewriter {
         l.add(pushId(p.id));
         l.add(new VarInsnNode(Opcodes.ILOAD, p.tokLocal));
         l.add(new VarInsnNode(Opcodes.ILOAD, p.countLocal));
-        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "loopEnd", "(III)V", false));
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, indy ? LOOPS : PROBE, "loopEnd", "(III)V", false));
         return l;
     }
 

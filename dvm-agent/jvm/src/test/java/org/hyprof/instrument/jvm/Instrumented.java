@@ -97,6 +97,10 @@ final class Instrumented {
         int indy = 0, staticBegin = 0;
         for (MethodNode mn : cn.methods) {
             for (AbstractInsnNode i : mn.instructions) {
+                if (i instanceof MethodInsnNode m && m.owner.equals(MethodRewriter.LOOPS)) {
+                    assertEquals("loopEnd", m.name, "OutOfLineLoops." + m.name);
+                    assertEquals(Sites.INDY, sites, "out-of-line loop ends go with invokedynamic entries");
+                }
                 if (i instanceof MethodInsnNode m && m.owner.equals(MethodRewriter.PROBE)) {
                     assertTrue(java.util.Set.of("begin", "loopBegin", "end", "endThrow", "loopEnd").contains(m.name),
                             "token API only, not Probe." + m.name);

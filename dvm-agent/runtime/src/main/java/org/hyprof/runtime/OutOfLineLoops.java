@@ -1,0 +1,89 @@
+package org.hyprof.runtime;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
+/**
+ * The loop probes' recording paths on the JVM, kept out of the app's compiled methods.
+ *
+ * <p>Why: C2 inlines what a probe calls into the method holding the probe, and every exit of a
+ * method closes each loop that may still be open there, so a method with a few loops holds a
+ * dozen loop ends. Inlined, each brought the thread lookup and the counting paths (about 350 bytes
+ * of bytecode) into the app's method: {@code CallHeavy.mergeSort} (five loops) took 0.4 s of C2's
+ * time to compile, the methods queued behind it stayed in C1's profiling tier for the rest of the
+ * run, and the {@code coarse} workload with loop probes ran 2.5× slower than plain where 1.4× is
+ * what the probes cost once compiled (bench/README, "Loop probes out of line").
+ *
+ * <p>How: the paths are called through method handles held in fields that are not final. C2
+ * inlines through a method handle only when it is a constant, and a non-final static is not, so a
+ * loop's entry or end is one call from the app's method — against the two clock reads of a timed
+ * loop, or the counting of a count-only one, a small part. (HotSpot has no supported "do not
+ * inline" for application classes; a size above {@code FreqInlineSize}, the other way, would mean
+ * padding.) Method probes stay inlined: their count-only path is what a tiny method pays on every
+ * call, and it is small.
+ *
+ * <p>The class-file rewriter's loop entry sites link to {@link #loopBegin} ({@link ProbeSites}) and
+ * its loop ends call {@link #loopEnd}. {@link Recorder#loopPaths} is set to these paths when this
+ * class initializes — before recording starts (the agent calls {@link #install}; offline code
+ * initializes it from {@link ProbeSites}) — so the calibrator measures loops as the app runs them.
+ */
+@JvmOnly
+public final class OutOfLineLoops {
+    private OutOfLineLoops() {}
+
+    // Not final, on purpose (see above): a static final method handle is a constant to C2.
+    private static MethodHandle beginPath;
+    private static MethodHandle endPath;
+
+    static final Recorder.LoopPaths PATHS = new Recorder.LoopPaths() {
+        @Override
+        public int begin(Config c, int id) {
+            try {
+                return (int) beginPath.invokeExact(c, id);
+            } catch (Throwable t) { // the path catches its own; this is the handle's failing
+                Recorder.internalFailure(t);
+                return 0;
+            }
+        }
+
+        @Override
+        public void end(Config c, int id, int token, int iterations) {
+            try {
+                endPath.invokeExact(c, id, token, iterations);
+            } catch (Throwable t) {
+                Recorder.internalFailure(t);
+            }
+        }
+    };
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            beginPath = l.findStatic(Recorder.class, "loopBegin", MethodType.methodType(int.class, Config.class, int.class));
+            endPath = l.findStatic(Recorder.class, "loopEnd",
+                    MethodType.methodType(void.class, Config.class, int.class, int.class, int.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        Recorder.loopPaths = PATHS;
+    }
+
+    /** Installs these paths as {@link Recorder#loopPaths} (class initialization does it; idempotent). */
+    public static void install() {
+        Recorder.loopPaths = PATHS;
+    }
+
+    /** The target of a loop's entry sites (bound to the loop's id): its token, 0 if nothing was recorded. */
+    static int loopBegin(int id) {
+        return PATHS.begin(Recorder.config, id);
+    }
+
+    /**
+     * On each edge that leaves a loop, and at a method exit for each loop that may still be open
+     * there (as {@link Probe#loopEnd}, which code instrumented before this class calls).
+     */
+    public static void loopEnd(int id, int token, int iterations) {
+        if (token != 0) PATHS.end(Recorder.config, id, token, iterations);
+    }
+}
