@@ -62,6 +62,12 @@ public final class Calibration {
      */
     public final long countLoopPicos;
     final long countLoopFx;
+    /**
+     * Cost of handing over count-only loop activations that the code added up (one call for any
+     * number of them; see {@code ThreadState.loopsCounted}): deducted per hand-over (0 when unknown).
+     */
+    public final long loopFlushPicos;
+    final long loopFlushFx;
 
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
                        long measuredAtNanos) {
@@ -75,11 +81,14 @@ public final class Calibration {
 
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
                        long measuredAtNanos, long perEventSpreadPicos, long countPicos) {
-        this(innerPicos, perEventPicos, perIterPicos, clockPicos, measuredAtNanos, perEventSpreadPicos, countPicos, 0);
+        this(innerPicos, perEventPicos, perIterPicos, clockPicos, measuredAtNanos, perEventSpreadPicos, countPicos, 0, 0);
     }
 
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
-                       long measuredAtNanos, long perEventSpreadPicos, long countPicos, long countLoopPicos) {
+                       long measuredAtNanos, long perEventSpreadPicos, long countPicos, long countLoopPicos,
+                       long loopFlushPicos) {
+        this.loopFlushPicos = loopFlushPicos;
+        this.loopFlushFx = toFx(loopFlushPicos);
         this.perEventSpreadPicos = perEventSpreadPicos;
         this.countPicos = countPicos;
         this.countFx = toFx(countPicos);
@@ -119,6 +128,6 @@ public final class Calibration {
     public String toString() {
         return "inner=" + innerPicos / 1000.0 + "ns perEvent=" + perEventPicos / 1000.0
                 + "ns perIter=" + perIterPicos / 1000.0 + "ns outer=" + outerPicos() / 1000.0
-                + "ns clock=" + clockPicos / 1000.0 + "ns count-only call=" + countPicos / 1000.0 + "ns count-only loop=" + countLoopPicos / 1000.0 + "ns";
+                + "ns clock=" + clockPicos / 1000.0 + "ns count-only call=" + countPicos / 1000.0 + "ns count-only loop=" + countLoopPicos / 1000.0 + "ns loop hand-over=" + loopFlushPicos / 1000.0 + "ns";
     }
 }

@@ -71,6 +71,7 @@ final class Calibrator {
             long[] clk = new long[ROUNDS];
             long[] count = new long[ROUNDS];
             long[] countLoop = new long[ROUNDS];
+            long[] flush = new long[ROUNDS];
             // probe 0 as a count-only probe: what a call of a method switched to count-only costs,
             // called from a timed activation (probe 0 under c), as in the app: with a tree, count-only
             // calls are added up per path under their caller's frame (ThreadState.countCall). Only
@@ -82,6 +83,8 @@ final class Calibrator {
                 counted(counting, c, n, false);
                 countedLoops(loops, counting, c, n / 4, true);
                 countedLoops(loops, counting, c, n / 4, false);
+                flushes(loops, counting, c, n / 4, true);
+                flushes(loops, counting, c, n / 4, false);
             }
             int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
             int cn = quick ? COUNT_ROUND_CALLS / 4 : COUNT_ROUND_CALLS;
@@ -103,11 +106,13 @@ final class Calibrator {
                 count[r] = Math.max(0, cp - c0) * 1000 / cn;
                 long lp = countedLoops(loops, counting, c, ln, true), l0 = countedLoops(loops, counting, c, ln, false);
                 countLoop[r] = Math.max(0, lp - l0) * 1000 / ln;
+                long fp = flushes(loops, counting, c, ln, true), f0 = flushes(loops, counting, c, ln, false);
+                flush[r] = Math.max(0, fp - f0) * 1000 / ln;
             }
             long pairPicos = median(tree);
             long innerPicos = Math.min(median(inner), pairPicos);
             return new Calibration(innerPicos, pairPicos / 2, median(iter), median(clk), System.nanoTime(),
-                    spread(tree) / 2, median(count), median(countLoop));
+                    spread(tree) / 2, median(count), median(countLoop), median(flush));
         } finally {
             Recorder.unregister(st);
         }
@@ -210,6 +215,29 @@ final class Calibrator {
             for (int i = 0; i < n; i++) {
                 for (int k = 0; k < 4; k++) s += (i + k) * 31L ^ s;
             }
+        }
+        long d = System.nanoTime() - t0;
+        sink += s;
+        return d;
+    }
+
+    /**
+     * Hand-overs of count-only loop activations added up in the code (one per outer iteration here,
+     * each of 4 activations of 4 iterations), through {@code paths}, from a timed activation — or
+     * the same outer loop without them.
+     */
+    private static long flushes(Recorder.LoopPaths paths, Config c, Config timed, int n, boolean probed) {
+        long s = 0;
+        long t0 = System.nanoTime();
+        if (probed) {
+            int caller = begin(timed, 0);
+            for (int i = 0; i < n; i++) {
+                s += i * 31L ^ s;
+                paths.counted(c, 0, 4, 16);
+            }
+            end(timed, 0, caller);
+        } else {
+            for (int i = 0; i < n; i++) s += i * 31L ^ s;
         }
         long d = System.nanoTime() - t0;
         sink += s;

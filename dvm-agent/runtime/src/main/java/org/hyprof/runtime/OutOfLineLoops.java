@@ -35,6 +35,14 @@ public final class OutOfLineLoops {
     // Not final, on purpose (see above): a static final method handle is a constant to C2.
     private static MethodHandle beginPath;
     private static MethodHandle endPath;
+    private static MethodHandle countedPath;
+
+    /**
+     * The token a count-only loop's entry site hands out (the site's constant): the code adds the
+     * loop's activations and iterations up in locals of its own and hands them over with
+     * {@link #loopsCounted} before the frame they ran in ends.
+     */
+    public static final int COUNT_IN_CODE = ThreadState.COUNT_IN_CODE;
 
     static final Recorder.LoopPaths PATHS = new Recorder.LoopPaths() {
         @Override
@@ -55,6 +63,15 @@ public final class OutOfLineLoops {
                 Recorder.internalFailure(t);
             }
         }
+
+        @Override
+        public void counted(Config c, int id, int activations, long iterations) {
+            try {
+                countedPath.invokeExact(c, id, activations, iterations);
+            } catch (Throwable t) {
+                Recorder.internalFailure(t);
+            }
+        }
     };
 
     static {
@@ -63,6 +80,8 @@ public final class OutOfLineLoops {
             beginPath = l.findStatic(Recorder.class, "loopBegin", MethodType.methodType(int.class, Config.class, int.class));
             endPath = l.findStatic(Recorder.class, "loopEnd",
                     MethodType.methodType(void.class, Config.class, int.class, int.class, int.class));
+            countedPath = l.findStatic(Recorder.class, "loopsCounted",
+                    MethodType.methodType(void.class, Config.class, int.class, int.class, long.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -85,5 +104,14 @@ public final class OutOfLineLoops {
      */
     public static void loopEnd(int id, int token, int iterations) {
         if (token != 0) PATHS.end(Recorder.config, id, token, iterations);
+    }
+
+    /**
+     * Hands over {@code activations} activations of count-only loop {@code id} ({@link #COUNT_IN_CODE})
+     * with {@code iterations} back edges in all, added up by the code: at the end of the enclosing
+     * timed loop and at the method's exits.
+     */
+    public static void loopsCounted(int id, int activations, long iterations) {
+        PATHS.counted(Recorder.config, id, activations, iterations);
     }
 }

@@ -25,15 +25,18 @@ import java.util.List;
  *
  * <p>Targets: off → constant 0; on → {@link Recorder#begin(int)} bound to the id; count-only →
  * {@link Recorder#count(int)} (counts, reads no clock). A loop's sites link to
- * {@link OutOfLineLoops#loopBegin} (a call the JIT keeps out of the app's method) and stay on it
- * when the loop goes count-only (that path counts it). The recording paths read the volatile
- * config again, so a site that is re-linked a moment late records nothing it should not.
+ * {@link OutOfLineLoops#loopBegin} (a call the JIT keeps out of the app's method), and to the
+ * constant {@link OutOfLineLoops#COUNT_IN_CODE} when the loop goes count-only (the code counts it).
+ * The recording paths read the volatile config again, so a site that is re-linked a moment late
+ * records nothing it should not.
  */
 @JvmOnly
 public final class ProbeSites {
     private ProbeSites() {}
 
     private static final MethodHandle OFF = MethodHandles.constant(int.class, 0);
+    /** A count-only loop's entry: the code counts it ({@link OutOfLineLoops#COUNT_IN_CODE}). */
+    private static final MethodHandle COUNT_IN_CODE = MethodHandles.constant(int.class, OutOfLineLoops.COUNT_IN_CODE);
     private static final MethodHandle BEGIN, COUNT, LOOP_BEGIN;
 
     static {
@@ -111,18 +114,20 @@ public final class ProbeSites {
     }
 
     /**
-     * What a site of probe id must be linked to: 0 off, 1 on, 2 count-only. A count-only loop is
-     * linked as on: {@link Recorder#loopBegin} counts it, and re-targeting its sites to the same
-     * method would only make the JIT throw away every compiled method holding one (a hot loop
-     * going count-only deoptimized the loop's own OSR code, recompiled in the middle of its run).
+     * What a site of probe id must be linked to: 0 off, 1 on, 2 count-only. A count-only loop's
+     * sites hand out the constant {@link OutOfLineLoops#COUNT_IN_CODE}: the code then adds its
+     * activations up in locals, so a tight inner loop costs two register increments per
+     * activation, not a call into the runtime (re-linking deoptimizes the methods holding the
+     * site once, when the loop goes count-only).
      */
     private static byte state(Config c, int id, boolean isLoop) {
         if (id >= c.on.length || !c.on[id]) return 0;
-        return c.countOnly(id) && !isLoop ? (byte) 2 : (byte) 1;
+        return c.countOnly(id) ? (byte) 2 : (byte) 1;
     }
 
     private static MethodHandle target(int id, boolean isLoop, byte state) {
         if (state == 0) return OFF;
+        if (isLoop && state == 2) return COUNT_IN_CODE;
         MethodHandle h = isLoop ? LOOP_BEGIN : state == 2 ? COUNT : BEGIN;
         return MethodHandles.insertArguments(h, 0, id);
     }

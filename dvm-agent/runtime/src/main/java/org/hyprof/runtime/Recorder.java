@@ -41,6 +41,9 @@ final class Recorder {
         /** A loop's end, token not 0 (as {@link #loopEnd(Config, int, int, int)}). */
         void end(Config c, int id, int token, int iterations);
 
+        /** Count-only activations the code added up (as {@link #loopsCounted}). */
+        void counted(Config c, int id, int activations, long iterations);
+
         LoopPaths DIRECT = new LoopPaths() {
             @Override
             public int begin(Config c, int id) {
@@ -50,6 +53,11 @@ final class Recorder {
             @Override
             public void end(Config c, int id, int token, int iterations) {
                 loopEnd(c, id, token, iterations);
+            }
+
+            @Override
+            public void counted(Config c, int id, int activations, long iterations) {
+                loopsCounted(c, id, activations, iterations);
             }
         };
     }
@@ -138,7 +146,17 @@ final class Recorder {
         try {
             ThreadState s = state(); // once: each call inlines a ThreadLocal lookup into the app's method
             if (token == ThreadState.COUNT_ONLY_LOOP) s.loopCounted(id, iterations);
+            else if (token == ThreadState.COUNT_IN_CODE) s.loopsCounted(c, id, 1, iterations);
             else s.loopExitAt(c, id, token, iterations);
+        } catch (Throwable t) {
+            internalFailure(t);
+        }
+    }
+
+    /** Count-only activations of a loop that the code added up (JVM; see {@link ThreadState#COUNT_IN_CODE}). */
+    static void loopsCounted(Config c, int id, int activations, long iterations) {
+        try {
+            if (activations > 0) state().loopsCounted(c, id, activations, iterations);
         } catch (Throwable t) {
             internalFailure(t);
         }

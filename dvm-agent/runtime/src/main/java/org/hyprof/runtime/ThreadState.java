@@ -398,19 +398,19 @@ final class ThreadState {
         // Each kind of counting in a method of its own: C2 inlines only the one a site reaches, and
         // counts only its bytecode against its limit of inlined code per compile (see close).
         if (tree != null) countCall(id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD)); // on its path, to its node when flushed
-        else if (!countOnPage(id)) return false;
+        else if (!countOnPage(id, 1)) return false;
         Calibration cal = Recorder.calibration; // taken out of the open activations around it:
         cost += loop ? cal.countLoopFx : cal.countFx; // a loop's end is part of its cost
         return true;
     }
 
-    /** A count-only call without a tree: to the probe's record at once. False past the stats budget. */
-    private boolean countOnPage(int id) {
+    /** Count-only calls ({@code n}) without a tree: to the probe's record at once. False past the stats budget. */
+    private boolean countOnPage(int id, int n) {
         long[] p = page(id);
-        if (p == null) { statsDrops++; return false; }
+        if (p == null) { statsDrops += n; return false; }
         int b = (id & (Stats.PAGE_PROBES - 1)) * Stats.REC;
-        p[b + Stats.SEEN]++;
-        p[b + Stats.R_COUNT_ONLY_CALLS]++;
+        p[b + Stats.SEEN] += n;
+        p[b + Stats.R_COUNT_ONLY_CALLS] += n;
         return true;
     }
 
@@ -991,10 +991,33 @@ final class ThreadState {
     static final int COUNT_ONLY_LOOP = -1;
 
     /**
+     * The token of a count-only loop whose activations the code itself adds up and hands over in
+     * bulk ({@link #loopsCounted}; the JVM's loop sites, see {@code OutOfLineLoops}). A loop end
+     * that gets it one activation at a time (code rewritten before the code added them up) counts
+     * that one.
+     */
+    static final int COUNT_IN_CODE = -2;
+
+    /**
+     * {@code n} activations of count-only loop id with {@code iterations} back edges in all, added up
+     * by the code since it last handed them over — never past a frame: the code hands them over
+     * before the frame they ran in ends (the enclosing timed loop's end, the method's exits), so
+     * they go to the same frame and path as one by one. Charged one hand-over's cost.
+     */
+    void loopsCounted(Config c, int id, int n, long iterations) {
+        if (c.root != rootsSeen) recountRoots(c);
+        if (c.rootsActive && rootDepth == 0 && !c.root[id]) return;
+        if (tree != null) countCalls(id << 2 | PathTree.LOOP, n);
+        else if (!countOnPage(id, n)) return;
+        cost += Recorder.calibration.loopFlushFx; // taken out of the open activations around it
+        loopCounted(id, iterations);
+    }
+
+    /**
      * The end of a count-only loop's activation: its iterations are counted (the loop's and the
      * enclosing frames' up to their method, as for a timed loop), no clock read, no frame.
      */
-    void loopCounted(int id, int iterations) {
+    void loopCounted(int id, long iterations) {
         if (iterations <= 0) return;
         long[] p = page(id);
         if (p == null) { statsDrops++; return; }
@@ -1008,7 +1031,7 @@ final class ThreadState {
      * Iterations counted in the code, handed over at a loop's end: the thread's total, and the
      * direct iterations of frame {@code from} and the frames under it up to their method.
      */
-    private void countIterations(int from, int iterations) {
+    private void countIterations(int from, long iterations) {
         iters += iterations;
         long[] f = frames;
         for (int k = from; k >= 0; k -= FRAME) {
@@ -1071,10 +1094,14 @@ final class ThreadState {
     }
 
     private void countCall(int k) {
+        countCalls(k, 1);
+    }
+
+    private void countCalls(int k, int n) {
         int i = slotOf(k);
         int[] p = cPaths;
-        if (p[i] == top && p[i + 1] == k && ++cCounts[i] < FLUSH_COUNTED) return;
-        countedSlow(k, 1, 0); // a new path, or one at the flush bound: one call out of line for both
+        if (p[i] == top && p[i + 1] == k && (cCounts[i] += n) < FLUSH_COUNTED) return;
+        countedSlow(k, n, 0); // a new path, or one at the flush bound: one call out of line for both
     }
 
     private void countIterationsOnPath(int k, long iterations) {

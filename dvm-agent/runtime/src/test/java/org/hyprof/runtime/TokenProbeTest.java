@@ -177,7 +177,7 @@ class TokenProbeTest {
         // is far above what the count-only loops inside cost: every call of A is clamped to 0,
         // below the tiny threshold (3 × 10 ns), but its raw time (a microsecond at least) is not
         // short, so A is not switched (SciMark's FFT.bitreverse)
-        Recorder.calibration = new Calibration(0, 10_000, 0, 0, System.nanoTime(), 0, 0, 100_000_000_000L);
+        Recorder.calibration = new Calibration(0, 10_000, 0, 0, System.nanoTime(), 0, 0, 100_000_000_000L, 0);
         Hyprof.countOnly(L);
         int calls = 3000;
         for (int i = 0; i < calls; i++) {
@@ -226,21 +226,26 @@ class TokenProbeTest {
     }
 
     @Test
-    void aLoopSiteKeepsItsTargetWhenTheLoopGoesCountOnly() throws Throwable {
+    void aCountOnlyLoopsSiteHandsOutTheConstantThatTheCodeCountsBy() throws Throwable {
         CallSite site = ProbeSites.bootstrap(MethodHandles.lookup(), "loopBegin", MethodType.methodType(int.class), L);
         MethodHandle on = site.getTarget();
         Hyprof.countOnly(L);
-        assertSame(on, site.getTarget(), "a new target would deoptimize every compiled method holding the loop");
+        assertNotSame(on, site.getTarget(), "count-only: re-targeted to the constant");
         int a = Probe.begin(A);
         int l = (int) site.dynamicInvoker().invokeExact();
-        assertEquals(ThreadState.COUNT_ONLY_LOOP, l, "the same target counts the loop without timing it");
-        Probe.loopEnd(L, l, 5);
+        assertEquals(OutOfLineLoops.COUNT_IN_CODE, l, "the code adds the activation up itself");
+        // code rewritten before it added activations up hands such a token to loopEnd: one counted
+        OutOfLineLoops.loopEnd(L, l, 5);
+        // the rewritten code's hand-over: 3 more activations, 12 iterations, under A's frame
+        OutOfLineLoops.loopsCounted(L, 3, 12);
+        OutOfLineLoops.loopsCounted(L, 0, 0); // nothing added up: nothing counted
         Probe.end(A, a);
         Snapshot.ThreadData t = mine();
-        assertEquals(1, t.get(L, Stats.COUNT_ONLY_CALLS));
-        assertEquals(5, t.get(L, Stats.ITERATIONS));
+        assertEquals(4, t.get(L, Stats.COUNT_ONLY_CALLS));
+        assertEquals(17, t.get(L, Stats.ITERATIONS));
+        assertEquals(1, t.get(A, Stats.CALLS), "the frame around them is whole");
         Hyprof.setOn(L, false);
-        assertNotSame(on, site.getTarget(), "off: re-targeted");
+        assertEquals(0, (int) site.dynamicInvoker().invokeExact(), "off: the constant 0");
     }
 
     /** A recursive walk with a loop and a short leaf, deep enough that the probe cost dominates the leaves. */

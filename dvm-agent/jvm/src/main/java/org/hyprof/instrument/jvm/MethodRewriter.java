@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.ListIterator;
 import java.util.Map;
 import org.hyprof.instrument.loops.LoopFinder;
+import org.hyprof.runtime.OutOfLineLoops;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -49,7 +50,9 @@ import org.objectweb.asm.tree.analysis.Frame;
  *     that the jump is retargeted to. So every probe runs exactly when its edge is taken, and no
  *     original instruction moves relative to another. Entry edge (into the header from outside):
  *     {@code tokL = loopBegin(); cntL = 0}; back edge: {@code cntL++} (no call); exit edge:
- *     {@code loopEnd(id, tokL, cntL); tokL = 0}, inner loops first, before any entry or back edge
+ *     {@code loopEnd(id, tokL, cntL); tokL = 0} (with invokedynamic entries a count-only loop's
+ *     activation is added up in locals instead and handed over later; see {@link #loopEnd}),
+ *     inner loops first, before any entry or back edge
  *     of an outer loop on the same edge. An exception edge cannot carry code: a handler outside a
  *     loop whose try range covers part of it is reached through a handler trampoline
  *     ({@code loopEnd; tokL = 0} for each such loop, then {@code goto handler}), which is a no-op
@@ -105,8 +108,26 @@ final class MethodRewriter {
     /** What the rewrite placed: the method's probe id and its loops (header line, id). */
     record Placed(int methodId, List<int[]> loops, List<String> loopSkips) {}
 
-    /** A loop with probes: its id and its two locals. */
-    private record Probed(LoopFinder.Loop loop, int id, int tokLocal, int countLocal) {}
+    /**
+     * A loop with probes: its id and its locals — its token and back-edge count, and with
+     * invokedynamic entries the count-only activations and iterations the code adds up
+     * ({@code accLocal}, int, and {@code itersLocal}, a long: two slots).
+     */
+    private record Probed(LoopFinder.Loop loop, int id, int tokLocal, int countLocal, int accLocal, int itersLocal) {}
+
+    /** Local slots per loop: token and count; where the code adds count-only activations up, also those (int) and their iterations (long). */
+    private int slotsPerLoop() {
+        return addUp ? 5 : 2;
+    }
+
+    /**
+     * Whether the code adds count-only loop activations up ({@code COUNT_IN_CODE} tokens, with
+     * invokedynamic entries). Not where every exit's hand-over of every loop would make the method
+     * large (loops × exits above {@link #ADD_UP_LIMIT}): there a count-only activation's token goes
+     * to {@code loopEnd}, which counts it, one call each.
+     */
+    private boolean addUp;
+    static final int ADD_UP_LIMIT = 2048;
 
     private final String owner;
     private final MethodNode mn;
@@ -189,13 +210,21 @@ final class MethodRewriter {
         List<Probed> byDepth = withLoops
                 ? placeLoops(code, frames, succ, excSucc, nextId, tok + 1, placedLoops, loopSkips, ctor)
                 : List.of();
-        mn.maxLocals = tok + 1 + 2 * byDepth.size();
+        mn.maxLocals = tok + 1 + slotsPerLoop() * byDepth.size();
 
         // ---- scratch locals: all 0 from the method's first instruction on
         InsnList init = new InsnList();
-        for (int local = tok; local < mn.maxLocals; local++) {
-            init.add(new InsnNode(Opcodes.ICONST_0));
-            init.add(new VarInsnNode(Opcodes.ISTORE, local));
+        init.add(new InsnNode(Opcodes.ICONST_0));
+        init.add(new VarInsnNode(Opcodes.ISTORE, tok));
+        for (Probed p : byDepth) {
+            for (int local : addUp ? new int[] {p.tokLocal, p.countLocal, p.accLocal} : new int[] {p.tokLocal, p.countLocal}) {
+                init.add(new InsnNode(Opcodes.ICONST_0));
+                init.add(new VarInsnNode(Opcodes.ISTORE, local));
+            }
+            if (addUp) {
+                init.add(new InsnNode(Opcodes.LCONST_0));
+                init.add(new VarInsnNode(Opcodes.LSTORE, p.itersLocal));
+            }
         }
 
         // ---- entry, exits, exceptional exit
@@ -212,6 +241,7 @@ final class MethodRewriter {
             if (op < Opcodes.IRETURN || op > Opcodes.RETURN) continue;
             InsnList exit = new InsnList();
             for (Probed p : byDepth) if (p.loop.body.get(i)) exit.add(loopEnd(p));
+            exit.add(handOver(byDepth));
             exit.add(end(methodId, tok, "end"));
             insns.insertBefore(code[i], exit);
         }
@@ -221,6 +251,7 @@ final class MethodRewriter {
         LabelNode handler = new LabelNode();
         insns.add(handler);
         for (Probed p : byDepth) insns.add(loopEnd(p));
+        insns.add(handOver(byDepth));
         insns.add(end(methodId, tok, "endThrow"));
         insns.add(new InsnNode(Opcodes.ATHROW));
         mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
@@ -228,6 +259,8 @@ final class MethodRewriter {
     }
 
     private final InsnList trampolines = new InsnList();
+    /** The probed loops, innermost first (set by placeLoops). */
+    private List<Probed> byDepth = List.of();
     /** Entry-edge code of loops whose header is instruction 0 (the method entry is their entry edge). */
     private final InsnList entryLoops = new InsnList();
 
@@ -247,6 +280,9 @@ final class MethodRewriter {
         }
         List<LoopFinder.Loop> loops = LoopFinder.find(normal, exceptional);
         if (loops.isEmpty()) return List.of();
+        int exits = 1; // the exceptional exit
+        for (AbstractInsnNode i : code) if (i.getOpcode() >= Opcodes.IRETURN && i.getOpcode() <= Opcodes.RETURN) exits++;
+        addUp = indy && (long) loops.size() * exits <= ADD_UP_LIMIT;
         // exception edges into a header cannot carry code: such loops get no probes
         boolean[] handlerTarget = new boolean[n];
         for (List<Integer> l : excSucc) for (int t : l) handlerTarget[t] = true;
@@ -257,12 +293,13 @@ final class MethodRewriter {
             // in a constructor the entry probe comes after super()/this(), so it cannot enter a loop before it
             if (l.header == 0 && ctor) { skips.add("loop at " + lineOf(code, l.header) + ": before super()/this()"); continue; }
             int id = nextId.getAsInt(); // ids in code order
-            int local = firstLocal + 2 * kept.size();
-            kept.add(new Probed(l, id, local, local + 1));
+            int local = firstLocal + slotsPerLoop() * kept.size();
+            kept.add(new Probed(l, id, local, local + 1, local + 2, local + 3));
             placed.add(new int[] {id, firstLineOf(code, l.body, l.header)}); // names the loop: #loop@LINE
         }
         List<Probed> byDepth = new ArrayList<>(kept);
         byDepth.sort((a, b) -> Integer.compare(a.loop.body.cardinality(), b.loop.body.cardinality()));
+        this.byDepth = byDepth;
 
         // edge (u -> v) -> its code: exits (inner first), then entries and back edges
         Map<Long, InsnList> onEdge = new LinkedHashMap<>();
@@ -346,9 +383,12 @@ final class MethodRewriter {
         return !(op >= Opcodes.IRETURN && op <= Opcodes.RETURN);
     }
 
+    /** A copy of probe code, its own labels (the hand-over's branches) replaced by fresh ones. */
     private static InsnList copy(InsnList probes) {
+        Map<LabelNode, LabelNode> labels = new java.util.HashMap<>();
+        for (AbstractInsnNode i : probes) if (i instanceof LabelNode lab) labels.put(lab, new LabelNode());
         InsnList c = new InsnList();
-        for (AbstractInsnNode i : probes) c.add(i.clone(Map.of()));
+        for (AbstractInsnNode i : probes) c.add(i.clone(labels));
         return c;
     }
 
@@ -383,13 +423,71 @@ final class MethodRewriter {
         return l;
     }
 
-    /** {@code loopEnd(id, tokL, cntL)}. */
+    /**
+     * {@code loopEnd(id, tokL, cntL)}. With invokedynamic entries a count-only loop's token is the
+     * site's constant {@code COUNT_IN_CODE}, and its activation is added up in the loop's own
+     * locals instead (the JIT folds the test away):
+     * {@code if (tokL == COUNT_IN_CODE) { accL++; itersL += cntL; } else { hand over the loops
+     * inside; loopEnd(id, tokL, cntL); }} — the loops inside are handed over before a timed (or
+     * unrecorded) activation of this one ends, so they go to the frame they ran in.
+     */
     private InsnList loopEnd(Probed p) {
         InsnList l = new InsnList();
+        LabelNode timed = new LabelNode(), done = new LabelNode();
+        if (addUp) {
+            l.add(new VarInsnNode(Opcodes.ILOAD, p.tokLocal));
+            l.add(pushInt(OutOfLineLoops.COUNT_IN_CODE));
+            l.add(new JumpInsnNode(Opcodes.IF_ICMPNE, timed));
+            l.add(new IincInsnNode(p.accLocal, 1));
+            l.add(new VarInsnNode(Opcodes.LLOAD, p.itersLocal));
+            l.add(new VarInsnNode(Opcodes.ILOAD, p.countLocal));
+            l.add(new InsnNode(Opcodes.I2L));
+            l.add(new InsnNode(Opcodes.LADD));
+            l.add(new VarInsnNode(Opcodes.LSTORE, p.itersLocal));
+            l.add(new JumpInsnNode(Opcodes.GOTO, done));
+            l.add(timed);
+            for (Probed q : byDepth) if (q != p && inside(q, p)) l.add(handOver(q));
+        }
         l.add(pushId(p.id));
         l.add(new VarInsnNode(Opcodes.ILOAD, p.tokLocal));
         l.add(new VarInsnNode(Opcodes.ILOAD, p.countLocal));
         l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, indy ? LOOPS : PROBE, "loopEnd", "(III)V", false));
+        if (addUp) l.add(done);
+        return l;
+    }
+
+    /** Whether loop q lies inside loop p (its body a part of p's). */
+    private static boolean inside(Probed q, Probed p) {
+        java.util.BitSet outside = (java.util.BitSet) q.loop.body.clone();
+        outside.andNot(p.loop.body);
+        return outside.isEmpty();
+    }
+
+    /** {@link #handOver(Probed)} of every loop (at the method's exits); nothing without invokedynamic entries. */
+    private InsnList handOver(List<Probed> loops) {
+        InsnList l = new InsnList();
+        if (addUp) for (Probed p : loops) l.add(handOver(p));
+        return l;
+    }
+
+    /**
+     * {@code if (accL != 0) { loopsCounted(id, accL, itersL); accL = 0; itersL = 0; }}: the
+     * count-only activations the code added up go to the runtime.
+     */
+    private InsnList handOver(Probed p) {
+        InsnList l = new InsnList();
+        LabelNode none = new LabelNode();
+        l.add(new VarInsnNode(Opcodes.ILOAD, p.accLocal));
+        l.add(new JumpInsnNode(Opcodes.IFEQ, none));
+        l.add(pushId(p.id));
+        l.add(new VarInsnNode(Opcodes.ILOAD, p.accLocal));
+        l.add(new VarInsnNode(Opcodes.LLOAD, p.itersLocal));
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LOOPS, "loopsCounted", "(IIJ)V", false));
+        l.add(new InsnNode(Opcodes.ICONST_0));
+        l.add(new VarInsnNode(Opcodes.ISTORE, p.accLocal));
+        l.add(new InsnNode(Opcodes.LCONST_0));
+        l.add(new VarInsnNode(Opcodes.LSTORE, p.itersLocal));
+        l.add(none);
         return l;
     }
 

@@ -108,6 +108,66 @@ class LoopTokensTest {
         assertEquals(0, loops.stat(L + "catchAfterLoops()I", Stats.THROWS));
     }
 
+    /** Count-only loops: entries counted as count-only calls, iterations as for timed ones. */
+    private void assertCounted(String loop, long entries, long iterations) {
+        assertEquals(0, loops.stat(L + loop, Stats.CALLS), loop + " timed entries");
+        assertEquals(entries, loops.stat(L + loop, Stats.COUNT_ONLY_CALLS), loop + " entries");
+        assertEquals(iterations, loops.stat(L + loop, Stats.ITERATIONS), loop + " iterations");
+    }
+
+    /**
+     * Loops switched to count-only before they run (with invokedynamic entries the code adds their
+     * activations up and hands them over at the enclosing timed loop's end and at the method's
+     * exits): the same exact entries and iterations, however they are left — the inner loops
+     * alone (their outer loop timed) and every loop.
+     */
+    @ParameterizedTest
+    @EnumSource(Instrumented.Sites.class)
+    void countOnlyLoopsAreCountedExactlyHoweverTheyAreLeft(Instrumented.Sites sites) throws Throwable {
+        loops = Instrumented.load("fixtures.Loops", sites);
+        for (String inner : new String[] {"returnNested()I#loop1", "continueOuter()I#loop1", "throwNested()I#loop1",
+                "throwNestedInCallee()I#loop1", "catchAfterLoops()I#loop1"})
+            Hyprof.countOnly(loops.id(L + inner));
+        for (int round = 1; round <= 2; round++) {
+            assertEquals(fixtures.Loops.returnNested(), call("returnNested"));
+            assertLoop("returnNested()I#loop0", round, round * 2);
+            assertCounted("returnNested()I#loop1", round * 3, round * (5 + 5 + 3));
+            assertEquals(fixtures.Loops.continueOuter(), call("continueOuter"));
+            assertLoop("continueOuter()I#loop0", round, round * 4);
+            assertCounted("continueOuter()I#loop1", round * 4, round * (0 + 1 + 2 + 3));
+            assertThrows(IllegalStateException.class, () -> call("throwNested"));
+            assertCounted("throwNested()I#loop1", round * 2, round * (5 + 2));
+            assertThrows(IllegalStateException.class, () -> call("throwNestedInCallee"));
+            assertCounted("throwNestedInCallee()I#loop1", round * 2, round * (5 + 2));
+            assertEquals(fixtures.Loops.catchAfterLoops(), call("catchAfterLoops"));
+            assertCounted("catchAfterLoops()I#loop1", round * 4, round * (4 + 4 + 4 + 1));
+        }
+        stop(); // every loop count-only, from a fresh start
+        start();
+        loops = Instrumented.load("fixtures.Loops", sites);
+        for (ProbeInfo p : loops.byName.values()) if (p.loop()) Hyprof.countOnly(p.id());
+        assertEquals(fixtures.Loops.breakOut(), call("breakOut"));
+        assertCounted("breakOut()I#loop0", 1, 4);
+        assertEquals(fixtures.Loops.returnNested(), call("returnNested"));
+        assertCounted("returnNested()I#loop0", 1, 2);
+        assertCounted("returnNested()I#loop1", 3, 5 + 5 + 3);
+        assertEquals(fixtures.Loops.continueOuter(), call("continueOuter"));
+        assertCounted("continueOuter()I#loop1", 4, 0 + 1 + 2 + 3);
+        assertEquals(3, call("returnInTry", new Class<?>[] {int.class}, 3));
+        assertCounted("returnInTry(I)I#loop0", 1, 3);
+        assertThrows(IllegalStateException.class, () -> call("throwNested"));
+        assertCounted("throwNested()I#loop0", 1, 1);
+        assertCounted("throwNested()I#loop1", 2, 5 + 2);
+        assertEquals(fixtures.Loops.catchAfterLoops(), call("catchAfterLoops"));
+        assertCounted("catchAfterLoops()I#loop0", 1, 3);
+        assertCounted("catchAfterLoops()I#loop2", 1, 2);
+        assertEquals(fixtures.Loops.rec(2), call("rec", new Class<?>[] {int.class}, 2));
+        assertCounted("rec(I)I#loop0", 13, 13 * 3);
+        for (String m : new String[] {"breakOut()I", "returnNested()I", "continueOuter()I", "returnInTry(I)I", "throwNested()I",
+                "catchAfterLoops()I"})
+            assertEquals(1, loops.stat(L + m, Stats.CALLS), m);
+    }
+
     @ParameterizedTest
     @EnumSource(Instrumented.Sites.class)
     void aRecursiveMethodWithALoop(Instrumented.Sites sites) throws Throwable {
