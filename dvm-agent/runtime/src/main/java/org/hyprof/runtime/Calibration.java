@@ -56,13 +56,6 @@ public final class Calibration {
     public final long countPicos;
     final long countFx;
     /**
-     * Cost of one activation of a count-only loop (its entry counts it, its end hands over the
-     * iterations counted in the code), measured through the path the app's loops take: deducted
-     * from the activations around it (not kept in the session's calibration record; 0 when unknown).
-     */
-    public final long countLoopPicos;
-    final long countLoopFx;
-    /**
      * Cost of handing over count-only loop activations that the code added up (one call for any
      * number of them; see {@code ThreadState.loopsCounted}): deducted per hand-over (0 when unknown).
      */
@@ -81,19 +74,16 @@ public final class Calibration {
 
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
                        long measuredAtNanos, long perEventSpreadPicos, long countPicos) {
-        this(innerPicos, perEventPicos, perIterPicos, clockPicos, measuredAtNanos, perEventSpreadPicos, countPicos, 0, 0);
+        this(innerPicos, perEventPicos, perIterPicos, clockPicos, measuredAtNanos, perEventSpreadPicos, countPicos, 0);
     }
 
     public Calibration(long innerPicos, long perEventPicos, long perIterPicos, long clockPicos,
-                       long measuredAtNanos, long perEventSpreadPicos, long countPicos, long countLoopPicos,
-                       long loopFlushPicos) {
+                       long measuredAtNanos, long perEventSpreadPicos, long countPicos, long loopFlushPicos) {
         this.loopFlushPicos = loopFlushPicos;
         this.loopFlushFx = toFx(loopFlushPicos);
         this.perEventSpreadPicos = perEventSpreadPicos;
         this.countPicos = countPicos;
         this.countFx = toFx(countPicos);
-        this.countLoopPicos = countLoopPicos;
-        this.countLoopFx = toFx(countLoopPicos);
         this.innerPicos = innerPicos;
         this.perEventPicos = perEventPicos;
         this.perIterPicos = perIterPicos;
@@ -128,6 +118,6 @@ public final class Calibration {
     public String toString() {
         return "inner=" + innerPicos / 1000.0 + "ns perEvent=" + perEventPicos / 1000.0
                 + "ns perIter=" + perIterPicos / 1000.0 + "ns outer=" + outerPicos() / 1000.0
-                + "ns clock=" + clockPicos / 1000.0 + "ns count-only call=" + countPicos / 1000.0 + "ns count-only loop=" + countLoopPicos / 1000.0 + "ns loop hand-over=" + loopFlushPicos / 1000.0 + "ns";
+                + "ns clock=" + clockPicos / 1000.0 + "ns count-only call=" + countPicos / 1000.0 + "ns loop hand-over=" + loopFlushPicos / 1000.0 + "ns";
     }
 }

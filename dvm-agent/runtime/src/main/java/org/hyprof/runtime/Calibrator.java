@@ -70,7 +70,6 @@ final class Calibrator {
             long[] iter = new long[ROUNDS];
             long[] clk = new long[ROUNDS];
             long[] count = new long[ROUNDS];
-            long[] countLoop = new long[ROUNDS];
             long[] flush = new long[ROUNDS];
             // probe 0 as a count-only probe: what a call of a method switched to count-only costs,
             // called from a timed activation (probe 0 under c), as in the app: with a tree, count-only
@@ -81,14 +80,12 @@ final class Calibrator {
             for (int w = 0; w < warm; w++) {
                 counted(counting, c, n, true);
                 counted(counting, c, n, false);
-                countedLoops(loops, counting, c, n / 4, true);
-                countedLoops(loops, counting, c, n / 4, false);
                 flushes(loops, counting, c, n / 4, true);
                 flushes(loops, counting, c, n / 4, false);
             }
             int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
             int cn = quick ? COUNT_ROUND_CALLS / 4 : COUNT_ROUND_CALLS;
-            int ln = cn / 4; // a count-only loop activation costs several count-only calls
+            int ln = cn / 4; // a hand-over costs several count-only calls
             for (int r = 0; r < ROUNDS; r++) {
                 long rawBefore = st.stat(0, Stats.INCL_RAW);
                 long callsBefore = st.stat(0, Stats.OUTER_CALLS);
@@ -104,15 +101,13 @@ final class Calibrator {
                 clk[r] = clock(n) * 1000 / n;
                 long cp = counted(counting, c, cn, true), c0 = counted(counting, c, cn, false);
                 count[r] = Math.max(0, cp - c0) * 1000 / cn;
-                long lp = countedLoops(loops, counting, c, ln, true), l0 = countedLoops(loops, counting, c, ln, false);
-                countLoop[r] = Math.max(0, lp - l0) * 1000 / ln;
                 long fp = flushes(loops, counting, c, ln, true), f0 = flushes(loops, counting, c, ln, false);
                 flush[r] = Math.max(0, fp - f0) * 1000 / ln;
             }
             long pairPicos = median(tree);
             long innerPicos = Math.min(median(inner), pairPicos);
             return new Calibration(innerPicos, pairPicos / 2, median(iter), median(clk), System.nanoTime(),
-                    spread(tree) / 2, median(count), median(countLoop), median(flush));
+                    spread(tree) / 2, median(count), median(flush));
         } finally {
             Recorder.unregister(st);
         }
@@ -188,33 +183,6 @@ final class Calibrator {
             end(timed, 0, caller);
         } else {
             for (int i = 0; i < n; i++) { s += i * 31L ^ s; }
-        }
-        long d = System.nanoTime() - t0;
-        sink += s;
-        return d;
-    }
-
-    /**
-     * Activations of a count-only loop of 4 iterations (its back edges counted in a local, as
-     * rewritten code does), entered from a timed activation, through {@code paths} — the loop
-     * probes' path the app takes ({@link OutOfLineLoops} on the JVM) — or the same loops without
-     * probes.
-     */
-    private static long countedLoops(Recorder.LoopPaths paths, Config c, Config timed, int n, boolean probed) {
-        long s = 0;
-        long t0 = System.nanoTime();
-        if (probed) {
-            int caller = begin(timed, 0);
-            for (int i = 0; i < n; i++) {
-                int tok = paths.begin(c, 0), iters = 0;
-                for (int k = 0; k < 4; k++, iters++) s += (i + k) * 31L ^ s;
-                if (tok != 0) paths.end(c, 0, tok, iters);
-            }
-            end(timed, 0, caller);
-        } else {
-            for (int i = 0; i < n; i++) {
-                for (int k = 0; k < 4; k++) s += (i + k) * 31L ^ s;
-            }
         }
         long d = System.nanoTime() - t0;
         sink += s;

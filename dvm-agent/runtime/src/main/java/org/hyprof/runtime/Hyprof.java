@@ -92,6 +92,7 @@ public final class Hyprof {
             c = c.withEvents(o.events).withRules(o.minDurationNanos, o.minCalls, o.maxDepth);
             Recorder.publish(c);
             setRoots(o.roots);
+            installLoopPaths();
             if (o.calibrate) calibrate(false);
             started = true;
             startReporter(o);
@@ -519,6 +520,20 @@ public final class Hyprof {
             return Long.parseLong(new File("/proc/self").getCanonicalFile().getName());
         } catch (Throwable e) {
             return -1;
+        }
+    }
+
+    /**
+     * On the JVM, loop probes reach the recorder through {@link OutOfLineLoops} (its class
+     * initialization installs it; loaded by name: the DEX runtime leaves it out). Before the
+     * calibration, which measures loops through what is installed.
+     */
+    private static void installLoopPaths() {
+        if (isAndroid()) return;
+        try {
+            Class.forName("org.hyprof.runtime.OutOfLineLoops");
+        } catch (Throwable t) {
+            Recorder.report("loop probes stay inlined: " + t);
         }
     }
 

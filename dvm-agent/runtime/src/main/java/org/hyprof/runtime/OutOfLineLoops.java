@@ -24,9 +24,10 @@ import java.lang.invoke.MethodType;
  * call, and it is small.
  *
  * <p>The class-file rewriter's loop entry sites link to {@link #loopBegin} ({@link ProbeSites}) and
- * its loop ends call {@link #loopEnd}. {@link Recorder#loopPaths} is set to these paths when this
- * class initializes — before recording starts (the agent calls {@link #install}; offline code
- * initializes it from {@link ProbeSites}) — so the calibrator measures loops as the app runs them.
+ * its loop ends call {@link #loopEnd}; {@link Probe}'s loop entry points (static sites) take the
+ * same paths through {@link Recorder#loopPaths}, set to them when this class initializes — before
+ * recording starts ({@link Hyprof#start} loads it) — so the calibrator measures loops as the app
+ * runs them.
  */
 @JvmOnly
 public final class OutOfLineLoops {

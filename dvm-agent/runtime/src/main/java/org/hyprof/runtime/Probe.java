@@ -53,10 +53,11 @@ public final class Probe {
     /**
      * On each edge into a loop's header from outside the loop. Returns the token for
      * {@link #loopEnd}. The code counts the loop's back edges in a local of its own, set to 0 here.
+     * (Class files with invokedynamic entries use {@code OutOfLineLoops} instead.)
      */
     public static int loopBegin(int id) {
         boolean[] on = Recorder.fastOn;
-        return id >= 0 && id < on.length && on[id] ? Recorder.loopBegin(id) : 0;
+        return id >= 0 && id < on.length && on[id] ? Recorder.loopBegin(Recorder.config, id) : 0;
     }
 
     /**
@@ -65,7 +66,7 @@ public final class Probe {
      * edges taken since {@link #loopBegin}; a token of a loop already closed is ignored.
      */
     public static void loopEnd(int id, int token, int iterations) {
-        if (token != 0) Recorder.loopEnd(id, token, iterations);
+        if (token != 0) Recorder.loopEnd(Recorder.config, id, token, iterations);
     }
 
     // ---------------------------------------------------------------- id-only API (earlier outputs, tests)

@@ -27,12 +27,13 @@ final class Recorder {
     }
 
     /**
-     * How loop probes reach {@link #loopBegin(Config, int)} and {@link #loopEnd(Config, int, int, int)}:
-     * directly, or on the JVM through {@link ProbeSites}' path that the JIT keeps out of the app's
-     * methods (see there). The calibrator measures loops through what is installed here, so what a
-     * count-only loop is charged is what the app's loops pay.
+     * How loop probes of class files with invokedynamic entries reach {@link #loopBegin(Config, int)},
+     * {@link #loopEnd(Config, int, int, int)} and {@link #loopsCounted}: on the JVM through the path
+     * that the JIT keeps out of the app's methods ({@link OutOfLineLoops}), directly elsewhere. Set
+     * once, before recording starts ({@link Hyprof#start}); the calibrator measures the hand-over of
+     * count-only loops through what is installed here, as the app's code calls it.
      */
-    static volatile LoopPaths loopPaths = LoopPaths.DIRECT;
+    static LoopPaths loopPaths = LoopPaths.DIRECT;
 
     interface LoopPaths {
         /** A loop's entry: its token (as {@link #loopBegin(Config, int)}). */
@@ -121,10 +122,6 @@ final class Recorder {
         }
     }
 
-    static int loopBegin(int id) {
-        return loopBegin(config, id);
-    }
-
     static int loopBegin(Config c, int id) {
         try {
             if (id >= c.on.length || !c.on[id]) return 0;
@@ -136,10 +133,6 @@ final class Recorder {
             internalFailure(t);
             return 0;
         }
-    }
-
-    static void loopEnd(int id, int token, int iterations) {
-        loopEnd(config, id, token, iterations);
     }
 
     static void loopEnd(Config c, int id, int token, int iterations) {

@@ -399,8 +399,7 @@ final class ThreadState {
         // counts only its bytecode against its limit of inlined code per compile (see close).
         if (tree != null) countCall(id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD)); // on its path, to its node when flushed
         else if (!countOnPage(id, 1)) return false;
-        Calibration cal = Recorder.calibration; // taken out of the open activations around it:
-        cost += loop ? cal.countLoopFx : cal.countFx; // a loop's end is part of its cost
+        cost += Recorder.calibration.countFx; // taken out of the open activations around it
         return true;
     }
 

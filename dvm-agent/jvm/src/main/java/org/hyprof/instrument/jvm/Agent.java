@@ -8,7 +8,6 @@ import org.hyprof.config.ProfilingConfig;
 import org.hyprof.instrument.ProbeIds;
 import org.hyprof.instrument.ProbeSet;
 import org.hyprof.runtime.Hyprof;
-import org.hyprof.runtime.OutOfLineLoops;
 
 /**
  * The {@code -javaagent}: starts the runtime with the agent argument's settings and instruments
@@ -31,7 +30,6 @@ public final class Agent {
             Runtime.getRuntime().halt(2);
             return;
         }
-        OutOfLineLoops.install(); // before start: the calibration measures loops through it
         if (!Hyprof.start(cfg.runtime)) {
             Runtime.getRuntime().halt(2);
             return;
