@@ -23,11 +23,15 @@ import java.lang.invoke.MethodType;
  * padding.) Method probes stay inlined: their count-only path is what a tiny method pays on every
  * call, and it is small.
  *
- * <p>The class-file rewriter's loop entry sites link to {@link #loopBegin} ({@link ProbeSites}) and
- * its loop ends call {@link #loopEnd}; {@link Probe}'s loop entry points (static sites) take the
- * same paths through {@link Recorder#loopPaths}, set to them when this class initializes — before
- * recording starts ({@link Hyprof#start} loads it) — so the calibrator measures loops as the app
- * runs them.
+ * <p>The class-file rewriter's loop entry sites link to {@link #loopBegin} ({@link ProbeSites}), its
+ * loop ends call {@link #loopEnd} and its hand-overs of count-only loops {@link #loopsCounted}.
+ * {@link Probe}'s loop entry points (static sites: class files older than Java 7, DEX) stay
+ * inlined, as they were: their count-only loops are counted one activation at a time, and are
+ * charged the calibrated cost of a count-only call, which the out-of-line path's own cost exceeded
+ * (in SciMark's {@code FFT.bitreverse}, a thousand count-only loops per call, that clamped the
+ * calls to 0). {@link Recorder#loopPaths} is set to these paths when this class initializes —
+ * before recording starts ({@link Hyprof#start} loads it) — so the calibrator measures the
+ * hand-over as the app's code calls it.
  */
 @JvmOnly
 public final class OutOfLineLoops {
