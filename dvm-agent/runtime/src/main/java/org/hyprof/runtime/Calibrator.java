@@ -85,7 +85,9 @@ final class Calibrator {
             }
             int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
             int cn = quick ? COUNT_ROUND_CALLS / 4 : COUNT_ROUND_CALLS;
-            int ln = cn / 4; // a hand-over costs several count-only calls
+            // hand-overs of loops counted in code: one per timed loop or method activation around
+            // them at most, so a coarser figure does; short rounds keep the start-up cost small
+            int ln = n / 2;
             for (int r = 0; r < ROUNDS; r++) {
                 long rawBefore = st.stat(0, Stats.INCL_RAW);
                 long callsBefore = st.stat(0, Stats.OUTER_CALLS);
