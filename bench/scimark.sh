@@ -5,7 +5,9 @@
 # version 45, which has no invokedynamic: they are lifted to version 52 first (LiftClassFiles;
 # same code, frames added), and every variant, the uninstrumented one included, runs the lifted
 # classes. Rounds alternate the variants so machine noise hits all of them alike; medians and
-# ratios to the uninstrumented run are printed.
+# ratios to the uninstrumented run are printed. BEFORE=dir (a checkout with its CLI built) adds that
+# build's invokedynamic variants with method probes and with every probe on, in the same rounds.
+# SITES="indy" (or "static") runs one site form only.
 set -euo pipefail
 ROUNDS=${ROUNDS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -18,27 +20,37 @@ java -cp "$HERE/target/benchmarks.jar:$SCI" org.hyprof.bench.LiftClassFiles "$SC
 SCI="$WORK/scimark-52.jar"
 "$ROOT/hyprof" instrument "$SCI" -o "$WORK/scimark-indy.jar" --quiet
 "$ROOT/hyprof" instrument "$SCI" -o "$WORK/scimark-static.jar" --quiet --probe-sites static
+if [ -n "${BEFORE:-}" ]; then
+  [ -f "$BEFORE/cli/target/hyprof.jar" ] || { echo "scimark.sh: no $BEFORE/cli/target/hyprof.jar" >&2; exit 1; }
+  HYPROF_NO_BUILD=1 "$BEFORE/hyprof" instrument "$SCI" -o "$WORK/scimark-before.jar" --quiet
+fi
+SITES=${SITES:-indy static}
 RT="$ROOT/cli/target/lib/hyprof-runtime.jar"
 composite() { grep -o 'Composite Score: [0-9.]*' | awk '{print $3}'; }
 declare -A RES
 for r in $(seq "$ROUNDS"); do
   RES[plain]+="$(java -cp "$SCI" jnt.scimark2.commandline | composite) "
-  for sites in indy static; do
+  for sites in $SITES ${BEFORE:+before}; do
     for v in off:"" methods:process:thread:method all:process:thread:method:loop; do
       name=${v%%:*}; res=${v#*:}
+      [ "$sites" = before ] && [ "$name" = off ] && continue
       RES[$name-$sites]+="$(java -Dhyprof.options=out=$WORK/s.hyprof,resolutions=$res -cp "$WORK/scimark-$sites.jar" \
           jnt.scimark2.commandline 2>/dev/null | composite) "
     done
   done
   echo "round $r/$ROUNDS done" >&2
 done
-python3 - "${RES[plain]}" "${RES[off-indy]}" "${RES[methods-indy]}" "${RES[all-indy]}" \
-    "${RES[off-static]}" "${RES[methods-static]}" "${RES[all-static]}" <<'PY'
+ARGS=("uninstrumented (class files lifted to 52)" "${RES[plain]}")
+for sites in $SITES ${BEFORE:+before}; do
+  for v in "off:probes compiled in, all off" "methods:method probes on" "all:all probes on (loops too)"; do
+    [ "$sites" = before ] && [ "${v%%:*}" = off ] && continue
+    ARGS+=("$sites: ${v#*:}" "${RES[${v%%:*}-$sites]}")
+  done
+done
+python3 - "${ARGS[@]}" <<'PY'
 import statistics, sys
-names = ["uninstrumented (class files lifted to 52)",
-         "indy: probes compiled in, all off", "indy: method probes on", "indy: all probes on (loops too)",
-         "static: probes compiled in, all off", "static: method probes on", "static: all probes on (loops too)"]
-vals = [list(map(float, a.split())) for a in sys.argv[1:]]
+pairs = sys.argv[1:]
+names, vals = pairs[0::2], [list(map(float, a.split())) for a in pairs[1::2]]
 base = statistics.median(vals[0])
 print(f"{'SciMark 2.0 composite (higher is faster)':44} {'median':>9} {'ratio':>7}   runs")
 for n, v in zip(names, vals):
