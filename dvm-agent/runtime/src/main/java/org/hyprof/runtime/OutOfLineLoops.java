@@ -49,6 +49,13 @@ public final class OutOfLineLoops {
      */
     public static final int COUNT_IN_CODE = ThreadState.COUNT_IN_CODE;
 
+    /**
+     * The code hands a count-only loop's activations over at the latest every this many: a loop
+     * inside one that never ends (a server's main loop) is seen while it runs, and the int that
+     * adds them up never overflows. The hand-over's cost spread over them is nothing.
+     */
+    public static final int HAND_OVER_EVERY = 4096;
+
     static final Recorder.LoopPaths PATHS = new Recorder.LoopPaths() {
         @Override
         public int begin(Config c, int id) {

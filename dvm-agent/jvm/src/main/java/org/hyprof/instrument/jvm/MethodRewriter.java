@@ -427,9 +427,10 @@ final class MethodRewriter {
      * {@code loopEnd(id, tokL, cntL)}. With invokedynamic entries a count-only loop's token is the
      * site's constant {@code COUNT_IN_CODE}, and its activation is added up in the loop's own
      * locals instead (the JIT folds the test away):
-     * {@code if (tokL == COUNT_IN_CODE) { accL++; itersL += cntL; } else { hand over the loops
-     * inside; loopEnd(id, tokL, cntL); }} — the loops inside are handed over before a timed (or
-     * unrecorded) activation of this one ends, so they go to the frame they ran in.
+     * {@code if (tokL == COUNT_IN_CODE) { accL++; itersL += cntL; if (accL >= HAND_OVER_EVERY) hand
+     * over; } else { hand over the loops inside; loopEnd(id, tokL, cntL); }} — the loops inside are
+     * handed over before a timed (or unrecorded) activation of this one ends, so they go to the
+     * frame they ran in.
      */
     private InsnList loopEnd(Probed p) {
         InsnList l = new InsnList();
@@ -444,6 +445,10 @@ final class MethodRewriter {
             l.add(new InsnNode(Opcodes.I2L));
             l.add(new InsnNode(Opcodes.LADD));
             l.add(new VarInsnNode(Opcodes.LSTORE, p.itersLocal));
+            l.add(new VarInsnNode(Opcodes.ILOAD, p.accLocal));
+            l.add(pushInt(OutOfLineLoops.HAND_OVER_EVERY));
+            l.add(new JumpInsnNode(Opcodes.IF_ICMPLT, done));
+            l.add(handOver(p)); // every HAND_OVER_EVERY activations: seen while an outer loop runs on
             l.add(new JumpInsnNode(Opcodes.GOTO, done));
             l.add(timed);
             for (Probed q : byDepth) if (q != p && inside(q, p)) l.add(handOver(q));

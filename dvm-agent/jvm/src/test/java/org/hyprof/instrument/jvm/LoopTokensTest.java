@@ -168,6 +168,22 @@ class LoopTokensTest {
             assertEquals(1, loops.stat(L + m, Stats.CALLS), m);
     }
 
+    /**
+     * More count-only activations inside one activation of a timed loop than the code keeps before
+     * handing them over ({@code OutOfLineLoops.HAND_OVER_EVERY}): handed over on the way and at the
+     * end, none lost, none twice.
+     */
+    @ParameterizedTest
+    @EnumSource(Instrumented.Sites.class)
+    void manyCountOnlyActivationsInsideOneTimedOne(Instrumented.Sites sites) throws Throwable {
+        loops = Instrumented.load("fixtures.Loops", sites);
+        Hyprof.countOnly(loops.id(L + "manyInner(I)I#loop1"));
+        int n = 3 * org.hyprof.runtime.OutOfLineLoops.HAND_OVER_EVERY + 5;
+        assertEquals(fixtures.Loops.manyInner(n), call("manyInner", new Class<?>[] {int.class}, n));
+        assertLoop("manyInner(I)I#loop0", 1, n);
+        assertCounted("manyInner(I)I#loop1", n, 3L * n);
+    }
+
     @ParameterizedTest
     @EnumSource(Instrumented.Sites.class)
     void aRecursiveMethodWithALoop(Instrumented.Sites sites) throws Throwable {
