@@ -127,7 +127,7 @@ final class MethodRewriter {
      * to {@code loopEnd}, which counts it, one call each.
      */
     private boolean addUp;
-    static final int ADD_UP_LIMIT = 2048;
+    static final int ADD_UP_LIMIT = 256; // each exit hands over every loop: about 24 bytes a loop
 
     private final String owner;
     private final MethodNode mn;
