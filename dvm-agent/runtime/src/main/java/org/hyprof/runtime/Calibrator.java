@@ -76,7 +76,7 @@ final class Calibrator {
             // calls are added up per path under their caller's frame (ThreadState.countCall). Only
             // id 0: a snapshot taken meanwhile shows this thread, and no real probe has id 0.
             Config counting = new Config(new boolean[] {true}, new boolean[1], new byte[1], 0, 0, 0, false, new boolean[] {true});
-            Recorder.LoopPaths loops = Recorder.loopPaths;
+            Recorder.LoopHandOver loops = Recorder.loopHandOver;
             for (int w = 0; w < warm; w++) {
                 counted(counting, c, n, true);
                 counted(counting, c, n, false);
@@ -196,7 +196,7 @@ final class Calibrator {
      * each of 4 activations of 4 iterations), through {@code paths}, from a timed activation — or
      * the same outer loop without them.
      */
-    private static long flushes(Recorder.LoopPaths paths, Config c, Config timed, int n, boolean probed) {
+    private static long flushes(Recorder.LoopHandOver paths, Config c, Config timed, int n, boolean probed) {
         long s = 0;
         long t0 = System.nanoTime();
         if (probed) {

@@ -92,7 +92,7 @@ public final class Hyprof {
             c = c.withEvents(o.events).withRules(o.minDurationNanos, o.minCalls, o.maxDepth);
             Recorder.publish(c);
             setRoots(o.roots);
-            installLoopPaths();
+            installLoopHandOver();
             if (o.calibrate) calibrate(false);
             started = true;
             startReporter(o);
@@ -524,11 +524,11 @@ public final class Hyprof {
     }
 
     /**
-     * On the JVM, loop probes reach the recorder through {@link OutOfLineLoops} (its class
-     * initialization installs it; loaded by name: the DEX runtime leaves it out). Before the
-     * calibration, which measures loops through what is installed.
+     * On the JVM, the code's hand-overs of count-only loops reach the recorder through
+     * {@link OutOfLineLoops} (its class initialization installs it; loaded by name: the DEX runtime
+     * leaves it out). Before the calibration, which measures the hand-over through what is installed.
      */
-    private static void installLoopPaths() {
+    private static void installLoopHandOver() {
         if (isAndroid()) return;
         try {
             Class.forName("org.hyprof.runtime.OutOfLineLoops");

@@ -29,7 +29,7 @@ import java.lang.invoke.MethodType;
  * inlined, as they were: their count-only loops are counted one activation at a time, and are
  * charged the calibrated cost of a count-only call, which the out-of-line path's own cost exceeded
  * (in SciMark's {@code FFT.bitreverse}, a thousand count-only loops per call, that clamped the
- * calls to 0). {@link Recorder#loopPaths} is set to these paths when this class initializes —
+ * calls to 0). {@link Recorder#loopHandOver} is set to the hand-over when this class initializes —
  * before recording starts ({@link Hyprof#start} loads it) — so the calibrator measures the
  * hand-over as the app's code calls it.
  */
@@ -56,31 +56,12 @@ public final class OutOfLineLoops {
      */
     public static final int HAND_OVER_EVERY = 4096;
 
-    static final Recorder.LoopPaths PATHS = new Recorder.LoopPaths() {
-        @Override
-        public int begin(Config c, int id) {
-            try {
-                return (int) beginPath.invokeExact(c, id);
-            } catch (Throwable t) { // the path catches its own; this is the handle's failing
-                Recorder.internalFailure(t);
-                return 0;
-            }
-        }
-
-        @Override
-        public void end(Config c, int id, int token, int iterations) {
-            try {
-                endPath.invokeExact(c, id, token, iterations);
-            } catch (Throwable t) {
-                Recorder.internalFailure(t);
-            }
-        }
-
+    static final Recorder.LoopHandOver HAND_OVER = new Recorder.LoopHandOver() {
         @Override
         public void counted(Config c, int id, int activations, long iterations) {
             try {
                 countedPath.invokeExact(c, id, activations, iterations);
-            } catch (Throwable t) {
+            } catch (Throwable t) { // the path catches its own; this is the handle's failing
                 Recorder.internalFailure(t);
             }
         }
@@ -97,17 +78,22 @@ public final class OutOfLineLoops {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        Recorder.loopPaths = PATHS;
+        Recorder.loopHandOver = HAND_OVER;
     }
 
-    /** Installs these paths as {@link Recorder#loopPaths} (class initialization does it; idempotent). */
+    /** Installs the hand-over as {@link Recorder#loopHandOver} (class initialization does it; idempotent). */
     public static void install() {
-        Recorder.loopPaths = PATHS;
+        Recorder.loopHandOver = HAND_OVER;
     }
 
     /** The target of a loop's entry sites (bound to the loop's id): its token, 0 if nothing was recorded. */
     static int loopBegin(int id) {
-        return PATHS.begin(Recorder.config, id);
+        try {
+            return (int) beginPath.invokeExact(Recorder.config, id);
+        } catch (Throwable t) { // the path catches its own; this is the handle's failing
+            Recorder.internalFailure(t);
+            return 0;
+        }
     }
 
     /**
@@ -115,7 +101,12 @@ public final class OutOfLineLoops {
      * there (as {@link Probe#loopEnd}, which code instrumented before this class calls).
      */
     public static void loopEnd(int id, int token, int iterations) {
-        if (token != 0) PATHS.end(Recorder.config, id, token, iterations);
+        if (token == 0) return;
+        try {
+            endPath.invokeExact(Recorder.config, id, token, iterations);
+        } catch (Throwable t) {
+            Recorder.internalFailure(t);
+        }
     }
 
     /**
@@ -124,6 +115,6 @@ public final class OutOfLineLoops {
      * timed loop and at the method's exits.
      */
     public static void loopsCounted(int id, int activations, long iterations) {
-        PATHS.counted(Recorder.config, id, activations, iterations);
+        HAND_OVER.counted(Recorder.config, id, activations, iterations);
     }
 }

@@ -94,7 +94,7 @@ public final class ProbeSites {
             }
             MutableCallSite s = sites[slot];
             if (s == null) {
-                byte state = state(Recorder.config, id, isLoop);
+                byte state = state(Recorder.config, id);
                 s = new MutableCallSite(target(id, isLoop, state));
                 linked[slot] = state;
                 sites[slot] = s;
@@ -120,7 +120,7 @@ public final class ProbeSites {
      * activation, not a call into the runtime (re-linking deoptimizes the methods holding the
      * site once, when the loop goes count-only).
      */
-    private static byte state(Config c, int id, boolean isLoop) {
+    private static byte state(Config c, int id) {
         if (id >= c.on.length || !c.on[id]) return 0;
         return c.countOnly(id) ? (byte) 2 : (byte) 1;
     }
@@ -139,7 +139,7 @@ public final class ProbeSites {
         for (int slot = 0; slot < s.length; slot++) {
             if (s[slot] == null) continue;
             int id = slot >> 1;
-            byte state = state(c, id, (slot & 1) != 0);
+            byte state = state(c, id);
             if (state == linked[slot]) continue;
             s[slot].setTarget(target(id, (slot & 1) != 0, state));
             linked[slot] = state;

@@ -27,35 +27,18 @@ final class Recorder {
     }
 
     /**
-     * How loop probes of class files with invokedynamic entries reach {@link #loopBegin(Config, int)},
-     * {@link #loopEnd(Config, int, int, int)} and {@link #loopsCounted}: on the JVM through the path
-     * that the JIT keeps out of the app's methods ({@link OutOfLineLoops}), directly elsewhere. Set
-     * once, before recording starts ({@link Hyprof#start}); the calibrator measures the hand-over of
-     * count-only loops through what is installed here, as the app's code calls it.
+     * How the code's hand-overs of count-only loops reach {@link #loopsCounted}: on the JVM through
+     * the path the JIT keeps out of the app's methods ({@link OutOfLineLoops}), directly elsewhere.
+     * Set once, before recording starts ({@link Hyprof#start}); the calibrator measures the
+     * hand-over through what is installed here, as the app's code calls it.
      */
-    static LoopPaths loopPaths = LoopPaths.DIRECT;
+    static LoopHandOver loopHandOver = LoopHandOver.DIRECT;
 
-    interface LoopPaths {
-        /** A loop's entry: its token (as {@link #loopBegin(Config, int)}). */
-        int begin(Config c, int id);
-
-        /** A loop's end, token not 0 (as {@link #loopEnd(Config, int, int, int)}). */
-        void end(Config c, int id, int token, int iterations);
-
+    interface LoopHandOver {
         /** Count-only activations the code added up (as {@link #loopsCounted}). */
         void counted(Config c, int id, int activations, long iterations);
 
-        LoopPaths DIRECT = new LoopPaths() {
-            @Override
-            public int begin(Config c, int id) {
-                return loopBegin(c, id);
-            }
-
-            @Override
-            public void end(Config c, int id, int token, int iterations) {
-                loopEnd(c, id, token, iterations);
-            }
-
+        LoopHandOver DIRECT = new LoopHandOver() {
             @Override
             public void counted(Config c, int id, int activations, long iterations) {
                 loopsCounted(c, id, activations, iterations);
