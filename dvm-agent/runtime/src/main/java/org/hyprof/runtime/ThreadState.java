@@ -980,11 +980,20 @@ final class ThreadState {
 
     /** A timed loop event (enter, exit) in the frames up to the nearest method (counted for the host). */
     private static void countLoopEvent(long[] f, int from) {
-        for (int k = from; k >= 0; k -= FRAME) {
+        for (int k = from; k >= 0; k -= frameStride) {
             f[k + F_COUNTS] += LOOP_EVENT;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
     }
+
+    /**
+     * {@link #FRAME}, as a field the JIT cannot take for a constant: with a constant step C2 made
+     * {@link #countLoopEvent}'s walk a counted loop guarded by a loop-limit predicate, which failed
+     * the first time the walk met a stack deeper than before (a program's measured phase after its
+     * warm-up): loopEnter and close, with the walk inlined, went back to the interpreter until C2
+     * compiled them again, tens of milliseconds of every timed loop event at interpreter speed.
+     */
+    private static int frameStride = FRAME;
 
     /** The token {@link #loopEnter}'s count-only path hands out: no frame, iterations still counted. */
     static final int COUNT_ONLY_LOOP = -1;
