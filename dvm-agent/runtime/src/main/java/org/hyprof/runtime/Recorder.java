@@ -289,7 +289,21 @@ final class Recorder {
     private static volatile String failure;
     private static final AtomicLong internalDrops = new AtomicLong();
 
+    /**
+     * Thread states by thread id ({@code tid & (length - 1)}): every probe event looks its thread's
+     * state up, and two loads and a compare of the id (ids are never reused) cost less than the
+     * ThreadLocal's hash lookup through a weak reference (ProbeBench, count-only pair: 4.7 → 3.2 ns).
+     * A thread whose slot another live thread holds takes the ThreadLocal; a slot is claimed when
+     * its thread registers, and freed when it retires. Replaced (not cleared) by {@link #reset()}.
+     */
+    static final int TID_SLOTS = 4096;
+    private static ThreadState[] byTid = new ThreadState[TID_SLOTS];
+
     static ThreadState state() {
+        long tid = Thread.currentThread().getId();
+        ThreadState[] a = byTid;
+        ThreadState s = a[(int) tid & (TID_SLOTS - 1)];
+        if (s != null && s.tid == tid) return s;
         return STATE.get();
     }
 
@@ -298,14 +312,29 @@ final class Recorder {
             ThreadState s = new ThreadState(t, nextIndex++);
             THREADS.add(s);
             threadArray = THREADS.toArray(new ThreadState[0]);
+            int slot = (int) s.tid & (TID_SLOTS - 1);
+            ThreadState held = byTid[slot];
+            if (held == null || held.ended()) byTid[slot] = s;
             return s;
         }
+    }
+
+    /** Whether s is found by the table rather than the ThreadLocal (tests). */
+    static boolean holdsSlot(ThreadState s) {
+        return byTid[(int) s.tid & (TID_SLOTS - 1)] == s;
+    }
+
+    /** Frees the slot of a state that is dropped (under THREADS). */
+    private static void freeSlot(ThreadState s) {
+        int slot = (int) s.tid & (TID_SLOTS - 1);
+        if (byTid[slot] == s) byTid[slot] = null;
     }
 
     /** Drops a thread's state from snapshots (the calibration thread's). */
     static void unregister(ThreadState s) {
         synchronized (THREADS) {
             if (THREADS.remove(s)) {
+                freeSlot(s); // its thread may go on through the ThreadLocal; the table must not keep it
                 statsLeft.addAndGet(s.statsBytes);
                 if (s.tree != null) s.tree.release();
             }
@@ -334,6 +363,7 @@ final class Recorder {
         synchronized (THREADS) {
             for (ThreadState t : dead) {
                 if (!THREADS.remove(t)) continue;
+                freeSlot(t);
                 statsLeft.addAndGet(t.statsBytes);
                 if (t.tree != null) t.tree.release();
                 retiredEventDrops += t.log.dropped;
@@ -565,6 +595,7 @@ final class Recorder {
             for (ThreadState t : THREADS) if (t.tree != null) t.tree.release();
             THREADS.clear();
             STATE = newThreadLocal();
+            byTid = new ThreadState[TID_SLOTS];
             threadArray = new ThreadState[0];
             nextIndex = 0;
             retiredEventDrops = retiredEventOverwrites = retiredDepthDrops = retiredStatsDrops = 0;
