@@ -15,6 +15,14 @@ final class Recorder {
     static volatile Config config = Config.empty();
     /** {@code config.on}, read without a barrier by {@link Probe} (see its class comment). */
     static boolean[] fastOn = config.on;
+    /**
+     * {@link #config}, read without a barrier by the count-only path ({@link #count}): a volatile
+     * read there kept C2 from sharing anything between the count-only calls of one compiled loop
+     * body (each repeated the thread lookup and every check). A count-only site reads it only to
+     * drop a count that comes a moment after its probe went off; re-linking the site deoptimizes
+     * the code that may still hold an older config.
+     */
+    static Config plainConfig = config;
 
     /**
      * Re-links JIT-folded probe sites when a config changes ({@link ProbeSites}); null until the
@@ -51,6 +59,7 @@ final class Recorder {
         Config before = config;
         config = c;
         fastOn = c.on;
+        plainConfig = c;
         SiteListener l = sites;
         if (l != null) {
             try {
@@ -84,8 +93,8 @@ final class Recorder {
     /** The count-only path of a probe site switched to it ({@link ProbeSites}). */
     static int count(int id) {
         try {
-            Config c = config;
-            if (id < c.on.length && c.on[id]) state().countOnly(c, id, false);
+            Config c = plainConfig;
+            if (id < c.on.length && c.on[id]) state().countOnlyCall(c, id);
         } catch (Throwable t) {
             internalFailure(t);
         }

@@ -249,23 +249,56 @@ class PathTreeTest {
      * when the path changes or its frame ends; meanwhile snapshots still count every one of them.
      */
     @Test
-    void countOnlyCallsNotFlushedYetAreInTheSnapshotAndReachTheirNodeWhenTheFrameEnds() {
+    void countOnlyCallsNotFlushedYetAreInTheSnapshotAndReachTheirNodeWhenTheFrameEnds() throws Throwable {
+        countOnlyCallsAreAddedUpAndFlushed(new Site() {
+            @Override
+            public int begin(int id) {
+                return Probe.begin(id);
+            }
+        });
+    }
+
+    /** The same through invokedynamic sites, whose count-only target is {@link Recorder#count}'s own fast path. */
+    @Test
+    void countOnlyCallsThroughInvokedynamicSitesAreAddedUpAndFlushedAlike() throws Throwable {
+        countOnlyCallsAreAddedUpAndFlushed(new Site() {
+            final java.util.Map<Integer, java.lang.invoke.MethodHandle> sites = new java.util.HashMap<>();
+
+            @Override
+            public int begin(int id) throws Throwable {
+                java.lang.invoke.MethodHandle h = sites.get(id);
+                if (h == null) {
+                    h = ProbeSites.bootstrap(java.lang.invoke.MethodHandles.lookup(), "begin",
+                            java.lang.invoke.MethodType.methodType(int.class), id).dynamicInvoker();
+                    sites.put(id, h);
+                }
+                return (int) h.invokeExact();
+            }
+        });
+    }
+
+    /** A probe's begin, as a site of one form calls it. */
+    interface Site {
+        int begin(int id) throws Throwable;
+    }
+
+    private void countOnlyCallsAreAddedUpAndFlushed(Site site) throws Throwable {
         start(Options.DEFAULT_TREE_NODES, 20);
         Hyprof.countOnly(10);
         Hyprof.countOnly(11);
         int tok = Probe.begin(A);
-        for (int i = 0; i < 1000; i++) Probe.end(10, Probe.begin(10));
+        for (int i = 0; i < 1000; i++) Probe.end(10, site.begin(10));
         PathTree t = Recorder.state().tree;
         assertEquals(1000, mine().get(10, Stats.COUNT_ONLY_CALLS), "added up, not flushed: still in the probe's row");
         assertTrue(nodesOf(t, 10, false).isEmpty(), "the node comes with the flush");
         for (int i = 0; i < 3; i++) {
-            Probe.end(10, Probe.begin(10));
-            Probe.end(11, Probe.begin(11)); // two paths are added up at once
+            Probe.end(10, site.begin(10));
+            Probe.end(11, site.begin(11)); // two paths are added up at once
         }
         assertEquals(1003, mine().get(10, Stats.COUNT_ONLY_CALLS));
         assertEquals(3, mine().get(11, Stats.COUNT_ONLY_CALLS));
         assertTrue(nodesOf(t, 11, false).isEmpty());
-        for (int i = 0; i < ThreadState.FLUSH_COUNTED + 5; i++) Probe.end(11, Probe.begin(11));
+        for (int i = 0; i < ThreadState.FLUSH_COUNTED + 5; i++) Probe.end(11, site.begin(11));
         assertEquals(ThreadState.FLUSH_COUNTED, f(t, nodesOf(t, 11, false).get(0), PathTree.COUNT_ONLY),
                 "flushed when FLUSH_COUNTED calls were added up: the tree lags by fewer");
         Probe.end(A, tok);
