@@ -299,21 +299,26 @@ final class Recorder {
     private static final AtomicLong internalDrops = new AtomicLong();
 
     /**
-     * Thread states by thread id ({@code tid & (length - 1)}): every probe event looks its thread's
-     * state up, and two loads and a compare of the id (ids are never reused) cost less than the
-     * ThreadLocal's hash lookup through a weak reference (ProbeBench, count-only pair: 4.7 → 3.2 ns).
-     * A thread whose slot another live thread holds takes the ThreadLocal; a slot is claimed when
-     * its thread registers, and freed when it retires. Replaced (not cleared) by {@link #reset()}.
+     * Thread states by thread id ({@code id & (TID_SLOTS - 1)}): every probe event looks its
+     * thread's state up, and a slot load and a compare of the thread cost less than the
+     * ThreadLocal's hash lookup (ProbeBench, count-only pair: 4.7 → 3.2 ns). The compare is of the
+     * thread itself, not of its id: {@link Thread#getId} may be overridden, and two threads that
+     * answer the same id must never share a state. A thread whose slot another live thread holds
+     * takes the ThreadLocal; a slot is claimed when its thread registers, and freed when its state
+     * is retired or unregistered. Replaced (not cleared) by {@link #reset()}.
      */
     static final int TID_SLOTS = 4096;
     private static ThreadState[] byTid = new ThreadState[TID_SLOTS];
 
     static ThreadState state() {
-        long tid = Thread.currentThread().getId();
-        ThreadState[] a = byTid;
-        ThreadState s = a[(int) tid & (TID_SLOTS - 1)];
-        if (s != null && s.tid == tid) return s;
+        Thread t = Thread.currentThread();
+        ThreadState s = byTid[slotOf(t.getId())];
+        if (s != null && s.thread.get() == t) return s;
         return STATE.get();
+    }
+
+    private static int slotOf(long tid) {
+        return (int) tid & (TID_SLOTS - 1);
     }
 
     private static ThreadState register(Thread t) {
@@ -321,7 +326,7 @@ final class Recorder {
             ThreadState s = new ThreadState(t, nextIndex++);
             THREADS.add(s);
             threadArray = THREADS.toArray(new ThreadState[0]);
-            int slot = (int) s.tid & (TID_SLOTS - 1);
+            int slot = slotOf(s.tid);
             ThreadState held = byTid[slot];
             if (held == null || held.ended()) byTid[slot] = s;
             return s;
@@ -330,12 +335,12 @@ final class Recorder {
 
     /** Whether s is found by the table rather than the ThreadLocal (tests). */
     static boolean holdsSlot(ThreadState s) {
-        return byTid[(int) s.tid & (TID_SLOTS - 1)] == s;
+        return byTid[slotOf(s.tid)] == s;
     }
 
     /** Frees the slot of a state that is dropped (under THREADS). */
     private static void freeSlot(ThreadState s) {
-        int slot = (int) s.tid & (TID_SLOTS - 1);
+        int slot = slotOf(s.tid);
         if (byTid[slot] == s) byTid[slot] = null;
     }
 

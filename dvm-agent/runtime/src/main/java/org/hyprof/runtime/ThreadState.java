@@ -60,9 +60,10 @@ final class ThreadState {
     final int index;
     /**
      * The thread recording here, weakly: the reporter retires the state of a thread that has ended
-     * ({@link Recorder#deadThreads}) and a dead thread is not kept alive for it.
+     * ({@link Recorder#deadThreads}) and a dead thread is not kept alive for it. Also what
+     * {@link Recorder#state} compares the current thread with.
      */
-    private final java.lang.ref.WeakReference<Thread> thread;
+    final java.lang.ref.WeakReference<Thread> thread;
 
     private long[] frames = new long[64 * FRAME];
     /** Top of stack, in longs (depth × FRAME). */

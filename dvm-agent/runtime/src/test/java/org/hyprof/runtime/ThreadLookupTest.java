@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every probe finds its thread's state through the thread-id table ({@link Recorder#state}):
- * threads whose ids share a slot keep their own states and exact counts, a slot a retired
- * thread held is taken by the next thread on it, and a reset forgets the table.
+ * threads whose ids share a slot, or that answer the same id, keep their own states and exact
+ * counts, a slot a retired thread held is taken by the next thread on it, and a reset forgets the
+ * table.
  */
 class ThreadLookupTest {
     static final int A = 1, B = 2;
@@ -89,6 +90,39 @@ class ThreadLookupTest {
         assertEquals(0, h.get(B, Stats.CALLS));
         assertEquals(5, s.get(A, Stats.CALLS), "the thread that found the slot taken");
         assertEquals(1, s.get(B, Stats.CALLS));
+    }
+
+    /** Thread.getId may be overridden: a thread answering another's id must not get that thread's state. */
+    @Test
+    void aThreadAnsweringAnotherThreadsIdKeepsItsOwnState() throws Exception {
+        call(A, 1); // this thread registers and holds its slot
+        final ThreadState mine = Recorder.state();
+        assertTrue(Recorder.holdsSlot(mine));
+        final long id = Thread.currentThread().getId();
+        final AtomicReference<ThreadState> found = new AtomicReference<ThreadState>();
+        Thread liar = new Thread("liar") {
+            @Override
+            public long getId() {
+                return id;
+            }
+
+            @Override
+            public void run() {
+                call(A, 2);
+                found.set(Recorder.state());
+            }
+        };
+        liar.start();
+        liar.join();
+        assertNotSame(mine, found.get(), "the same id, another thread: another state");
+        assertSame(mine, Recorder.state());
+        long mineCalls = -1, liarCalls = -1;
+        for (Snapshot.ThreadData d : Hyprof.snapshot().threads) {
+            if (d.name.equals("liar")) liarCalls = d.get(A, Stats.CALLS);
+            else if (d.name.equals(Thread.currentThread().getName())) mineCalls = d.get(A, Stats.CALLS);
+        }
+        assertEquals(1, mineCalls);
+        assertEquals(2, liarCalls);
     }
 
     @Test
