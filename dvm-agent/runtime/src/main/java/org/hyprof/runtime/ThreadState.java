@@ -462,7 +462,7 @@ final class ThreadState {
     /** Frames above frame t whose own end never came: loops are closed, methods dropped. */
     private void closeAbove(Config c, int t, long now) {
         long[] f = frames;
-        for (int j = top - FRAME; j > t; j -= frameStride) {
+        for (int j = top - FRAME; j > t; j -= FRAME) {
             if ((f[j + F_ID] & KIND_LOOP) != 0) close(c, j, now, true, false, 0);
             else discard(c, j, now);
         }
@@ -478,7 +478,7 @@ final class ThreadState {
         // (a probe switched off in between, an exception through code without probes).
         if ((f[t + F_ID] & ~ROOT) != key) {
             int i = t - FRAME;
-            while (i >= 0 && (f[i + F_ID] & ~ROOT) != key) i -= frameStride;
+            while (i >= 0 && (f[i + F_ID] & ~ROOT) != key) i -= FRAME;
             if (i < 0) return; // entered while off or filtered: nothing to close
             closeAbove(c, i, now);
             t = i;
@@ -553,7 +553,7 @@ final class ThreadState {
             // charge this activation to the enclosing frames up to the nearest method: their
             // exclusive time does not include it
             long raw = dRaw, incl = dIncl, cpu = dCpuIncl;
-            for (int k = t - FRAME; k >= 0; k -= frameStride) {
+            for (int k = t - FRAME; k >= 0; k -= FRAME) {
                 f[k + F_CHILD_INCL] += raw;
                 f[k + F_CHILD_DINCL] += incl;
                 f[k + F_CHILD_CPU] += cpu;
@@ -839,7 +839,7 @@ final class ThreadState {
     void nativeCost(long instr, long cycles, long estNanos, long picojoules) {
         int t = top - FRAME;
         long[] f = frames;
-        while (t >= 0 && (f[t + F_ID] & KIND_LOOP) != 0) t -= frameStride;
+        while (t >= 0 && (f[t + F_ID] & KIND_LOOP) != 0) t -= FRAME;
         if (t < 0) { // no method frame open: the thread's total still counts it
             topNativeEstNanos += estNanos;
             topNativeEnergyPicojoules += picojoules;
@@ -975,14 +975,14 @@ final class ThreadState {
         long key = ((long) id << 2) | KIND_LOOP;
         if (f[i + F_ID] != key) {
             // an inner loop left by an exception edge may still be open above it
-            while (i >= 0 && (f[i + F_ID] & KIND_LOOP) != 0 && f[i + F_ID] != key) i -= frameStride;
+            while (i >= 0 && (f[i + F_ID] & KIND_LOOP) != 0 && f[i + F_ID] != key) i -= FRAME;
             if (i < 0 || f[i + F_ID] != key) return;
         }
         iters++;
         long perIter = Recorder.calibration.perIterFx;
         cost += perIter;
         f[i + F_ITER_COUNT]++;
-        for (int k = i; k >= 0; k -= frameStride) {
+        for (int k = i; k >= 0; k -= FRAME) {
             f[k + F_DIRECT_ITERS]++;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
@@ -994,7 +994,7 @@ final class ThreadState {
         int t = top - FRAME;
         long key = ((long) id << 2) | KIND_LOOP;
         int i = t;
-        while (i >= 0 && (f[i + F_ID] & KIND_LOOP) != 0 && f[i + F_ID] != key) i -= frameStride;
+        while (i >= 0 && (f[i + F_ID] & KIND_LOOP) != 0 && f[i + F_ID] != key) i -= FRAME;
         if (i < 0 || f[i + F_ID] != key) return;
         closeAbove(c, i, now);
         close(c, i, now, true, true, 0);
@@ -1010,13 +1010,11 @@ final class ThreadState {
     }
 
     /**
-     * {@link #FRAME}, as a field the JIT cannot take for a constant, for every walk down the frame
-     * stack: with a constant step C2 made {@link #countLoopEvent}'s walk a counted loop guarded by
-     * a loop-limit predicate, which failed the first time the walk met a stack deeper than before
-     * (a program's measured phase after its warm-up): loopEnter and close, with the walk inlined,
-     * went back to the interpreter until C2 compiled them again, tens of milliseconds of every
-     * timed loop event at interpreter speed. The walks are a few frames long: unrolling them
-     * bought nothing.
+     * {@link #FRAME}, as a field the JIT cannot take for a constant: with a constant step C2 made
+     * {@link #countLoopEvent}'s walk a counted loop guarded by a loop-limit predicate, which failed
+     * the first time the walk met a stack deeper than before (a program's measured phase after its
+     * warm-up): loopEnter and close, with the walk inlined, went back to the interpreter until C2
+     * compiled them again, tens of milliseconds of every timed loop event at interpreter speed.
      */
     private static int frameStride = FRAME;
 
@@ -1068,7 +1066,7 @@ final class ThreadState {
     private void countIterations(int from, long iterations) {
         iters += iterations;
         long[] f = frames;
-        for (int k = from; k >= 0; k -= frameStride) {
+        for (int k = from; k >= 0; k -= FRAME) {
             f[k + F_DIRECT_ITERS] += iterations;
             if ((f[k + F_ID] & KIND_LOOP) == 0) break;
         }
