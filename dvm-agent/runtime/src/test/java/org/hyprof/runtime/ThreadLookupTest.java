@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every probe finds its thread's state through the thread-id table ({@link Recorder#state}):
+ * Count-only calls find their thread's state through the thread-id table ({@link Recorder#stateByTid}):
  * threads whose ids share a slot, or that answer the same id, keep their own states and exact
  * counts, a slot a retired thread held is taken by the next thread on it, and a reset forgets the
  * table.
@@ -54,7 +54,7 @@ class ThreadLookupTest {
             @Override
             public void run() {
                 call(A, 3);
-                holderState.set(Recorder.state());
+                holderState.set(Recorder.stateByTid());
                 holderRecorded.countDown();
                 try {
                     release.await(); // alive, and holding its slot, while the other records
@@ -70,7 +70,7 @@ class ThreadLookupTest {
             public void run() {
                 call(A, 5);
                 call(B, 1);
-                sharerState.set(Recorder.state());
+                sharerState.set(Recorder.stateByTid());
             }
         });
         holder.start();
@@ -96,7 +96,7 @@ class ThreadLookupTest {
     @Test
     void aThreadAnsweringAnotherThreadsIdKeepsItsOwnState() throws Exception {
         call(A, 1); // this thread registers and holds its slot
-        final ThreadState mine = Recorder.state();
+        final ThreadState mine = Recorder.stateByTid();
         assertTrue(Recorder.holdsSlot(mine));
         final long id = Thread.currentThread().getId();
         final AtomicReference<ThreadState> found = new AtomicReference<ThreadState>();
@@ -109,13 +109,13 @@ class ThreadLookupTest {
             @Override
             public void run() {
                 call(A, 2);
-                found.set(Recorder.state());
+                found.set(Recorder.stateByTid());
             }
         };
         liar.start();
         liar.join();
         assertNotSame(mine, found.get(), "the same id, another thread: another state");
-        assertSame(mine, Recorder.state());
+        assertSame(mine, Recorder.stateByTid());
         long mineCalls = -1, liarCalls = -1;
         for (Snapshot.ThreadData d : Hyprof.snapshot().threads) {
             if (d.name.equals("liar")) liarCalls = d.get(A, Stats.CALLS);
@@ -143,7 +143,7 @@ class ThreadLookupTest {
             @Override
             public void run() {
                 call(A, 4);
-                found.set(Recorder.state());
+                found.set(Recorder.stateByTid());
             }
         });
         next.start();
@@ -156,10 +156,10 @@ class ThreadLookupTest {
     @Test
     void aResetForgetsEveryThreadsState() {
         call(A, 2);
-        ThreadState before = Recorder.state();
+        ThreadState before = Recorder.stateByTid();
         RuntimeTesting.startQuiet();
         Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, true}, null);
-        ThreadState after = Recorder.state();
+        ThreadState after = Recorder.stateByTid();
         assertNotSame(before, after);
         call(A, 1);
         assertEquals(1, of(Thread.currentThread()).get(A, Stats.CALLS), "counts start again after a reset");
