@@ -16,11 +16,12 @@ final class Recorder {
     /** {@code config.on}, read without a barrier by {@link Probe} (see its class comment). */
     static boolean[] fastOn = config.on;
     /**
-     * {@link #config}, read without a barrier by the count-only path ({@link #count}): a volatile
-     * read there kept C2 from sharing anything between the count-only calls of one compiled loop
-     * body (each repeated the thread lookup and every check). A count-only site reads it only to
-     * drop a count that comes a moment after its probe went off; re-linking the site deoptimizes
-     * the code that may still hold an older config.
+     * {@link #config}, read without a barrier by the count-only path ({@link #count}), which is
+     * inlined into the app's loops: a volatile read is a barrier the JIT moves no load across, and
+     * this one needs none. A count-only site reads it only to drop a count that comes a moment
+     * after its probe went off; re-linking the site deoptimizes the code that may still hold an
+     * older config. (No change measured on its own: CallHeavy's small, 0.63–0.65 ms a call both
+     * ways.)
      */
     static Config plainConfig = config;
 
