@@ -61,7 +61,7 @@ final class ThreadState {
     /**
      * The thread recording here, weakly: the reporter retires the state of a thread that has ended
      * ({@link Recorder#deadThreads}) and a dead thread is not kept alive for it. Also what
-     * {@link Recorder#state} compares the current thread with.
+     * {@link Recorder#stateByTid} compares the current thread with.
      */
     final java.lang.ref.WeakReference<Thread> thread;
 
