@@ -55,10 +55,15 @@ class LiveTogglesIT {
         for (Process p : children) p.destroyForcibly().waitFor();
     }
 
-    @Test
-    void sciMarkShapedRunThroughZoomOffRuleScopeAndBack() throws Exception {
-        start("scimark");
-        awaitRounds("every probe on at start");
+    /**
+     * Every step of the live workflow on a SciMark-shaped run; second, with loops off from the
+     * start, so the zoom step to loops has the agent place sor's loop code while it runs.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", ",resolutions=process:thread:method"})
+    void sciMarkShapedRunThroughZoomOffRuleScopeAndBack(String moreAgentArgs) throws Exception {
+        start("scimark", moreAgentArgs.isEmpty() ? "scimark" : "scimark-loops-placed", moreAgentArgs);
+        awaitRounds("the probes of the start on");
         String proc = only(ctlCsv("processes")).get("id");
 
         String thread = ctl("zoom-in", proc);
@@ -103,6 +108,11 @@ class LiveTogglesIT {
         awaitProbes("loop level: sor's loops on, others off", Map.of("workload.Toggles.sor(double[][], int)#loop0", "on",
                 "workload.Toggles.quicksort(int[], int, int)#loop0", "off"));
         awaitRounds("loop level, root sor");
+        String sorName = "workload.Toggles.sor(double[][], int)";
+        Await.until("sor's loops to record", () -> {
+            awaitRounds("sor's loops on");
+            return loopCalls(sorName) > 0;
+        });
 
         String scope = ctl("scope");
         assertTrue(scope.contains("loop level, root " + sor), scope);
@@ -165,6 +175,45 @@ class LiveTogglesIT {
     }
 
     /**
+     * Loops off from the start ({@code resolutions} without {@code loop}): the agent rewrites each
+     * class without its loops' code, and places it (retransforming the class with the same ids)
+     * when a loop probe is switched on. The loops are known and listed from the start; switched
+     * on, they record; a loop never switched on records nothing; the books hold.
+     */
+    @Test
+    void loopsOffFromTheStartArePlacedWhenSwitchedOn() throws Exception {
+        start("loops", "loops-placed", ",resolutions=process:thread:method");
+        String sweep = "workload.Toggles.sweep(int)", own = "workload.Toggles$Worker.loop()#loop0";
+        awaitProbes("loops listed, off", Map.of(sweep, "on", sweep + "#loop0", "off", sweep + "#loop1", "off", own, "off"));
+        assertEquals(0, loopCalls(sweep), "no loop recorded before one is switched on");
+        ctl("on", sweep + "#loop*");
+        awaitProbes("sweep's loops on", Map.of(sweep + "#loop0", "on", sweep + "#loop1", "on"));
+        // the class is rewritten on the agent's own thread: sweep's next calls run the new code
+        Await.until("sweep's loops to record", () -> {
+            awaitRounds("sweep's loops on");
+            return loopCalls(sweep) > 0;
+        });
+        long before = loopCalls(sweep);
+        awaitRounds("more rounds with the loops placed");
+        assertTrue(loopCalls(sweep) > before, "every round's sweep calls run the loops' code");
+        assertBooksKept(finish());
+        Cli loops = Cli.run("report", db.toString(), "--by", "loop", "--format", "csv");
+        assertEquals(0, loops.exit, loops.err);
+        List<Map<String, String>> rows = csvRows(loops.out);
+        assertTrue(rows.stream().anyMatch(r -> r.get("method").startsWith(sweep + "#loop") && Long.parseLong(r.get("iterations")) > 0),
+                "sweep's loops counted their iterations: " + loops.out);
+        assertTrue(rows.stream().noneMatch(r -> r.get("method").startsWith("workload.Toggles$Worker.loop()#loop")),
+                "the loop never switched on has no row: " + loops.out);
+    }
+
+    /** Calls of the method's loops in a fresh live snapshot. */
+    long loopCalls(String method) {
+        return ctlCsv("stats", "--by", "loop", "--format", "csv").stream()
+                .filter(r -> r.get("method").startsWith(method + "#loop"))
+                .mapToLong(r -> Long.parseLong(r.get("calls"))).sum();
+    }
+
+    /**
      * The same books for the same workloads left alone (every probe on throughout, the same rounds
      * of snapshots): what the three scenarios find beyond this is what toggling broke.
      */
@@ -187,6 +236,11 @@ class LiveTogglesIT {
      * until every probe is known.
      */
     void start(String kind, String session) throws Exception {
+        start(kind, session, "");
+    }
+
+    /** {@link #start(String, String)} with more agent arguments ({@code ,key=value...}). */
+    void start(String kind, String session, String moreAgentArgs) throws Exception {
         db = dir.resolve(session + ".db");
         serveLog = dir.resolve("serve.log");
         serve = new ProcessBuilder(Cli.java(), "-jar", Cli.hyprofJar().toString(), "serve", "--listen", "127.0.0.1:0", "-o",
@@ -200,7 +254,7 @@ class LiveTogglesIT {
         address = "127.0.0.1:" + m.group(1);
 
         appLog = dir.resolve("app.log");
-        String agentArgs = "connect=" + address + ",tokenFile=" + db + ".token,snapshotMillis=200";
+        String agentArgs = "connect=" + address + ",tokenFile=" + db + ".token,snapshotMillis=200" + moreAgentArgs;
         app = new ProcessBuilder(Cli.java(), "-javaagent:" + Cli.agentJar() + "=" + agentArgs, "-cp",
                 Cli.classpathOf(Toggles.class), "workload.Toggles", kind)
                 .redirectErrorStream(true).redirectOutput(appLog.toFile()).start();

@@ -191,6 +191,24 @@ public final class Hyprof {
         }
     }
 
+    /** Told of loop probes switched on ({@link #onLoopsSwitchedOn}). */
+    public interface LoopsSwitchedOn {
+        /**
+         * {@code ids}: loop probes just switched on (or defined on). Called with the runtime's
+         * configuration lock held, on whichever thread changed the flags: hand the work to another
+         * thread, never block, never define probes here.
+         */
+        void switchedOn(int[] ids);
+    }
+
+    /**
+     * Registers who is told when loop probes are switched on: the JVM agent places a loop's code
+     * only then, so loops switched off from the start cost nothing. One listener; null removes it.
+     */
+    public static void onLoopsSwitchedOn(LoopsSwitchedOn l) {
+        Recorder.loopsListener = l;
+    }
+
     /** Number of probe ids known (highest id + 1). */
     public static int probeCount() {
         return Recorder.config.on.length;
@@ -402,6 +420,7 @@ public final class Hyprof {
         stop();
         synchronized (LOCK) {
             Recorder.reset();
+            Recorder.loopsListener = null;
             options = new Options();
         }
         synchronized (PIECES) {

@@ -35,6 +35,9 @@ final class Recorder {
         void changed(Config before, Config after);
     }
 
+    /** Told of loop probes a config switches on ({@link Hyprof#onLoopsSwitchedOn}); null: nobody asks. */
+    static volatile Hyprof.LoopsSwitchedOn loopsListener;
+
     /**
      * How the code's hand-overs of count-only loops reach {@link #loopsCounted}: on the JVM through
      * the path the JIT keeps out of the app's methods ({@link OutOfLineLoops}), directly elsewhere.
@@ -69,6 +72,31 @@ final class Recorder {
                 report("could not re-link probe sites: " + t); // their flags still decide in Recorder
             }
         }
+        Hyprof.LoopsSwitchedOn ll = loopsListener;
+        if (ll != null && before.on != c.on) { // rules, roots and count-only changes share the flags
+            int[] ids = loopsSwitchedOn(before, c);
+            if (ids.length > 0) {
+                try {
+                    ll.switchedOn(ids);
+                } catch (Throwable t) {
+                    report("could not place the code of loops switched on: " + t);
+                }
+            }
+        }
+    }
+
+    /** Loop probes on in {@code after} and not in {@code before} (new ids included). */
+    static int[] loopsSwitchedOn(Config before, Config after) {
+        int[] ids = new int[8];
+        int n = 0;
+        boolean[] was = before.on, on = after.on;
+        byte[] kind = after.kind;
+        for (int i = 0; i < on.length; i++) {
+            if (!on[i] || kind[i] != Config.KIND_LOOP || i < was.length && was[i]) continue;
+            if (n == ids.length) ids = java.util.Arrays.copyOf(ids, n * 2);
+            ids[n++] = i;
+        }
+        return java.util.Arrays.copyOf(ids, n);
     }
 
     /** {@link Probe#begin}'s recording path: the token of the frame opened, 0 if none. */

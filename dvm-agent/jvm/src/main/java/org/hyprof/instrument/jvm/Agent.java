@@ -3,8 +3,12 @@ package org.hyprof.instrument.jvm;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.Arrays;
+import java.util.function.IntSupplier;
 import org.hyprof.config.ConfigException;
+import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.ProfilingConfig;
+import org.hyprof.config.Resolution;
 import org.hyprof.instrument.ProbeIds;
 import org.hyprof.instrument.ProbeSet;
 import org.hyprof.runtime.Hyprof;
@@ -49,6 +53,13 @@ public final class Agent {
                 return;
             }
         }
+        // loops off from the start: their code is placed when one is switched on (LoopPlacer)
+        if (!cfg.resolutions.contains(Resolution.LOOP) && inst.isRetransformClassesSupported()) {
+            t.placer = new LoopPlacer(inst);
+            inst.addTransformer(t, true);
+            Hyprof.onLoopsSwitchedOn(t.placer);
+            return;
+        }
         inst.addTransformer(t, false);
     }
 
@@ -64,6 +75,8 @@ public final class Agent {
         private volatile boolean failedOnce;
         /** hyprof's own class loader in a hybrid run (bb-tracer): never instrumented. */
         volatile ClassLoader ownLoader;
+        /** Loop code placed on demand (loops off from the start); null: loops always get their code. */
+        volatile LoopPlacer placer;
 
         Transformer(ProfilingConfig cfg) {
             this.cfg = cfg;
@@ -72,20 +85,30 @@ public final class Agent {
 
         /** {@code class\tname\tdescriptor} of a method probe placed so far, or null. */
         synchronized String methodKey(int id) {
-            org.hyprof.config.ProbeInfo p = probes.probe(id);
+            ProbeInfo p = probes.probe(id);
             return p == null || p.loop() ? null : p.className() + "\t" + p.methodName() + "\t" + p.descriptor();
         }
 
         @Override
         public byte[] transform(ClassLoader loader, String className, Class<?> redefined,
                                 ProtectionDomain pd, byte[] bytes) {
-            if (loader == null || className == null || redefined != null || loader == ownLoader) return null;
+            if (loader == null || className == null || loader == ownLoader) return null;
+            LoopPlacer lp = placer;
+            if (redefined != null) return lp == null ? null : again(lp, loader, className, bytes);
             String dotted = className.replace('/', '.');
             if (!cfg.classes.accepts(dotted)) return null;
             try {
                 synchronized (this) {
-                    ClassRewriter.Result r = ClassRewriter.forLoader(loader, true).hybrid(cfg.isHybrid())
-                            .staticSites(cfg.staticSites).rewrite(bytes, ids::next);
+                    if (lp == null) {
+                        ClassRewriter.Result r = rewriter(loader).rewrite(bytes, ids::next);
+                        boolean newRoots = probes.add(r.probes(), r.skipped());
+                        probes.defineInRuntime(r.probes(), r.skipped(), newRoots);
+                        return r.bytes();
+                    }
+                    IdLog taken = new IdLog(ids);
+                    ClassRewriter.Result r = rewriter(loader).loopCode(false).rewrite(bytes, taken);
+                    if (r.bytes() != null) // before the probes are known: a switch-on finds the class
+                        lp.rewritten(className, loader, taken.ids(), r.probes().stream().anyMatch(ProbeInfo::loop));
                     boolean newRoots = probes.add(r.probes(), r.skipped());
                     probes.defineInRuntime(r.probes(), r.skipped(), newRoots);
                     return r.bytes();
@@ -98,6 +121,61 @@ public final class Agent {
                 }
                 return null;
             }
+        }
+
+        private ClassRewriter rewriter(ClassLoader loader) {
+            return ClassRewriter.forLoader(loader, true).hybrid(cfg.isHybrid()).staticSites(cfg.staticSites);
+        }
+
+        /**
+         * A retransformation of a class this agent rewrote (its original bytes again): the same
+         * rewrite with the same ids, with its loops' code once they were switched on. Returning
+         * null would leave the class without any probe, so a class rewritten before is never
+         * returned unrewritten; a class the agent did not rewrite is left alone.
+         */
+        private byte[] again(LoopPlacer lp, ClassLoader loader, String className, byte[] bytes) {
+            LoopPlacer.Rewritten was = lp.find(loader, className);
+            if (was == null) return null;
+            boolean withLoops = lp.withLoops(was);
+            synchronized (this) {
+                if (withLoops) {
+                    try {
+                        byte[] b = rewriter(loader).rewrite(bytes, was.replay()).bytes();
+                        lp.done(was, b != null);
+                        if (b != null) return b;
+                    } catch (Throwable t) {
+                        lp.done(was, false);
+                        System.err.println("hyprof: the loops of " + className.replace('/', '.') + " stay without probes: " + t);
+                    }
+                }
+                try {
+                    return rewriter(loader).loopCode(false).rewrite(bytes, was.replay()).bytes();
+                } catch (Throwable t) { // it succeeded before, from the same bytes: not expected
+                    System.err.println("hyprof: " + className.replace('/', '.') + " rewritten again failed: " + t);
+                    return null;
+                }
+            }
+        }
+    }
+
+    /** Hands out ids and keeps them, in order. */
+    static final class IdLog implements IntSupplier {
+        private final ProbeIds ids;
+        private int[] taken = new int[8];
+        private int n;
+
+        IdLog(ProbeIds ids) {
+            this.ids = ids;
+        }
+
+        @Override
+        public int getAsInt() {
+            if (n == taken.length) taken = Arrays.copyOf(taken, n * 2);
+            return taken[n++] = ids.next();
+        }
+
+        int[] ids() {
+            return Arrays.copyOf(taken, n);
         }
     }
 }

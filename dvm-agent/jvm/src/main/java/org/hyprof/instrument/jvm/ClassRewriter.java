@@ -63,6 +63,18 @@ public final class ClassRewriter {
     }
 
     /**
+     * False: loops get their probe ids and manifest entries but no code (see
+     * {@link MethodRewriter#loopCode}); the agent rewrites the class again, with the same ids, when
+     * one of its loop probes is switched on.
+     */
+    public ClassRewriter loopCode(boolean on) {
+        this.loopCode = on;
+        return this;
+    }
+
+    private boolean loopCode = true;
+
+    /**
      * Ids handed out are local to {@code piece} (a jar instrumented on its own): the code adds the
      * piece's base, read from its holder class at run time ({@link Piece}). Null (the default):
      * ids of the one namespace, as the agent hands them out. Not with {@link #hybrid} (whose native
@@ -128,7 +140,7 @@ public final class ClassRewriter {
                 }
                 AbstractInsnNode[] before = mn.instructions.toArray();
                 try {
-                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn, indy, piece).rewrite(methodIds, loops);
+                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode).rewrite(methodIds, loops);
                     Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
                             (mn.access & Opcodes.ACC_STATIC) != 0, threadBodies.contains(mn.name + mn.desc));
                     probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,

@@ -147,6 +147,19 @@ final class MethodRewriter {
     }
 
     /**
+     * Whether loop probes get code ({@code true}, the default). False: the loops are found and
+     * their ids handed out and returned exactly as with code, but the method gets none of it — the
+     * agent places loop code only when a loop probe is switched on ({@link LoopPlacer}), so loops
+     * that are off cost nothing, not even in the interpreter.
+     */
+    MethodRewriter loopCode(boolean on) {
+        this.loopCode = on;
+        return this;
+    }
+
+    private boolean loopCode = true;
+
+    /**
      * Rewrites the method in place. {@code nextId} supplies probe ids (method first, then loops in
      * code order). Every {@link Skip} is thrown before the first change, so a skipped method is
      * left exactly as it was.
@@ -297,6 +310,7 @@ final class MethodRewriter {
             kept.add(new Probed(l, id, local, local + 1, local + 2, local + 3));
             placed.add(new int[] {id, firstLineOf(code, l.body, l.header)}); // names the loop: #loop@LINE
         }
+        if (!loopCode) return List.of(); // ids and names as with code, the method left as it is
         List<Probed> byDepth = new ArrayList<>(kept);
         byDepth.sort((a, b) -> Integer.compare(a.loop.body.cardinality(), b.loop.body.cardinality()));
         this.byDepth = byDepth;

@@ -92,6 +92,59 @@ class ClassRewriterTest {
         for (Snapshot.ThreadData t : Hyprof.snapshot().threads) assertEquals(0, t.depthDrops);
     }
 
+    /**
+     * Loops without their code (the agent's start with loops off, {@link LoopPlacer}): the same
+     * probes, ids and names as with the code, no loop site in any method, and the rewrite with
+     * the code from the same ids (the agent's retransformation) gives the same probes again. Run,
+     * the class without loop code counts its method calls exactly and no loop.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Instrumented.Sites.class, names = {"INDY", "STATIC"})
+    void loopsWithoutTheirCodeKeepTheirIdsAndNames(Instrumented.Sites sites) throws Exception {
+        byte[] original;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/fixtures/Workload.class")) {
+            original = in.readAllBytes();
+        }
+        org.hyprof.instrument.ProbeIds ids = new org.hyprof.instrument.ProbeIds(40);
+        java.util.List<Integer> taken = new java.util.ArrayList<>();
+        ClassRewriter.Result without = ClassRewriter.forLoader(getClass().getClassLoader(), true)
+                .staticSites(sites == Instrumented.Sites.STATIC).loopCode(false)
+                .rewrite(original, () -> { int id = ids.next(); taken.add(id); return id; });
+        int[] next = {0};
+        ClassRewriter.Result with = ClassRewriter.forLoader(getClass().getClassLoader(), true)
+                .staticSites(sites == Instrumented.Sites.STATIC)
+                .rewrite(original, () -> taken.get(next[0]++));
+        assertEquals(taken.size(), next[0], "the rewrite with loop code asks for the same number of ids");
+        assertEquals(with.probes(), without.probes(), "same probes, ids, names and lines");
+        assertEquals(with.skipped(), without.skipped());
+        assertTrue(without.probes().stream().filter(ProbeInfo::loop).count() >= 6, "the loops are listed: " + without.probes());
+        assertEquals(0, loopSites(without.bytes()), "no loop code");
+        assertTrue(loopSites(with.bytes()) > 0, "loop code in the rewrite with it");
+        Instrumented.verify(without.bytes());
+
+        Instrumented i = Instrumented.load("fixtures.Workload", sites, false);
+        byName = i.byName;
+        assertEquals(fixtures.Workload.run(), i.loaded.getMethod("run").invoke(null));
+        assertEquals(177, stat("fixtures.Workload.fib(I)I", Stats.CALLS));
+        assertEquals(4, stat("fixtures.Workload.deep(I)V", Stats.THROWS));
+        assertEquals(0, stat("fixtures.Workload.nested()I#loop0", Stats.CALLS), "a loop without code records nothing");
+        assertEquals(0, stat("fixtures.Workload.nested()I#loop1", Stats.ITERATIONS));
+    }
+
+    /** Loop entries and ends in the class (invokedynamic or static). */
+    static int loopSites(byte[] bytes) {
+        org.objectweb.asm.tree.ClassNode cn = new org.objectweb.asm.tree.ClassNode();
+        new org.objectweb.asm.ClassReader(bytes).accept(cn, 0);
+        int n = 0;
+        for (org.objectweb.asm.tree.MethodNode mn : cn.methods) {
+            for (org.objectweb.asm.tree.AbstractInsnNode i : mn.instructions) {
+                if (i instanceof org.objectweb.asm.tree.InvokeDynamicInsnNode d && d.name.startsWith("loop")) n++;
+                if (i instanceof org.objectweb.asm.tree.MethodInsnNode m && (m.owner.equals(MethodRewriter.LOOPS) || m.name.startsWith("loop"))) n++;
+            }
+        }
+        return n;
+    }
+
     @Test
     void resolutionsAreClassified() throws Exception {
         instrumentAndLoad(Instrumented.Sites.INDY);

@@ -47,6 +47,11 @@ final class Instrumented {
 
     /** Rewrites and loads {@code className} (a class of the test class path); the runtime must be started. */
     static Instrumented load(String className, Sites sites) throws Exception {
+        return load(className, sites, true);
+    }
+
+    /** {@link #load(String, Sites)}; {@code loopCode} false: loops listed, without their code ({@link ClassRewriter#loopCode}). */
+    static Instrumented load(String className, Sites sites, boolean loopCode) throws Exception {
         byte[] original;
         try (InputStream in = Instrumented.class.getResourceAsStream("/" + className.replace('.', '/') + ".class")) {
             original = in.readAllBytes();
@@ -57,7 +62,7 @@ final class Instrumented {
             original[7] = 50;
         }
         ClassRewriter.Result r = ClassRewriter.forLoader(Instrumented.class.getClassLoader(), true)
-                .staticSites(sites == Sites.STATIC)
+                .staticSites(sites == Sites.STATIC).loopCode(loopCode)
                 .rewrite(original, new ProbeIds()::next);
         ProbeSet set = new ProbeSet(new ProfilingConfig());
         set.defineInRuntime(r.probes(), r.skipped(), set.add(r.probes(), r.skipped()));
