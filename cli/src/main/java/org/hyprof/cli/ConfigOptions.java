@@ -21,7 +21,8 @@ public final class ConfigOptions {
     Path config;
 
     @Option(names = "--resolution", paramLabel = "R", split = ",",
-            description = "Probes that start on: process, thread, method, loop (default: all).")
+            description = "Probes that start on: process, thread, method, loop. Default: all for 'instrument' and hybrid runs; "
+                    + "'profile': process, thread, method, and a loop's code is placed when it is switched on (ctl on, a zoom step).")
     List<String> resolutions = new ArrayList<>();
 
     @Option(names = "--root", paramLabel = "PATTERN",

@@ -97,7 +97,7 @@ public final class DemoCommand implements Callable<Integer> {
         List<String> report = new ArrayList<>(List.of("report", out.toString(), "--top", Integer.toString(top), "--sort", "energy"));
         if (naming.descriptors) report.add("--descriptors");
         code = HyprofCommand.newCommandLine().setOut(spec.commandLine().getOut()).setErr(err).execute(report.toArray(String[]::new));
-        if (code == 0) NextCommands.print(err, out, false, true); // the demo records in aggregate mode, its native half in the emulator
+        if (code == 0) NextCommands.print(err, out, false, true, true); // the demo records in aggregate mode, its native half in the emulator
         return code;
     }
 }

@@ -15,13 +15,20 @@ final class NextCommands {
 
     /**
      * The lines for session {@code db}; {@code events}: recorded with {@code --mode events};
-     * {@code hybrid}: its native methods ran in the emulator (their cost per library is stored).
+     * {@code hybrid}: its native methods ran in the emulator (their cost per library is stored);
+     * {@code loops}: its loop probes were on from the start (else the agent placed none, and the
+     * lines say how to have them).
      */
-    static void print(PrintWriter err, Path db, boolean events, boolean hybrid) {
+    static void print(PrintWriter err, Path db, boolean events, boolean hybrid, boolean loops) {
         String s = quoted(db.toString());
         err.println("hyprof: next:");
-        err.println("  hyprof report " + s + " --top 20          methods (--by loop: loops by source line, --descriptors: JVM names)");
-        err.println("  hyprof report " + s + " --by loop");
+        if (loops) {
+            err.println("  hyprof report " + s + " --top 20          methods (--by loop: loops by source line, --descriptors: JVM names)");
+            err.println("  hyprof report " + s + " --by loop");
+        } else {
+            err.println("  hyprof report " + s + " --top 20          methods (--descriptors: JVM names)");
+            err.println("  (loops were off: profile with --resolution process,thread,method,loop, or switch them on live with hyprof ctl)");
+        }
         err.println("  hyprof tui " + s);
         String base = db.getFileName().toString().replaceFirst("\\.db$", "");
         err.println("  hyprof report " + s + " --by tree         the calling-context tree (--callers M, --callees M: a method's butterfly)");

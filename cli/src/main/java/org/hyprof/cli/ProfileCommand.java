@@ -172,7 +172,9 @@ public final class ProfileCommand implements Callable<Integer> {
         boolean damaged = r.notes().stream().anyMatch(n -> n.contains("damaged"));
         if (!keepRaw && !damaged) Files.deleteIfExists(raw);
         else err.println("hyprof: raw session kept in " + raw);
-        if (!noNextCommands) NextCommands.print(err, out, mode.trim().equalsIgnoreCase("events"), hybrid.dir != null);
+        // the agent starts loops off unless asked for them (or in a hybrid run): it places their code when switched on
+        boolean loops = hybrid.dir != null || cfg.resolutionsGiven() && cfg.resolutions.contains(org.hyprof.config.Resolution.LOOP);
+        if (!noNextCommands) NextCommands.print(err, out, mode.trim().equalsIgnoreCase("events"), hybrid.dir != null, loops);
         return code;
     }
 }

@@ -14,8 +14,12 @@ class NextCommandsTest {
     }
 
     static String print(Path db, boolean events, boolean hybrid) {
+        return print(db, events, hybrid, true);
+    }
+
+    static String print(Path db, boolean events, boolean hybrid, boolean loops) {
         StringWriter w = new StringWriter();
-        NextCommands.print(new PrintWriter(w), db, events, hybrid);
+        NextCommands.print(new PrintWriter(w), db, events, hybrid, loops);
         return w.toString();
     }
 
@@ -34,6 +38,15 @@ class NextCommandsTest {
         assertFalse(agg.contains("--by library"), "no native code ran:\n" + agg);
         String hybrid = print(Path.of("hyprof-demo.db"), false, true);
         assertTrue(hybrid.contains("  hyprof report hyprof-demo.db --by library "), hybrid);
+    }
+
+    /** Loops off from the start (the agent's default): no loop report to open, but how to have one. */
+    @Test
+    void withoutLoopsSaysHowToHaveThem() {
+        String s = print(Path.of("S.db"), false, false, false);
+        assertFalse(s.contains("--by loop"), s);
+        assertTrue(s.contains("--resolution process,thread,method,loop"), s);
+        assertTrue(s.contains("  hyprof report S.db --top 20 "), s);
     }
 
     @Test

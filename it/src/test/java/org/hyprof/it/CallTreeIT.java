@@ -41,7 +41,7 @@ class CallTreeIT {
     @Test
     void callsPerPathAreExactAndEachPathsTimeIsWhatItsCallersMeasured() throws Exception {
         Path db = dir.resolve("paths.db"), truth = dir.resolve("paths.truth");
-        Cli p = Cli.run("profile", "--time-all", "-o", db.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Paths.class),
+        Cli p = Cli.run("profile", "--time-all", "--resolution", "process,thread,method,loop", "-o", db.toString(), "--", Cli.java(), "-cp", Cli.classpathOf(Paths.class),
                 "workload.Paths", truth.toString());
         assertEquals(0, p.exit, p.err);
         List<String> lines = Files.readAllLines(truth);
@@ -95,7 +95,7 @@ class CallTreeIT {
     @Test
     void pastTheNodeBudgetCallsGoToOtherPathsAndNoneIsLost() throws Exception {
         Path db = dir.resolve("storm.db"), truth = dir.resolve("storm.truth");
-        Cli p = Cli.run("profile", "--time-all", "--tree-nodes", "20000", "-o", db.toString(), "--", Cli.java(), "-cp",
+        Cli p = Cli.run("profile", "--time-all", "--resolution", "process,thread,method,loop", "--tree-nodes", "20000", "-o", db.toString(), "--", Cli.java(), "-cp",
                 Cli.classpathOf(PathStorm.class), "workload.PathStorm", truth.toString(), "60");
         assertEquals(0, p.exit, p.err);
         try (Store s = Store.openReadOnly(db)) {

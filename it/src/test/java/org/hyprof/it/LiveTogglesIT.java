@@ -55,14 +55,18 @@ class LiveTogglesIT {
         for (Process p : children) p.destroyForcibly().waitFor();
     }
 
+    /** Agent arguments that switch every probe on from the start, loops included. */
+    static final String EVERY_PROBE = ",resolutions=process:thread:method:loop";
+
     /**
-     * Every step of the live workflow on a SciMark-shaped run; second, with loops off from the
-     * start, so the zoom step to loops has the agent place sor's loop code while it runs.
+     * Every step of the live workflow on a SciMark-shaped run, every probe on from the start;
+     * second, at the agent's default (loops off, their code placed when switched on), so the zoom
+     * step to loops has the agent place sor's loop code while it runs.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"", ",resolutions=process:thread:method"})
-    void sciMarkShapedRunThroughZoomOffRuleScopeAndBack(String moreAgentArgs) throws Exception {
-        start("scimark", moreAgentArgs.isEmpty() ? "scimark" : "scimark-loops-placed", moreAgentArgs);
+    @ValueSource(booleans = {false, true})
+    void sciMarkShapedRunThroughZoomOffRuleScopeAndBack(boolean agentDefault) throws Exception {
+        start("scimark", agentDefault ? "scimark-agent-default" : "scimark", agentDefault ? "" : EVERY_PROBE);
         awaitRounds("the probes of the start on");
         String proc = only(ctlCsv("processes")).get("id");
 
@@ -175,7 +179,7 @@ class LiveTogglesIT {
     }
 
     /**
-     * Loops off from the start ({@code resolutions} without {@code loop}): the agent rewrites each
+     * Loops off from the start ({@code resolutions} without {@code loop}, or none given): the agent rewrites each
      * class without its loops' code, and places it (retransforming the class with the same ids)
      * when a loop probe is switched on. The loops are known and listed from the start; switched
      * on, they record; a loop never switched on records nothing; the books hold.
@@ -233,10 +237,10 @@ class LiveTogglesIT {
 
     /**
      * Starts 'hyprof serve' on {@code session}.db and the workload with an agent streaming to it,
-     * until every probe is known.
+     * every probe on ({@link #EVERY_PROBE}), until every probe is known.
      */
     void start(String kind, String session) throws Exception {
-        start(kind, session, "");
+        start(kind, session, EVERY_PROBE);
     }
 
     /** {@link #start(String, String)} with more agent arguments ({@code ,key=value...}). */

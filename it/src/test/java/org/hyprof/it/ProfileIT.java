@@ -19,7 +19,7 @@ class ProfileIT {
 
     Map<String, Map<String, String>> profileDeterministic(String mode, String by) {
         Path db = dir.resolve(mode + "-" + by + ".db");
-        Cli p = Cli.run("profile", "--mode", mode, "-o", db.toString(), "--",
+        Cli p = Cli.run("profile", "--mode", mode, "--resolution", "process,thread,method,loop", "-o", db.toString(), "--",
                 Cli.java(), "-cp", Cli.classpathOf(Deterministic.class), "workload.Deterministic");
         assertEquals(0, p.exit, p.err);
         Cli r = Cli.run("report", db.toString(), "--format", "csv", "--by", by);
@@ -218,7 +218,9 @@ class ProfileIT {
     void sciMarkKernelsAreListed() {
         Path db = dir.resolve("scimark.db");
         String jar = Cli.classpathOf(jnt.scimark2.commandline.class);
-        Cli p = Cli.run("profile", "-o", db.toString(), "--", Cli.java(), "-cp", jar, "jnt.scimark2.commandline");
+        // loops on from the start (the agent's default places them only when switched on)
+        Cli p = Cli.run("profile", "--resolution", "process,thread,method,loop", "-o", db.toString(), "--", Cli.java(), "-cp", jar,
+                "jnt.scimark2.commandline");
         assertEquals(0, p.exit, p.err);
         // presence and counts, never ranks: which kernel is hottest depends on timing and deduction
         Cli r = Cli.run("report", db.toString(), "--format", "csv");
@@ -229,7 +231,7 @@ class ProfileIT {
                     .mapToLong(e -> Long.parseLong(e.getValue().get("calls"))).sum();
             assertTrue(calls > 0, kernel + " has no calls in the report:\n" + r.out);
         }
-        // issue 15: a method of tens of microseconds with loops inside (probes on by default) was
+        // issue 15: a method of tens of microseconds with loops inside (their probes on) was
         // reported with p50 0 when the per-iteration cost was deducted; its median is never 0 now
         Map<String, String> bitreverse = rows.get("jnt.scimark2.FFT.bitreverse(double[])");
         assertNotNull(bitreverse, "FFT.bitreverse is in the report:\n" + r.out);
@@ -237,7 +239,7 @@ class ProfileIT {
     }
 
     /**
-     * Issue 19 item 1: the flight recorder. SciMark's events (~12 MB at default settings) in a
+     * Issue 19 item 1: the flight recorder. SciMark's events (~12 MB with loops on) in a
      * 4 MB log kept last: the log ends with the last kernel (LU), the first (FFT) was overwritten
      * and counted, and every kept call sits under main, reconstructed at the cut.
      */
@@ -245,7 +247,8 @@ class ProfileIT {
     void sciMarkKeepLastEndsWithTheLastKernel() throws Exception {
         Path db = dir.resolve("keep-last.db");
         String jar = Cli.classpathOf(jnt.scimark2.commandline.class);
-        Cli p = Cli.run("profile", "--mode", "events", "--keep", "last", "--budget", "4m", "-o", db.toString(), "--",
+        Cli p = Cli.run("profile", "--mode", "events", "--keep", "last", "--budget", "4m", "--resolution", "process,thread,method,loop",
+                "-o", db.toString(), "--",
                 Cli.java(), "-cp", jar, "jnt.scimark2.commandline");
         assertEquals(0, p.exit, p.err);
         Cli r = Cli.run("report", db.toString(), "--top", "1");

@@ -33,7 +33,9 @@ import org.hyprof.runtime.Options;
  *     80000, at most 64 MB with the nodes' histograms; 0 = no tree); calls on new paths past it are counted in an
  *     {@code (other paths)} frame under the deepest kept node</td></tr>
  * <tr><td>out</td><td>session file the runtime writes</td></tr>
- * <tr><td>resolutions</td><td>which probes start on: {@code process;thread;method;loop} (default all)</td></tr>
+ * <tr><td>resolutions</td><td>which probes start on: {@code process;thread;method;loop} (default all;
+ * the JVM agent outside hybrid runs: {@code process;thread;method}, each loop's code placed when it
+ * is switched on)</td></tr>
  * <tr><td>roots</td><td>caller-filter roots: method patterns matched against
  *     {@code pkg.Class.method}, {@code pkg.Class.method(int, long[])} or {@code pkg.Class.method(desc)}
  *     (see {@link MethodNames#matchable}), separated by {@code ;}</td></tr>
@@ -78,6 +80,17 @@ public final class ProfilingConfig {
     public boolean staticSites;
     /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}, {@code engine}, {@code userland}, {@code nativeLimit}, {@code nativeSandbox}); empty unless hybrid. */
     public final Map<String, String> hybrid = new LinkedHashMap<>();
+
+    private boolean resolutionsGiven;
+
+    /**
+     * Whether {@code resolutions} was set (an argument, a config file). Not set, the JVM agent
+     * starts with loops off and places their code when one is switched on; everything else
+     * starts with every resolution on.
+     */
+    public boolean resolutionsGiven() {
+        return resolutionsGiven;
+    }
 
     /** Whether native methods run in bb-tracer (a native-libraries directory is set). */
     public boolean isHybrid() {
@@ -127,6 +140,7 @@ public final class ProfilingConfig {
                 case "include" -> split(value).forEach(classes::include);
                 case "exclude" -> split(value).forEach(classes::exclude);
                 case "resolutions" -> {
+                    resolutionsGiven = true;
                     resolutions.clear();
                     for (String r : split(value.replace(':', ';'))) resolutions.add(Resolution.parse(r));
                 }
