@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Perturbation benchmark (issue 15), side by side in one run: single-call kernels with tight loops
 # (bench/src/main/java/perturb/Kernels.java, each kernel one static call per process, timed by the
-# program's own clock) run plain, profiled with default settings, and profiled with
-# --resolution process,thread,method; the variants alternate run by run (the first of a round
+# program's own clock) run plain, profiled with default settings, profiled with
+# --resolution process,thread,method, and with every probe on from the start (loops too:
+# --resolution process,thread,method,loop); the variants alternate run by run (the first of a round
 # rotates) for ROUNDS rounds. Printed: per kernel and variant the median of the program's own time,
 # its ratio to plain, the median of hyprof's deducted inclusive time of the kernel's method and its
 # error against the plain median; then the kernels' total and the mean/max error (the recursion
@@ -11,8 +12,9 @@ set -euo pipefail
 usage() {
   cat <<'EOF'
 usage: bench/perturbation.sh [-h|--help]
-Runs perturb.Kernels plain, under 'hyprof profile' with default settings, and with
---resolution process,thread,method, alternating, and prints one table of medians.
+Runs perturb.Kernels plain, under 'hyprof profile' with default settings, with
+--resolution process,thread,method and with --resolution process,thread,method,loop,
+alternating, and prints one table of medians.
 Environment:
   ROUNDS=N       rounds, each one run of every variant (default 5)
   KERNELS="..."  kernels to run (default: all: matmul sieve sort strings counted treewalk)
@@ -50,12 +52,14 @@ javac --release 17 -d "$WORK/classes" "$SRC" || fail "javac $SRC failed"
 PROGRAM=(java $JAVA_OPTS -cp "$WORK/classes" perturb.Kernels $KERNELS)
 "${PROGRAM[@]}" --help >/dev/null || fail "perturb.Kernels refused its arguments (KERNELS='$KERNELS', JAVA_OPTS='$JAVA_OPTS')"
 
-VARIANTS=(plain default method)
+VARIANTS=(plain default method loops)
 run() { # variant round
   local v=$1 r=$2 base="$WORK/$2-$1"
   case $v in
     plain) "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;
     default) hyprof profile --force -o "$base.db" -- "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;
+    loops) hyprof profile --force --resolution process,thread,method,loop -o "$base.db" -- "${PROGRAM[@]}" \
+              >"$base.out" 2>"$base.err" ;;
     method) hyprof profile --force --resolution process,thread,method -o "$base.db" -- "${PROGRAM[@]}" \
               >"$base.out" 2>"$base.err" ;;
   esac || { cat "$base.err" >&2; fail "round $r, $v: the run failed"; }
@@ -66,15 +70,16 @@ run() { # variant round
   fi
 }
 for r in $(seq "$ROUNDS"); do
-  for i in 0 1 2; do run "${VARIANTS[$(( (r - 1 + i) % 3 ))]}" "$r"; done
+  for i in "${!VARIANTS[@]}"; do run "${VARIANTS[$(( (r - 1 + i) % ${#VARIANTS[@]} ))]}" "$r"; done
   echo "round $r/$ROUNDS done" >&2
 done
 
 python3 - "$WORK" "$ROUNDS" <<'PY'
 import csv, statistics, sys
 work, rounds = sys.argv[1], int(sys.argv[2])
-variants = ["plain", "default", "method"]
-labels = {"plain": "plain", "default": "hyprof, default settings", "method": "hyprof, process,thread,method"}
+variants = ["plain", "default", "method", "loops"]
+labels = {"plain": "plain", "default": "hyprof, default settings", "method": "hyprof, process,thread,method",
+          "loops": "hyprof, loops from the start"}
 
 def die(msg):
     sys.exit("perturbation.sh: " + msg)

@@ -89,7 +89,18 @@ final class Config {
     }
 
     /** Whether probe id counts calls without timing them. */
+    /**
+     * Whether probe id counts its calls without timing them now: decided count-only
+     * ({@link #decidedCountOnly}) and not a caller-filter root. A root is timed whatever was
+     * decided: what runs under it records only inside its frames, so a zoom step into a tiny
+     * method (its loops, its callees) would otherwise record nothing.
+     */
     boolean countOnly(int id) {
+        return id < countOnly.length && countOnly[id] && !(rootsActive && id < root.length && root[id]);
+    }
+
+    /** Whether the runtime decided probe id is too short to time (a root or not). */
+    boolean decidedCountOnly(int id) {
         return id < countOnly.length && countOnly[id];
     }
 }

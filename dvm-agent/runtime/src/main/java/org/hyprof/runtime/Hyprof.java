@@ -243,7 +243,7 @@ public final class Hyprof {
     public static void countOnly(int id) {
         synchronized (LOCK) {
             Config c = Recorder.config;
-            if (id < 0 || id >= c.on.length || c.countOnly(id)) return;
+            if (id < 0 || id >= c.on.length || c.decidedCountOnly(id)) return;
             boolean[] n = java.util.Arrays.copyOf(c.countOnly, Math.max(c.countOnly.length, id + 1));
             n[id] = true;
             Recorder.publish(c.withCountOnly(n));

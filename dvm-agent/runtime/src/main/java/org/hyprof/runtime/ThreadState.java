@@ -598,7 +598,7 @@ final class ThreadState {
      */
     private void maybeCountOnly(Config c, int id, long[] p, int b) {
         long calls = p[b + Stats.CALLS];
-        if (c.countOnly(id) || calls == 0 || p[b + Stats.R_TINY_CALLS] * 2 <= calls) return;
+        if (c.decidedCountOnly(id) || calls == 0 || p[b + Stats.R_TINY_CALLS] * 2 <= calls) return;
         long[] counts = new long[Stats.HIST_BUCKETS]; // once per probe switched (at most)
         for (int k = 0; k < Stats.HIST_BUCKETS; k++) counts[k] = Stats.field(pages, null, carryPages, id, Stats.HIST + k);
         if (tree != null) tree.addLog2(id, counts); // the calls the nodes hold
