@@ -16,7 +16,10 @@ import workload.CallHeavy;
 
 /**
  * Overhead deduction on call-heavy workloads: the deducted and the raw inclusive time of the root,
- * {@code root()}, against the uninstrumented time (the median of five runs), written to
+ * {@code root()} (of the profiled run whose deducted time is the median of three: some workloads'
+ * JIT outcome is bimodal, e.g. {@code coarse} at 2.4 or 3.3 ms a call plain and profiled alike,
+ * and one run said more of that than of the probes), against the uninstrumented time (the median
+ * of five runs), written to
  * target/overhead-accuracy.txt with their errors (the target is ≤ 3 %, and deducted closer than
  * raw). Neither is asserted: one profiled run against other runs' median is timing, and on a
  * shared, loaded machine its noise is larger than the probes' cost. What is asserted holds on
@@ -46,6 +49,9 @@ class OverheadIT {
      */
     static final String WARMUP_MILLIS = "1000";
 
+    /** Profiled runs per case; the one with the median deducted time is reported. */
+    static final int PROFILED_RUNS = 3;
+
     static long uninstrumented(String kind) throws IOException, InterruptedException {
         long[] runs = new long[5];
         for (int i = 0; i < runs.length; i++) {
@@ -71,18 +77,23 @@ class OverheadIT {
                 "plain ns", "deducted ns", "raw ns", "ded err", "raw err"));
         for (String[] c : CASES) {
             long base = uninstrumented(c[0]);
-            Path db = dir.resolve(c[0] + c[1].length() + ".db");
-            Cli p = Cli.run("profile", "--resolution", c[1], "-o", db.toString(), "--",
-                    Cli.java(), "-cp", Cli.classpathOf(CallHeavy.class), "workload.CallHeavy", c[0], "40", "200", WARMUP_MILLIS);
-            assertEquals(0, p.exit, p.err);
-            Map<String, String> work = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out)
-                    .get("workload.CallHeavy.root()");
-            long calls = Long.parseLong(work.get("calls"));
-            assertEquals(40, calls, "every root() call counted: " + work);
-            long dedTotal = Long.parseLong(work.get("incl_ns")), rawTotal = Long.parseLong(work.get("incl_raw_ns"));
-            assertTrue(0 <= dedTotal && dedTotal <= rawTotal, "deduction only takes time away: " + work);
-            long ded = dedTotal / calls;
-            long raw = rawTotal / calls;
+            long[][] runs = new long[PROFILED_RUNS][]; // {deducted, raw} per root() call
+            for (int i = 0; i < runs.length; i++) {
+                Path db = dir.resolve(c[0] + c[1].length() + "-" + i + ".db");
+                Cli p = Cli.run("profile", "--resolution", c[1], "-o", db.toString(), "--",
+                        Cli.java(), "-cp", Cli.classpathOf(CallHeavy.class), "workload.CallHeavy", c[0], "40", "200", WARMUP_MILLIS);
+                assertEquals(0, p.exit, p.err);
+                Map<String, String> work = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out)
+                        .get("workload.CallHeavy.root()");
+                long calls = Long.parseLong(work.get("calls"));
+                assertEquals(40, calls, "every root() call counted: " + work);
+                long dedTotal = Long.parseLong(work.get("incl_ns")), rawTotal = Long.parseLong(work.get("incl_raw_ns"));
+                assertTrue(0 <= dedTotal && dedTotal <= rawTotal, "deduction only takes time away: " + work);
+                runs[i] = new long[] {dedTotal / calls, rawTotal / calls};
+            }
+            Arrays.sort(runs, (a, b) -> Long.compare(a[0], b[0]));
+            long ded = runs[runs.length / 2][0];
+            long raw = runs[runs.length / 2][1];
             double dedErr = 100.0 * (ded - base) / base, rawErr = 100.0 * (raw - base) / base;
             lines.add(String.format(Locale.ROOT, "%-10s %-27s %12d %12d %12d %+8.1f%% %+8.1f%%", c[0], c[1], base, ded,
                     raw, dedErr, rawErr));

@@ -3,6 +3,7 @@ package org.hyprof.runtime;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,7 +49,10 @@ class ThreadLookupTest {
 
     @Test
     void threadsWhoseIdsShareASlotKeepTheirOwnStatesAndExactCounts() throws Exception {
+        // every thread stays alive until the snapshot is read: the reporter retires ended threads
+        // (folding their figures into the process's) at any moment after they end
         final CountDownLatch holderRecorded = new CountDownLatch(1), release = new CountDownLatch(1);
+        final CountDownLatch holderDone = new CountDownLatch(1), sharerDone = new CountDownLatch(1), finish = new CountDownLatch(1);
         final AtomicReference<ThreadState> holderState = new AtomicReference<ThreadState>();
         Thread holder = new Thread(new Runnable() {
             @Override
@@ -62,6 +66,8 @@ class ThreadLookupTest {
                     Thread.currentThread().interrupt();
                 }
                 call(A, 2);
+                holderDone.countDown();
+                awaitQuietly(finish);
             }
         }, "holder");
         final AtomicReference<ThreadState> sharerState = new AtomicReference<ThreadState>();
@@ -71,25 +77,45 @@ class ThreadLookupTest {
                 call(A, 5);
                 call(B, 1);
                 sharerState.set(Recorder.stateByTid());
+                sharerDone.countDown();
+                awaitQuietly(finish);
             }
         });
         holder.start();
-        assertTrue(holderRecorded.await(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertTrue(holderRecorded.await(30, TimeUnit.SECONDS));
         sharer.start();
-        sharer.join();
-        release.countDown();
-        holder.join();
+        try {
+            assertTrue(sharerDone.await(30, TimeUnit.SECONDS));
+            release.countDown();
+            assertTrue(holderDone.await(30, TimeUnit.SECONDS));
+            checkSharedSlot(holder, holderState.get(), sharer, sharerState.get());
+        } finally {
+            release.countDown();
+            finish.countDown();
+            holder.join();
+            sharer.join();
+        }
+    }
 
-        assertNotSame(holderState.get(), sharerState.get(), "each thread has its own state");
-        assertEquals(holder.getId(), holderState.get().tid);
-        assertTrue(Recorder.holdsSlot(holderState.get()));
-        assertFalse(Recorder.holdsSlot(sharerState.get()), "the slot stays with the thread that took it first");
-        assertEquals(sharer.getId(), sharerState.get().tid);
+    private static void checkSharedSlot(Thread holder, ThreadState holderState, Thread sharer, ThreadState sharerState) {
+        assertNotSame(holderState, sharerState, "each thread has its own state");
+        assertEquals(holder.getId(), holderState.tid);
+        assertTrue(Recorder.holdsSlot(holderState));
+        assertFalse(Recorder.holdsSlot(sharerState), "the slot stays with the thread that took it first");
+        assertEquals(sharer.getId(), sharerState.tid);
         Snapshot.ThreadData h = of(holder), s = of(sharer);
         assertEquals(5, h.get(A, Stats.CALLS), "the slot's holder: 3 calls before the other thread, 2 after");
         assertEquals(0, h.get(B, Stats.CALLS));
         assertEquals(5, s.get(A, Stats.CALLS), "the thread that found the slot taken");
         assertEquals(1, s.get(B, Stats.CALLS));
+    }
+
+    private static void awaitQuietly(CountDownLatch l) {
+        try {
+            l.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Thread.getId may be overridden: a thread answering another's id must not get that thread's state. */
@@ -100,6 +126,7 @@ class ThreadLookupTest {
         assertTrue(Recorder.holdsSlot(mine));
         final long id = Thread.currentThread().getId();
         final AtomicReference<ThreadState> found = new AtomicReference<ThreadState>();
+        final CountDownLatch liarDone = new CountDownLatch(1), finish = new CountDownLatch(1);
         Thread liar = new Thread("liar") {
             @Override
             public long getId() {
@@ -110,47 +137,64 @@ class ThreadLookupTest {
             public void run() {
                 call(A, 2);
                 found.set(Recorder.stateByTid());
+                liarDone.countDown();
+                awaitQuietly(finish); // alive until its figures are read: ended threads are retired
             }
         };
         liar.start();
-        liar.join();
-        assertNotSame(mine, found.get(), "the same id, another thread: another state");
-        assertSame(mine, Recorder.stateByTid());
-        long mineCalls = -1, liarCalls = -1;
-        for (Snapshot.ThreadData d : Hyprof.snapshot().threads) {
-            if (d.name.equals("liar")) liarCalls = d.get(A, Stats.CALLS);
-            else if (d.name.equals(Thread.currentThread().getName())) mineCalls = d.get(A, Stats.CALLS);
+        try {
+            assertTrue(liarDone.await(30, TimeUnit.SECONDS));
+            assertNotSame(mine, found.get(), "the same id, another thread: another state");
+            assertSame(mine, Recorder.stateByTid());
+            long mineCalls = -1, liarCalls = -1;
+            for (Snapshot.ThreadData d : Hyprof.snapshot().threads) {
+                if (d.name.equals("liar")) liarCalls = d.get(A, Stats.CALLS);
+                else if (d.name.equals(Thread.currentThread().getName())) mineCalls = d.get(A, Stats.CALLS);
+            }
+            assertEquals(1, mineCalls);
+            assertEquals(2, liarCalls);
+        } finally {
+            finish.countDown();
+            liar.join();
         }
-        assertEquals(1, mineCalls);
-        assertEquals(2, liarCalls);
     }
 
     @Test
     void aSlotOfARetiredThreadGoesToTheNextThreadOnIt() throws Exception {
+        final AtomicReference<ThreadState> firstState = new AtomicReference<ThreadState>();
         Thread first = new Thread(new Runnable() {
             @Override
             public void run() {
                 call(A, 1);
+                firstState.set(Recorder.stateByTid());
             }
         }, "first");
         first.start();
         first.join();
-        ThreadState[] dead = Recorder.deadThreads();
-        assertEquals(1, dead.length);
-        Recorder.retire(dead);
+        // retired here, unless the reporter's round came first
+        Recorder.retire(Recorder.deadThreads());
+        assertFalse(Recorder.holdsSlot(firstState.get()), "a retired thread's slot is freed");
         final AtomicReference<ThreadState> found = new AtomicReference<ThreadState>();
+        final CountDownLatch nextDone = new CountDownLatch(1), finish = new CountDownLatch(1);
         Thread next = sharingSlotWith(first, new Runnable() {
             @Override
             public void run() {
                 call(A, 4);
                 found.set(Recorder.stateByTid());
+                nextDone.countDown();
+                awaitQuietly(finish); // alive until its figures are read
             }
         });
         next.start();
-        next.join();
-        assertEquals(next.getId(), found.get().tid, "the retired thread's state is not handed to the next on its slot");
-        assertTrue(Recorder.holdsSlot(found.get()), "the retired thread's slot was freed");
-        assertEquals(4, of(next).get(A, Stats.CALLS));
+        try {
+            assertTrue(nextDone.await(30, TimeUnit.SECONDS));
+            assertEquals(next.getId(), found.get().tid, "the retired thread's state is not handed to the next on its slot");
+            assertTrue(Recorder.holdsSlot(found.get()), "the retired thread's slot was freed");
+            assertEquals(4, of(next).get(A, Stats.CALLS));
+        } finally {
+            finish.countDown();
+            next.join();
+        }
     }
 
     @Test
