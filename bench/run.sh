@@ -10,6 +10,7 @@ java -jar "$HERE/target/benchmarks.jar" ProbeBench -f 1 -wi 3 -i 5 -w 1s -r 1s $
   | sed -n '/^Benchmark/,$p'
 "$HERE/scimark.sh"
 "$HERE/perturbation.sh"
+"$HERE/place-loops.sh"
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveThroughput \
   "$ROOT/cli/target/lib/hyprof-agent.jar" "$ROOT/cli/target/lib/hyprof-samples-java.jar" 30
 java -cp "$HERE/target/benchmarks.jar" org.hyprof.bench.LiveLoad "$ROOT/cli/target" 8 60
