@@ -143,14 +143,22 @@ public final class Agent {
             boolean withLoops = lp.withLoops(was);
             synchronized (this) {
                 if (withLoops) {
+                    String failed;
                     try {
-                        byte[] b = rewriter(loader).rewrite(bytes, was.replay()).bytes();
-                        lp.done(was, b != null);
-                        if (b != null) return b;
+                        ClassRewriter.Result r = rewriter(loader).rewrite(bytes, was.replay());
+                        // the same ids, each once: a method that no longer fits with its loops' code
+                        // would be skipped, and the ids after it would name other methods
+                        failed = r.bytes() == null ? "nothing rewritten"
+                                : sameIds(r, was.ids) ? null : "its rewrite with their code gives other probes (a method too large with them?)";
+                        if (failed == null) {
+                            lp.done(was, true);
+                            return r.bytes();
+                        }
                     } catch (Throwable t) {
-                        lp.done(was, false);
-                        System.err.println("hyprof: the loops of " + className.replace('/', '.') + " stay without probes: " + t);
+                        failed = t.toString();
                     }
+                    lp.done(was, false);
+                    System.err.println("hyprof: the loops of " + className.replace('/', '.') + " stay without probes: " + failed);
                 }
                 try {
                     return rewriter(loader).loopCode(false).rewrite(bytes, was.replay()).bytes();
@@ -160,6 +168,14 @@ public final class Agent {
                 }
             }
         }
+    }
+
+    /** Whether a rewrite placed exactly the probe ids of the first one. */
+    static boolean sameIds(ClassRewriter.Result r, int[] ids) {
+        int[] got = r.probes().stream().mapToInt(ProbeInfo::id).sorted().toArray();
+        int[] want = ids.clone();
+        Arrays.sort(want);
+        return Arrays.equals(got, want);
     }
 
     /** Hands out ids and keeps them, in order. */
