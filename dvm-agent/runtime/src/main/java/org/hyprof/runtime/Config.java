@@ -27,8 +27,9 @@ final class Config {
     /** Events mode: also log every enter/exit as a compact record. */
     final boolean events;
     /**
-     * countOnly[id]: the probe counts calls without reading the clock (its calls are too short to
-     * time honestly). May be shorter than {@link #on}: ids beyond it are timed.
+     * countOnly[id]: the runtime decided the probe's calls are too short to time honestly; it then
+     * counts them without reading the clock, except while it is a caller-filter root
+     * ({@link #countOnly(int)}). May be shorter than {@link #on}: ids beyond it are timed.
      */
     final boolean[] countOnly;
 
@@ -88,7 +89,6 @@ final class Config {
         return new Config(on, root, kind, minDurationNanos, minCalls, maxDepth, events, co);
     }
 
-    /** Whether probe id counts calls without timing them. */
     /**
      * Whether probe id counts its calls without timing them now: decided count-only
      * ({@link #decidedCountOnly}) and not a caller-filter root. A root is timed whatever was
