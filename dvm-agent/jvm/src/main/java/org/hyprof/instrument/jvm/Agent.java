@@ -54,8 +54,8 @@ public final class Agent {
             }
         }
         // Loops off unless asked for from the start: their code is placed when one is switched on
-        // (LoopPlacer). Loops on from the start cost single-call kernels +45 to +74 % of their time,
-        // placed on demand +6 % (bench/perturbation.sh), so that is the default.
+        // (LoopPlacer). Loops on from the start cost single-call kernels +55 to +62 % of their time,
+        // placed on demand +2 to +6 % (bench/perturbation.sh; bench/README), so that is the default.
         boolean loopsFromStart = cfg.resolutionsGiven() && cfg.resolutions.contains(Resolution.LOOP);
         if (!loopsFromStart && inst.isRetransformClassesSupported()) {
             cfg.resolutions.remove(Resolution.LOOP);
