@@ -99,6 +99,69 @@ public final class ClassRewriter {
         return new ClassRewriter(TypeHierarchy.fromLoader(loader), loops);
     }
 
+    /** A copy of {@code mn} (its own instructions and labels), to rewrite again from the original. */
+    private static MethodNode copy(MethodNode mn) {
+        MethodNode c = new MethodNode(Opcodes.ASM9, mn.access, mn.name, mn.desc, mn.signature,
+                mn.exceptions.toArray(new String[0]));
+        mn.accept(c);
+        return c;
+    }
+
+    /**
+     * Rewrites method {@code m} of {@code cn} in place, and once more from its original in a smaller
+     * form where the probes' code pushes it past a limit of HotSpot's JIT that the original is
+     * within: past {@link MethodRewriter#INLINE_SIZE} (hot callees inlined), without adding
+     * count-only loops up in the code; past {@link MethodRewriter#HUGE_METHOD_LIMIT} (compiled at
+     * all), that, then the loops without code (listed, with their ids, and the reason in
+     * {@code loopSkips}). A method the JIT stops inlining or compiling runs several times slower
+     * with every probe off. The same code gives the same loops in the same order, so a rewrite
+     * again gets the same ids.
+     */
+    private MethodRewriter.Placed rewriteMethod(ClassNode cn, int m, boolean indy, IntSupplier ids) throws MethodRewriter.Skip {
+        MethodNode mn = cn.methods.get(m);
+        MethodNode original = loops && loopCode ? copy(mn) : null;
+        int originalSize = MethodRewriter.codeSize(mn.instructions);
+        List<Integer> handed = new ArrayList<>();
+        MethodRewriter first = new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode);
+        MethodRewriter.Placed placed = first.rewrite(() -> { int id = ids.getAsInt(); handed.add(id); return id; }, loops);
+        if (original == null || placed.loops().isEmpty()) return placed;
+        int limit = originalSize <= MethodRewriter.INLINE_SIZE ? MethodRewriter.INLINE_SIZE
+                : originalSize <= MethodRewriter.HUGE_METHOD_LIMIT ? MethodRewriter.HUGE_METHOD_LIMIT : Integer.MAX_VALUE;
+        int size = MethodRewriter.codeSize(mn.instructions);
+        if (size <= limit) return placed;
+        if (first.addedUp()) {
+            MethodNode c = copy(original);
+            MethodRewriter.Placed again = rewriteAgain(cn, c, indy, handed, r -> r.addUp(false));
+            if (again != null && MethodRewriter.codeSize(c.instructions) <= limit) {
+                cn.methods.set(m, c);
+                return again;
+            }
+        }
+        if (limit != MethodRewriter.HUGE_METHOD_LIMIT) return placed; // not inlined either way
+        MethodNode c = copy(original);
+        MethodRewriter.Placed again = rewriteAgain(cn, c, indy, handed, r -> r.loopCode(false));
+        if (again == null) return placed;
+        cn.methods.set(m, c);
+        List<String> skips = new ArrayList<>(again.loopSkips());
+        skips.add(again.loops().size() + " loop(s) without code: with it the method would be about " + size
+                + " bytes of bytecode (" + originalSize + " without), past the " + MethodRewriter.HUGE_METHOD_LIMIT
+                + " HotSpot compiles (HugeMethodLimit)");
+        return new MethodRewriter.Placed(again.methodId(), again.loops(), skips);
+    }
+
+    /** {@code mn} (an original) rewritten as {@code how} says with the ids {@code handed} out before; null if it asks for others. */
+    private MethodRewriter.Placed rewriteAgain(ClassNode cn, MethodNode mn, boolean indy, List<Integer> handed,
+                                               java.util.function.UnaryOperator<MethodRewriter> how) {
+        int[] next = {0};
+        try {
+            MethodRewriter.Placed p = how.apply(new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode))
+                    .rewrite(() -> handed.get(next[0]++), loops);
+            return next[0] == handed.size() ? p : null;
+        } catch (MethodRewriter.Skip | IndexOutOfBoundsException e) { // the first rewrite passed: not expected
+            return null;
+        }
+    }
+
     /** Rewrites {@code classBytes}; {@code ids} hands out probe ids. */
     public Result rewrite(byte[] classBytes, IntSupplier ids) {
         if (hybrid && piece != null) throw new IllegalStateException("hybrid rewriting of a piece");
@@ -116,7 +179,8 @@ public final class ClassRewriter {
             String source = cn.sourceFile == null ? "" : cn.sourceFile;
             Set<String> threadBodies = threadEntryBodies(cn);
             boolean indy = !staticSites && (cn.version & 0xFFFF) >= Opcodes.V1_7; // invokedynamic since class file 51
-            for (MethodNode mn : cn.methods) {
+            for (int m = 0; m < cn.methods.size(); m++) {
+                MethodNode mn = cn.methods.get(m);
                 if ((mn.access & Opcodes.ACC_ABSTRACT) != 0) continue;
                 IntSupplier methodIds = ids;
                 if ((mn.access & Opcodes.ACC_NATIVE) != 0) {
@@ -140,7 +204,8 @@ public final class ClassRewriter {
                 }
                 AbstractInsnNode[] before = mn.instructions.toArray();
                 try {
-                    MethodRewriter.Placed placed = new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode).rewrite(methodIds, loops);
+                    MethodRewriter.Placed placed = rewriteMethod(cn, m, indy, methodIds);
+                    mn = cn.methods.get(m);
                     Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
                             (mn.access & Opcodes.ACC_STATIC) != 0, threadBodies.contains(mn.name + mn.desc));
                     probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,

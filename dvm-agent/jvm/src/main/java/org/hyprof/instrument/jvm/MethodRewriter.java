@@ -128,6 +128,78 @@ final class MethodRewriter {
      */
     private boolean addUp;
     static final int ADD_UP_LIMIT = 256; // each exit hands over every loop: about 24 bytes a loop
+    /** False: count-only activations go to {@code loopEnd} whatever the method's size ({@link #addUp(boolean)}). */
+    private boolean addUpAllowed = true;
+
+    /**
+     * HotSpot's C2 inlines a hot callee only if its bytecode is at most this many bytes
+     * ({@code -XX:FreqInlineSize}'s default on x86-64 and AArch64). The code that adds count-only
+     * loop activations up is about 80 bytes a loop; where it pushes a method the app's JIT would
+     * inline past this, the method is rewritten without it ({@code ClassRewriter}): SciMark's
+     * {@code Random.initialize} grew from 125 to 369 bytes, was no longer inlined into the
+     * constructor, the {@code Random} escaped, its synchronized {@code nextDouble} kept its lock,
+     * and Monte Carlo ran 5× slower with every probe off.
+     */
+    static final int INLINE_SIZE = 325;
+
+    /**
+     * HotSpot compiles no method whose bytecode is longer than this ({@code -XX:HugeMethodLimit},
+     * with {@code DontCompileHugeMethods} on by default): such a method runs interpreted for good.
+     * Loop code can grow a method with many loops several times over.
+     */
+    static final int HUGE_METHOD_LIMIT = 8000;
+
+    /**
+     * Whether the code may add count-only loop activations up (default true); false makes every
+     * count-only activation a {@code loopEnd} call, as in methods above {@link #ADD_UP_LIMIT}.
+     */
+    MethodRewriter addUp(boolean allowed) {
+        this.addUpAllowed = allowed;
+        return this;
+    }
+
+    /** Whether the last {@link #rewrite} added count-only loop activations up in the code. */
+    boolean addedUp() {
+        return addUp;
+    }
+
+    /**
+     * The size in bytes of {@code insns} as a class file's code, as the class writer emits it
+     * (short forms of loads, stores and constants; {@code goto_w} never): what the JIT compares
+     * with {@link #INLINE_SIZE}. An {@code ldc} is taken as 2 bytes, so in a class of more than 255
+     * constants, whose later ones the writer loads by {@code ldc_w}, it can be a few bytes short.
+     */
+    static int codeSize(InsnList insns) {
+        int size = 0;
+        for (AbstractInsnNode i : insns) {
+            int op = i.getOpcode();
+            if (op < 0) continue; // labels, line numbers, frames
+            size += switch (i.getType()) {
+                case AbstractInsnNode.INT_INSN -> op == Opcodes.SIPUSH ? 3 : 2;
+                case AbstractInsnNode.VAR_INSN -> {
+                    int v = ((VarInsnNode) i).var;
+                    yield v <= 3 && op != Opcodes.RET ? 1 : v < 256 ? 2 : 4;
+                }
+                case AbstractInsnNode.IINC_INSN -> {
+                    IincInsnNode n = (IincInsnNode) i;
+                    yield n.var < 256 && n.incr >= Byte.MIN_VALUE && n.incr <= Byte.MAX_VALUE ? 3 : 6;
+                }
+                case AbstractInsnNode.LDC_INSN -> {
+                    Object c = ((LdcInsnNode) i).cst;
+                    yield c instanceof Long || c instanceof Double ? 3 : 2;
+                }
+                case AbstractInsnNode.TYPE_INSN, AbstractInsnNode.FIELD_INSN, AbstractInsnNode.JUMP_INSN -> 3;
+                case AbstractInsnNode.METHOD_INSN -> op == Opcodes.INVOKEINTERFACE ? 5 : 3;
+                case AbstractInsnNode.INVOKE_DYNAMIC_INSN -> 5;
+                case AbstractInsnNode.MULTIANEWARRAY_INSN -> 4;
+                // the opcode, padding to a multiple of 4, then default, bounds or pair count, and the table
+                case AbstractInsnNode.TABLESWITCH_INSN -> 1 + (3 - size % 4) + 12 + 4 * ((TableSwitchInsnNode) i).labels.size();
+                case AbstractInsnNode.LOOKUPSWITCH_INSN -> 1 + (3 - size % 4) + 8 + 8 * ((LookupSwitchInsnNode) i).labels.size();
+                default -> 1;
+            };
+        }
+        return size;
+    }
 
     private final String owner;
     private final MethodNode mn;
@@ -295,7 +367,7 @@ final class MethodRewriter {
         if (loops.isEmpty()) return List.of();
         int exits = 1; // the exceptional exit
         for (AbstractInsnNode i : code) if (i.getOpcode() >= Opcodes.IRETURN && i.getOpcode() <= Opcodes.RETURN) exits++;
-        addUp = indy && (long) loops.size() * exits <= ADD_UP_LIMIT;
+        addUp = addUpAllowed && indy && (long) loops.size() * exits <= ADD_UP_LIMIT;
         // exception edges into a header cannot carry code: such loops get no probes
         boolean[] handlerTarget = new boolean[n];
         for (List<Integer> l : excSucc) for (int t : l) handlerTarget[t] = true;
