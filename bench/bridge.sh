@@ -7,7 +7,13 @@
 # call (samples/java demo.Crossings): the fastest of four rounds of CALLS calls after a warm-up round
 # (200,000 by default: with fewer, the JIT has not compiled the bridge yet and the figure is mostly
 # warm-up).
+# Settings (environment variables): ABI (default armeabi-v7a), ENGINES (default "libunicorn unidbg").
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
+  "") ;;
+  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
+esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 CALLS=${CALLS:-200000}

@@ -2,7 +2,13 @@
 # DEX instrumentation throughput and growth on a real library: Guava 33.4.0-jre from Maven
 # Central, compiled to DEX by D8 (com.android.tools:r8, min API 26), then instrumented: in one
 # JVM several times (cold first run, then steady state) and once through the command line.
+# Settings (environment variables): RUNS (instrumentations in one JVM, default 11).
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
+  "") ;;
+  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
+esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 GUAVA=com.google.guava:guava:33.4.0-jre

@@ -3,14 +3,20 @@
 # 4.5.0's tests jar (12,081 tests) run by the JUnit console launcher as its build's surefire runs
 # it (classes *Test, not Abstract*/BulkTest; the JVM's default heap: the build sets none), in one
 # JVM each: plain, under the agent (-javaagent, include org.apache.commons.collections4.*), and
-# offline (the library and its tests merged into one jar, instrumented once; separately
-# instrumented jars still share probe ids, issue 23 item 2). Prints per variant the wall time of
+# offline (the library jar and the tests jar instrumented one by one, two pieces, as an app's
+# pieces are; OFFLINE=merged: both merged into one jar, instrumented once). Prints per variant the wall time of
 # the suite's JVM, its ratio to plain, peak RSS, the per-test outcomes (and whether they equal
 # plain's), then the books of each session (rows, exclusive ≤ inclusive, negatives, energy check).
 # Rounds alternate the variants; times are medians. SUITE_JAVA_OPTS are added to every suite JVM
 # (e.g. -Xmx512m), EXCLUDE (a class-name regex) leaves out more test classes. The jars come from the it module's build
 # (the copy-realsuite-for-tests execution of it/pom.xml).
+# Settings (environment variables): ROUNDS (default 1), OFFLINE (separate or merged), SUITE_JAVA_OPTS, EXCLUDE, WORK (a directory to work in), KEEP=1 (keep it).
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
+  "") ;;
+  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
+esac
 ROUNDS=${ROUNDS:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -27,8 +33,19 @@ mkdir -p "$WORK/src/test/resources"
 DEPS=$(ls "$SUITE"/deps/*.jar | tr '\n' ':')$SUITE/junit-platform-console-standalone.jar
 PKG=org.apache.commons.collections4
 
-# offline: library + tests merged into one jar (the library's META-INF files first), instrumented once
-python3 - "$SUITE/collections4.jar" "$SUITE/collections4-tests.jar" "$WORK/merged.jar" <<'PY'
+# offline: each jar instrumented on its own (a piece with its own probe namespace), or, with
+# OFFLINE=merged, library + tests merged into one jar (the library's META-INF files first)
+OFFLINE=${OFFLINE:-separate}
+start=$(date +%s.%N)
+case $OFFLINE in
+  separate)
+    for j in collections4 collections4-tests; do
+      "${HYPROF[@]}" instrument "$SUITE/$j.jar" -o "$WORK/$j-hyprof.jar" --quiet
+    done
+    OFFLINE_CP="$WORK/collections4-hyprof.jar:$WORK/collections4-tests-hyprof.jar"
+    OFFLINE_SCAN="$WORK/collections4-tests-hyprof.jar" ;;
+  merged)
+    python3 - "$SUITE/collections4.jar" "$SUITE/collections4-tests.jar" "$WORK/merged.jar" <<'PY'
 import sys, zipfile
 seen = set()
 with zipfile.ZipFile(sys.argv[3], "w", zipfile.ZIP_DEFLATED) as out:
@@ -39,14 +56,18 @@ with zipfile.ZipFile(sys.argv[3], "w", zipfile.ZIP_DEFLATED) as out:
                     seen.add(i.filename)
                     out.writestr(i, z.read(i))
 PY
-start=$(date +%s.%N)
-"${HYPROF[@]}" instrument "$WORK/merged.jar" -o "$WORK/merged-hyprof.jar" --quiet
+    "${HYPROF[@]}" instrument "$WORK/merged.jar" -o "$WORK/merged-hyprof.jar" --quiet
+    OFFLINE_CP="$WORK/merged-hyprof.jar"
+    OFFLINE_SCAN="$WORK/merged-hyprof.jar" ;;
+  *) echo "realsuite.sh: OFFLINE must be 'separate' or 'merged', not '$OFFLINE'" >&2; exit 2 ;;
+esac
 end=$(date +%s.%N)
-echo "instrumented library + tests ($(grep -c $'^probe\t[0-9]*\tmethod' "$WORK/merged-hyprof.jar.manifest.tsv") methods) in $(python3 -c "print(f'{$end-$start:.1f}')") s" >&2
+methods=$(cat "$WORK"/*-hyprof.jar.manifest.tsv | grep -c $'^probe\t[0-9]*\tmethod')
+echo "instrumented library + tests ($OFFLINE: $methods methods) in $(python3 -c "print(f'{$end-$start:.1f}')") s" >&2
 
 TIME=()
 command -v /usr/bin/time >/dev/null && TIME=(/usr/bin/time -f "%e %M" -o)
-suite() { # NAME JAVA-OPTIONS... -- CLASSPATH
+suite() { # NAME JAVA-OPTIONS... -- CLASSPATH [SCAN-ROOT]
   local name=$1; shift
   local opts=(${SUITE_JAVA_OPTS:-}); while [ "$1" != -- ]; do opts+=("$1"); shift; done; shift
   rm -rf "$WORK/$name"
@@ -54,7 +75,7 @@ suite() { # NAME JAVA-OPTIONS... -- CLASSPATH
   start=$(date +%s.%N)
   local timed=(); [ ${#TIME[@]} -eq 0 ] || timed=("${TIME[@]}" "$WORK/$name.time")
   (cd "$WORK" && "${timed[@]}" java "${opts[@]}" -cp "$1" org.junit.platform.console.ConsoleLauncher execute \
-    --scan-classpath "$SUITE/collections4-tests.jar" --include-classname '.*Test' \
+    --scan-classpath "${2:-$SUITE/collections4-tests.jar}" --include-classname '.*Test' \
     --exclude-classname ".*\\.Abstract[^.\$]*Test|.*\\.BulkTest${EXCLUDE:+|$EXCLUDE}" --reports-dir "$WORK/$name" \
     --disable-banner --details=summary >"$WORK/$name.log" 2>&1) || true
   end=$(date +%s.%N)
@@ -65,7 +86,7 @@ for r in $(seq "$ROUNDS"); do
   suite plain -- "$SUITE/collections4.jar:$SUITE/collections4-tests.jar:$DEPS"
   suite agent "-javaagent:$ROOT/cli/target/lib/hyprof-agent.jar=out=$WORK/agent.hyprof,include=$PKG.*" \
     -- "$SUITE/collections4.jar:$SUITE/collections4-tests.jar:$DEPS"
-  suite offline "-Dhyprof.options=out=$WORK/offline.hyprof" -- "$WORK/merged-hyprof.jar:$DEPS"
+  suite offline "-Dhyprof.options=out=$WORK/offline.hyprof" -- "$OFFLINE_CP:$DEPS" "$OFFLINE_SCAN"
   for v in plain agent offline; do
     read -r w m <"$WORK/$v.time"; WALL[$v]+="$w "; RSS[$v]+="$m "
   done

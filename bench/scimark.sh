@@ -6,9 +6,15 @@
 # same code, frames added), and every variant, the uninstrumented one included, runs the lifted
 # classes. Rounds alternate the variants so machine noise hits all of them alike; medians and
 # ratios to the uninstrumented run are printed. BEFORE=dir (a checkout with its CLI built) adds that
-# build's invokedynamic variants with method probes and with every probe on, in the same rounds.
+# build's invokedynamic variants (all off, method probes on, every probe on) in the same rounds.
 # SITES="indy" (or "static") runs one site form only.
+# Settings (environment variables): ROUNDS (default 5), SITES (default "indy static"), BEFORE.
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
+  "") ;;
+  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
+esac
 ROUNDS=${ROUNDS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -26,14 +32,14 @@ if [ -n "${BEFORE:-}" ]; then
 fi
 SITES=${SITES:-indy static}
 RT="$ROOT/cli/target/lib/hyprof-runtime.jar"
-composite() { grep -o 'Composite Score: [0-9.]*' | awk '{print $3}'; }
+# one token per run: the composite, then FFT, SOR, Monte Carlo, sparse matmult and LU, comma-separated
+composite() { grep -E '^(Composite|FFT|SOR|Monte|Sparse|LU)' | awk '{printf "%s%s", (NR > 1 ? "," : ""), $NF}'; }
 declare -A RES
 for r in $(seq "$ROUNDS"); do
   RES[plain]+="$(java -cp "$SCI" jnt.scimark2.commandline | composite) "
   for sites in $SITES ${BEFORE:+before}; do
     for v in off:"" methods:process:thread:method all:process:thread:method:loop; do
       name=${v%%:*}; res=${v#*:}
-      [ "$sites" = before ] && [ "$name" = off ] && continue
       RES[$name-$sites]+="$(java -Dhyprof.options=out=$WORK/s.hyprof,resolutions=$res -cp "$WORK/scimark-$sites.jar" \
           jnt.scimark2.commandline 2>/dev/null | composite) "
     done
@@ -43,17 +49,24 @@ done
 ARGS=("uninstrumented (class files lifted to 52)" "${RES[plain]}")
 for sites in $SITES ${BEFORE:+before}; do
   for v in "off:probes compiled in, all off" "methods:method probes on" "all:all probes on (loops too)"; do
-    [ "$sites" = before ] && [ "${v%%:*}" = off ] && continue
     ARGS+=("$sites: ${v#*:}" "${RES[${v%%:*}-$sites]}")
   done
 done
 python3 - "${ARGS[@]}" <<'PY'
 import statistics, sys
 pairs = sys.argv[1:]
-names, vals = pairs[0::2], [list(map(float, a.split())) for a in pairs[1::2]]
+names = pairs[0::2]
+runs = [[list(map(float, r.split(","))) for r in a.split()] for a in pairs[1::2]]
+vals = [[r[0] for r in v] for v in runs]
 base = statistics.median(vals[0])
 print(f"{'SciMark 2.0 composite (higher is faster)':44} {'median':>9} {'ratio':>7}   runs")
 for n, v in zip(names, vals):
     m = statistics.median(v)
     print(f"{n:44} {m:9.1f} {m / base:7.3f}   {' '.join(f'{x:.0f}' for x in v)}")
+kernels = ["FFT", "SOR", "Monte Carlo", "Sparse", "LU"]
+print()
+print(f"{'per kernel: median ratio to uninstrumented':44} " + " ".join(f"{k:>11}" for k in kernels))
+bases = [statistics.median(r[k + 1] for r in runs[0]) for k in range(5)]
+for n, v in zip(names, runs):
+    print(f"{n:44} " + " ".join(f"{statistics.median(r[k + 1] for r in v) / bases[k]:11.3f}" for k in range(5)))
 PY

@@ -4,7 +4,13 @@
 # alternating so machine noise hits both alike; then ProbeBench's recording token pairs (one pair,
 # and a method calling another) and the same gone count-only, without and with the tree (JMH, same
 # run). Prints medians and ratios.
+# Settings (environment variables): ROUNDS (default 5).
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
+  "") ;;
+  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
+esac
 ROUNDS=${ROUNDS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
