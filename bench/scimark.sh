@@ -5,7 +5,7 @@
 # version 45, which has no invokedynamic: they are lifted to version 52 first (LiftClassFiles;
 # same code, frames added), and every variant, the uninstrumented one included, runs the lifted
 # classes. Rounds alternate the variants so machine noise hits all of them alike; medians and
-# ratios to the uninstrumented run are printed. BEFORE=dir (a checkout with its CLI built) adds that
+# ratios to the uninstrumented run are printed, the composite's and each kernel's. BEFORE=dir (a checkout with its CLI built) adds that
 # build's invokedynamic variants (all off, method probes on, every probe on) in the same rounds.
 # SITES="indy" (or "static") runs one site form only.
 # Settings (environment variables): ROUNDS (default 5), SITES (default "indy static"), BEFORE.
