@@ -111,7 +111,7 @@ public final class ClassRewriter {
      * Rewrites method {@code m} of {@code cn} in place, and once more from its original in a smaller
      * form where the probes' code pushes it past a limit of HotSpot's JIT that the original is
      * within: past {@link MethodRewriter#INLINE_SIZE} (hot callees inlined), without adding
-     * count-only loops up in the code; past {@link MethodRewriter#HUGE_METHOD_LIMIT} (compiled at
+     * count-only loops up in the code, unless a loop lies inside another; past {@link MethodRewriter#HUGE_METHOD_LIMIT} (compiled at
      * all), that, then the loops without code (listed, with their ids, and the reason in
      * {@code loopSkips}). A method the JIT stops inlining or compiling runs several times slower
      * with every probe off. The same code gives the same loops in the same order, so a rewrite
@@ -129,7 +129,7 @@ public final class ClassRewriter {
                 : originalSize <= MethodRewriter.HUGE_METHOD_LIMIT ? MethodRewriter.HUGE_METHOD_LIMIT : Integer.MAX_VALUE;
         int size = MethodRewriter.codeSize(mn.instructions);
         if (size <= limit) return placed;
-        if (first.addedUp()) {
+        if (first.addedUp() && !first.nestedLoops()) { // loops inside loops: adding up keeps their many activations cheap
             MethodNode c = copy(original);
             MethodRewriter.Placed again = rewriteAgain(cn, c, indy, handed, r -> r.addUp(false));
             if (again != null && MethodRewriter.codeSize(c.instructions) <= limit) {

@@ -135,7 +135,8 @@ final class MethodRewriter {
      * HotSpot's C2 inlines a hot callee only if its bytecode is at most this many bytes
      * ({@code -XX:FreqInlineSize}'s default on x86-64 and AArch64). The code that adds count-only
      * loop activations up is about 80 bytes a loop; where it pushes a method the app's JIT would
-     * inline past this, the method is rewritten without it ({@code ClassRewriter}): SciMark's
+     * inline past this, and no loop of the method lies in another ({@link #nestedLoops}), the
+     * method is rewritten without it ({@code ClassRewriter}): SciMark's
      * {@code Random.initialize} grew from 125 to 369 bytes, was no longer inlined into the
      * constructor, the {@code Random} escaped, its synchronized {@code nextDouble} kept its lock,
      * and Monte Carlo ran 5× slower with every probe off.
@@ -161,6 +162,19 @@ final class MethodRewriter {
     /** Whether the last {@link #rewrite} added count-only loop activations up in the code. */
     boolean addedUp() {
         return addUp;
+    }
+
+    /**
+     * Whether a probed loop of the last {@link #rewrite} lies inside another: its activations
+     * come many to a call of the method, and adding them up in the code is what keeps their
+     * count cheap (a call each through {@code loopEnd} made SciMark's sparse matmult 4× slower
+     * with every probe on, and is charged more than it costs: OverheadIT's {@code loops} −99 %).
+     */
+    boolean nestedLoops() {
+        for (Probed q : byDepth)
+            for (Probed p : byDepth)
+                if (q != p && inside(q, p)) return true;
+        return false;
     }
 
     /**

@@ -23,8 +23,9 @@ import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Methods the JIT would inline stay inlinable: where adding count-only loop activations up in the
- * code would push a method past HotSpot's inline size ({@link MethodRewriter#INLINE_SIZE}), it is
- * rewritten without (fixtures.NearInlineSize), with the same probe ids and exact counts.
+ * code would push a method past HotSpot's inline size ({@link MethodRewriter#INLINE_SIZE}), and no
+ * loop of it lies in another, it is rewritten without (fixtures.NearInlineSize), with the same
+ * probe ids and exact counts.
  */
 class InlineSizeTest {
     static final String N = "fixtures.NearInlineSize.";
@@ -139,6 +140,9 @@ class InlineSizeTest {
         assertTrue(after.get("near(I)I") <= MethodRewriter.INLINE_SIZE, "and with its probes: " + after);
         assertEquals(0, handOvers(methods.get("near")), "near's count-only loops go to loopEnd");
         assertTrue(handOvers(methods.get("small")) > 0, "small's are added up: it stays small either way");
+        assertTrue(before.get("nearNested(I)I") <= MethodRewriter.INLINE_SIZE, "nearNested is inlinable plain: " + before);
+        assertTrue(after.get("nearNested(I)I") > MethodRewriter.INLINE_SIZE, "not with adding up: " + after);
+        assertTrue(handOvers(methods.get("nearNested")) > 0, "its inner loop's many activations are added up all the same");
         assertTrue(before.get("large(I)I") > MethodRewriter.INLINE_SIZE, "large is too large plain: " + before);
         assertTrue(handOvers(methods.get("large")) > 0, "large's are added up: the JIT does not inline it anyway");
         assertEquals(rewrite(original, true).probes(), indy.probes(), "the same probes and ids as without invokedynamic");
