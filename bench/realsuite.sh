@@ -127,7 +127,10 @@ for v in ("agent", "offline"):
     rows = list(csv.DictReader(open(os.path.join(work, v + ".csv"))))
     num = [k for k in rows[0] if k not in ("method", "kind", "resolution")]
     bad = [r["method"] for r in rows if not (int(r["incl_ns"]) >= int(r["excl_ns"]) >= 0 and int(r["incl_raw_ns"]) >= int(r["excl_raw_ns"]) >= 0)]
-    neg = [r["method"] for r in rows if any(float(r[k]) < 0 for k in num)]
+    def negative(v):  # numeric columns only: some are empty or text (a count-only row's reason)
+        try: return float(v) < 0
+        except ValueError: return False
+    neg = [r["method"] for r in rows if any(negative(r[k]) for k in num)]
     threads = list(csv.DictReader(open(os.path.join(work, v + "-threads.csv"))))
     e = json.load(open(os.path.join(work, v + ".json")))["energy"]
     sum_excl = sum(int(r["excl_ns"]) for r in rows); sum_thr = sum(int(r["time_ns"]) for r in threads)
