@@ -16,11 +16,7 @@
 # (mvn -o -B -q -DskipTests package -pl cli -am there). Prints the load (uptime) before and after.
 # Settings (environment variables): ROUNDS (default 5), ABIS (default "arm64-v8a armeabi-v7a"), USERLANDS (default "stubs bionic").
 set -euo pipefail
-case "${1:-}" in
-  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
-  "") ;;
-  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 ROUNDS=${ROUNDS:-5}

@@ -3,11 +3,7 @@
 # alternated ROUNDS times (default 2) in one session; per run wall and CPU (user+sys, children
 # included) seconds and the session's native instructions. Never asserts a time. Needs GNU time.
 set -euo pipefail
-case "${1:-}" in
-  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
-  "") ;;
-  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${ROUNDS:-2}
 OUT=$(mktemp -d)

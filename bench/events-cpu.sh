@@ -8,11 +8,7 @@
 #   BEFORE=<rev> ROUNDS=3 BENCH='ProbeBench.tokenPairOn' bench/events-cpu.sh
 # Settings (environment variables): ROUNDS (default 3), MODES (default events).
 set -euo pipefail
-case "${1:-}" in
-  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
-  "") ;;
-  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 BEFORE=${BEFORE:?set BEFORE to the git revision to compare with (e.g. the commit before the change)}

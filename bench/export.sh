@@ -12,11 +12,7 @@
 #   JAVA_OPTS=                 JVM options for both builds' commands (e.g. to measure a launcher flag)
 #   SESSION=path/s.db          export this session instead of generating one (EVENTS must say its size)
 set -euo pipefail
-case "${1:-}" in
-  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
-  "") ;;
-  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 EVENTS=${EVENTS:-10000000}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)

@@ -12,11 +12,7 @@
 # (the copy-realsuite-for-tests execution of it/pom.xml).
 # Settings (environment variables): ROUNDS (default 1), OFFLINE (separate or merged), SUITE_JAVA_OPTS, EXCLUDE, WORK (a directory to work in), KEEP=1 (keep it).
 set -euo pipefail
-case "${1:-}" in
-  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
-  "") ;;
-  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 ROUNDS=${ROUNDS:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)

@@ -4,11 +4,7 @@
 # Figures go to stdout; copy them into bench/README.md with the machine and date.
 # Settings (environment variables): JMH_ARGS (added to the JMH command line).
 set -euo pipefail
-case "${1:-}" in
-  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
-  "") ;;
-  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 (cd "$ROOT" && mvn -B -q -DskipTests package -pl bench,tui -am)

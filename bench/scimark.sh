@@ -10,11 +10,7 @@
 # SITES="indy" (or "static") runs one site form only.
 # Settings (environment variables): ROUNDS (default 5), SITES (default "indy static"), BEFORE.
 set -euo pipefail
-case "${1:-}" in
-  -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; # the comment above is the help
-  "") ;;
-  *) echo "$(basename "$0"): unknown argument '$1' (settings are environment variables: --help)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 ROUNDS=${ROUNDS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)

@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Map;
 import org.hyprof.instrument.ProbeIds;
 import org.hyprof.runtime.Hyprof;
-import org.hyprof.runtime.Options;
 import org.hyprof.runtime.Stats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,22 +30,12 @@ class InlineSizeTest {
 
     @BeforeEach
     void start() {
-        Hyprof.reset();
-        Options o = new Options();
-        o.calibrate = false;
-        o.snapshotMillis = 60_000;
-        Hyprof.start(o);
+        Instrumented.startRuntime();
     }
 
     @AfterEach
     void stop() {
         Hyprof.reset();
-    }
-
-    static byte[] classFile(String className) throws IOException {
-        try (InputStream in = InlineSizeTest.class.getResourceAsStream("/" + className.replace('.', '/') + ".class")) {
-            return in.readAllBytes();
-        }
     }
 
     static ClassRewriter.Result rewrite(byte[] original, boolean staticSites) {
@@ -116,7 +104,7 @@ class InlineSizeTest {
     @Test
     void codeSizeIsTheClassFilesCodeLength() throws IOException {
         for (String c : new String[] {"fixtures.NearInlineSize", "fixtures.Loops", "fixtures.Workload"}) {
-            byte[] original = classFile(c);
+            byte[] original = Instrumented.classFile(c);
             for (byte[] bytes : new byte[][] {original, rewrite(original, false).bytes(), rewrite(original, true).bytes()}) {
                 Map<String, Integer> lengths = codeLengths(bytes);
                 for (MethodNode mn : node(bytes).methods) {
@@ -129,7 +117,7 @@ class InlineSizeTest {
 
     @Test
     void aMethodTheJitWouldInlineIsRewrittenWithoutAddingLoopsUp() throws Exception {
-        byte[] original = classFile("fixtures.NearInlineSize");
+        byte[] original = Instrumented.classFile("fixtures.NearInlineSize");
         Map<String, Integer> before = codeLengths(original);
         ClassRewriter.Result indy = rewrite(original, false);
         Map<String, Integer> after = codeLengths(indy.bytes());

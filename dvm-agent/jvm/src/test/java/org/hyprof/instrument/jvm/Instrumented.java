@@ -52,10 +52,7 @@ final class Instrumented {
 
     /** {@link #load(String, Sites)}; {@code loopCode} false: loops listed, without their code ({@link ClassRewriter#loopCode}). */
     static Instrumented load(String className, Sites sites, boolean loopCode) throws Exception {
-        byte[] original;
-        try (InputStream in = Instrumented.class.getResourceAsStream("/" + className.replace('.', '/') + ".class")) {
-            original = in.readAllBytes();
-        }
+        byte[] original = classFile(className);
         if (sites == Sites.VERSION_50) {
             original = original.clone();
             original[6] = 0;  // major version, big-endian u2 at offset 6
@@ -85,6 +82,22 @@ final class Instrumented {
         Instrumented i = new Instrumented(bytes, loader.loadClass(className));
         for (ProbeInfo p : r.probes()) i.byName.put(Instrumented.key(p), p);
         return i;
+    }
+
+    /** The class file of {@code className}, a class of the test class path. */
+    static byte[] classFile(String className) throws java.io.IOException {
+        try (InputStream in = Instrumented.class.getResourceAsStream("/" + className.replace('.', '/') + ".class")) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** A fresh runtime for these tests: no calibration, no periodic snapshot during a test. */
+    static void startRuntime() {
+        Hyprof.reset();
+        org.hyprof.runtime.Options o = new org.hyprof.runtime.Options();
+        o.calibrate = false;
+        o.snapshotMillis = 60_000;
+        Hyprof.start(o);
     }
 
     /** ASM's bytecode verifier (types, stack, definitely assigned locals) finds nothing. */

@@ -10,7 +10,6 @@ import org.hyprof.config.ProfilingConfig;
 import org.hyprof.instrument.ProbeIds;
 import org.hyprof.instrument.ProbeSet;
 import org.hyprof.runtime.Hyprof;
-import org.hyprof.runtime.Options;
 import org.hyprof.runtime.Stats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,11 +33,7 @@ class LoopTokensTest {
 
     @BeforeEach
     void start() {
-        Hyprof.reset();
-        Options o = new Options();
-        o.calibrate = false;
-        o.snapshotMillis = 60_000;
-        Hyprof.start(o);
+        Instrumented.startRuntime();
     }
 
     @AfterEach
