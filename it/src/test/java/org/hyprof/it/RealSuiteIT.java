@@ -119,11 +119,23 @@ class RealSuiteIT {
         return cmd;
     }
 
+    /** How long one run may take before it is taken for hung (the slowest takes about 3 minutes on a loaded CI machine). */
+    static final int RUN_DEADLINE_MINUTES = 12;
+
     /** Runs {@code cmd} in {@link #work}, its output to {@code name.log}; the exit code. */
     static int exec(String name, List<String> cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
                 .redirectOutput(log(name).toFile()).start();
-        int exit = p.waitFor();
+        if (!p.waitFor(RUN_DEADLINE_MINUTES, java.util.concurrent.TimeUnit.MINUTES)) {
+            // a hang fails the test with where it hung, rather than holding CI until it is killed
+            Process dump = new ProcessBuilder(Path.of(Cli.java()).resolveSibling("jcmd").toString(), Long.toString(p.pid()), "Thread.print").redirectErrorStream(true).start();
+            String threads = new String(dump.getInputStream().readAllBytes());
+            dump.waitFor(1, java.util.concurrent.TimeUnit.MINUTES);
+            p.destroyForcibly();
+            throw new AssertionError(name + ": still running after " + RUN_DEADLINE_MINUTES + " minutes (a run takes 1–3); its threads:\n"
+                    + threads.substring(0, Math.min(threads.length(), 6000)));
+        }
+        int exit = p.exitValue();
         System.out.println("[RealSuiteIT] " + name + ": exit " + exit);
         return exit;
     }

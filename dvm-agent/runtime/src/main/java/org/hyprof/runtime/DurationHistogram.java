@@ -82,6 +82,32 @@ public final class DurationHistogram {
         return add(t, Buckets.index(nanos, (int) t[0]), 1);
     }
 
+    /**
+     * Counts one duration when the table may not grow (its budget refused the bytes) and may not
+     * coarsen (already log₂): in its own bucket if that is there, else in the occupied bucket
+     * nearest to it, so the count stays exact and only this call's duration is approximated.
+     * Returns whether it was approximated. Why: a table of a few slots at log₂ holds three powers of
+     * two; without this, the record-grow-coarsen loop of a caller whose budget is spent never ends
+     * (seen: a JUnit suite's thread hung in it once the tree's histogram budget ran out).
+     */
+    public boolean recordNearest(long nanos) {
+        long[] t = table;
+        int index = Buckets.index(nanos, (int) t[0]);
+        if (add(t, index, 1)) return false;
+        int best = -1, bestDistance = Integer.MAX_VALUE;
+        for (int i = 1; i < t.length; i++) {
+            long s = t[i];
+            if (s == 0) continue;
+            int d = Math.abs((int) (s >>> COUNT_BITS) - 1 - index);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = i;
+            }
+        }
+        if (best > 0) t[best]++; // a full table has an occupied slot; its count stays below COUNT_MASK in any run
+        return true;
+    }
+
     /** Adds {@code count} to bucket {@code index} of this histogram's current scheme; false when there is no room (as {@link #record}). */
     public boolean add(int index, long count) {
         long[] t = table;

@@ -55,7 +55,7 @@ final class PathTree {
     static final int HIST_SLOTS = DurationHistogram.RUNTIME_MAX_SLOTS;
     /** Bytes the nodes' histograms may take over all threads; past it a node gets none (min and max only). */
     static final long HIST_BUDGET_BYTES = 8L << 20;
-    private static final AtomicLong histBytesLeft = new AtomicLong(HIST_BUDGET_BYTES);
+    static final AtomicLong histBytesLeft = new AtomicLong(HIST_BUDGET_BYTES); // package-private: tests spend it
 
     /** Takes {@code n} from a budget; false (nothing taken) when that much is not left. */
     private static boolean take(AtomicLong budget, long n) {
@@ -241,7 +241,10 @@ final class PathTree {
             if (next != 0 && take(histBytesLeft, more)) {
                 histBytes += more;
                 h.grow();
-            } else h.coarsen();
+            } else if (!h.coarsen()) {
+                h.recordNearest(nanos); // no bytes and no coarser scheme: counted in the nearest bucket
+                break;
+            }
         }
         return (key[n] & 3) != OTHER;
     }

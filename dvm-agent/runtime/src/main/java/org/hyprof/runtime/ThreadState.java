@@ -806,9 +806,10 @@ final class ThreadState {
             if (next != 0 && Recorder.reserveStats(more)) {
                 statsBytes += more;
                 fh.grow();
-            } else {
-                fh.coarsen();
-                fineCoarsened++;
+            } else if (fh.coarsen()) fineCoarsened++;
+            else { // no bytes and no coarser scheme: counted in the nearest bucket
+                fh.recordNearest(nanos);
+                break;
             }
         }
     }

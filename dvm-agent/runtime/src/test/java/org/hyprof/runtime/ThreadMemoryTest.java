@@ -196,6 +196,58 @@ class ThreadMemoryTest {
         }
     }
 
+    /** Spins {@code nanos} of wall time inside an activation of probe 1, for each of the given durations. */
+    private static Thread spinCalls(final long... nanos) {
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                for (long n : nanos) {
+                    int token = Probe.begin(1);
+                    ProbeTest.spin(n);
+                    Probe.end(1, token);
+                }
+            }
+        }, "spinner");
+        t.setDaemon(true); // a hung one must not keep the test JVM alive
+        t.start();
+        return t;
+    }
+
+    /** Durations in seven powers of two apart (each spin at least its figure): more than a smallest table at log₂ holds. */
+    static final long[] SPREAD_NANOS = {0, 1_000, 8_000, 64_000, 512_000, 4_096_000, 32_768_000};
+
+    @Test
+    void aFineHistogramThatMayNotGrowStillCountsEveryCall() throws Exception {
+        // a page and one smallest fine histogram with its page of references: no bytes to grow with
+        long fine = DurationHistogram.tableBytes(DurationHistogram.MIN_SLOTS) + 24 + 16 + 4L * Stats.PAGE_PROBES;
+        File out = start(Stats.PAGE_BYTES + fine, PROBES, 0); // no tree: the probe's own record keeps every call
+        Thread t = spinCalls(SPREAD_NANOS);
+        t.join(60_000); // a deadline for a hang, not a timing: the calls take about 40 ms
+        assertFalse(t.isAlive(), "the recording thread hung in its full histogram");
+        Hyprof.stop();
+        Session s = Session.read(out);
+        assertEquals(SPREAD_NANOS.length, s.row(t.getId(), 1)[Stats.CALLS]);
+        assertEquals(SPREAD_NANOS.length, s.fines.get(t.getId()).get(1).total(), "every call in the fine histogram");
+    }
+
+    @Test
+    void aTreeNodeHistogramThatMayNotGrowStillCountsEveryCall() throws Exception {
+        File out = start(Recorder.DEFAULT_STATS_BUDGET);
+        long smallest = DurationHistogram.tableBytes(DurationHistogram.MIN_SLOTS) + 24;
+        long spent = PathTree.histBytesLeft.getAndSet(smallest) - smallest; // the node's first table, no more
+        try {
+            Thread t = spinCalls(SPREAD_NANOS);
+            t.join(60_000);
+            assertFalse(t.isAlive(), "the recording thread hung in its full node histogram");
+            Hyprof.stop();
+            Session s = Session.read(out);
+            assertEquals(SPREAD_NANOS.length, s.row(t.getId(), 1)[Stats.CALLS]);
+            assertEquals(SPREAD_NANOS.length, s.fines.get(t.getId()).get(1).total(), "every call in the node's histogram");
+        } finally {
+            PathTree.histBytesLeft.addAndGet(spent);
+        }
+    }
+
     /** What a session file holds, read as the host does: a later row of a thread and probe replaces an earlier one. */
     static final class Session {
         final Map<Long, Map<Integer, long[]>> rows = new HashMap<Long, Map<Integer, long[]>>();
