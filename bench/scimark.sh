@@ -7,8 +7,10 @@
 # classes. Rounds alternate the variants so machine noise hits all of them alike; medians and
 # ratios to the uninstrumented run are printed, the composite's and each kernel's. BEFORE=dir (a checkout with its CLI built) adds that
 # build's invokedynamic variants (all off, method probes on, every probe on) in the same rounds.
-# SITES="indy" (or "static") runs one site form only.
-# Settings (environment variables): ROUNDS (default 5), SITES (default "indy static"), BEFORE.
+# SITES="indy" (or "static") runs one site form only; SITES may also name "agent": the lifted
+# classes under -javaagent, as `hyprof profile` runs them (loop code placed in a class only when its
+# loops are switched on, so "all off" and "method probes on" have none).
+# Settings (environment variables): ROUNDS (default 5), SITES (default "indy static"; also "agent"), BEFORE.
 set -euo pipefail
 . "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 ROUNDS=${ROUNDS:-5}
@@ -27,7 +29,7 @@ if [ -n "${BEFORE:-}" ]; then
   HYPROF_NO_BUILD=1 "$BEFORE/hyprof" instrument "$SCI" -o "$WORK/scimark-before.jar" --quiet
 fi
 SITES=${SITES:-indy static}
-RT="$ROOT/cli/target/lib/hyprof-runtime.jar"
+AGENT="$ROOT/cli/target/lib/hyprof-agent.jar"
 # one token per run: the composite, then FFT, SOR, Monte Carlo, sparse matmult and LU, comma-separated
 composite() { grep -E '^(Composite|FFT|SOR|Monte|Sparse|LU)' | awk '{printf "%s%s", (NR > 1 ? "," : ""), $NF}'; }
 declare -A RES
@@ -36,8 +38,13 @@ for r in $(seq "$ROUNDS"); do
   for sites in $SITES ${BEFORE:+before}; do
     for v in off:"" methods:process:thread:method all:process:thread:method:loop; do
       name=${v%%:*}; res=${v#*:}
-      RES[$name-$sites]+="$(java -Dhyprof.options=out=$WORK/s.hyprof,resolutions=$res -cp "$WORK/scimark-$sites.jar" \
-          jnt.scimark2.commandline 2>/dev/null | composite) "
+      if [ "$sites" = agent ]; then
+        RES[$name-$sites]+="$(java -javaagent:"$AGENT"=out=$WORK/s.hyprof,include=jnt.scimark2.*,resolutions=$res -cp "$SCI" \
+            jnt.scimark2.commandline 2>/dev/null | composite) "
+      else
+        RES[$name-$sites]+="$(java -Dhyprof.options=out=$WORK/s.hyprof,resolutions=$res -cp "$WORK/scimark-$sites.jar" \
+            jnt.scimark2.commandline 2>/dev/null | composite) "
+      fi
     done
   done
   echo "round $r/$ROUNDS done" >&2
