@@ -4,7 +4,10 @@
 # alternating. Printed per method whose median deducted inclusive time is at least 1 ms: the median
 # of its deducted inclusive and exclusive times over the runs and each one's largest deviation from
 # that median (target: within 5 %), beside the same spread of the program's own clock, plain and
-# profiled (what the machine's own noise is). Count-only rows are listed apart: their time columns
+# profiled (what the machine's own noise is), and the spread of each method's share of its run (its
+# deducted inclusive time over the program's own profiled clock in that run: a whole run slowed by
+# the machine moves every method alike and leaves the share; what still moves is the attribution,
+# or noise confined to part of a run). Count-only rows are listed apart: their time columns
 # hold only their timed calls (see README, "Count-only rows"); their call counts must be equal in
 # every run. Nothing is asserted on times; a run whose results or call counts differ fails.
 set -euo pipefail
@@ -110,10 +113,10 @@ print("  calibration of each run:")
 for c in cals:
     print("    " + c)
 print()
-hdr = f"{'method':58} {'incl ms':>9} {'spread':>7} {'excl ms':>9} {'spread':>7}  deducted incl ms of each run"
+hdr = f"{'method':58} {'incl ms':>9} {'spread':>7} {'excl ms':>9} {'spread':>7} {'share':>6} {'spread':>7}  deducted incl ms of each run"
 print(hdr)
 print("-" * len(hdr))
-worst, timed, counted = 0.0, 0, []
+worst, worst_share, timed, counted = 0.0, 0.0, 0, []
 for m, rs in sorted(rows.items(), key=lambda kv: -med(int(x["incl_ns"]) for x in kv[1])):
     incl = [int(x["incl_ns"]) for x in rs]
     excl = [int(x["excl_ns"]) for x in rs]
@@ -125,12 +128,15 @@ for m, rs in sorted(rows.items(), key=lambda kv: -med(int(x["incl_ns"]) for x in
         continue
     me, se = spread(excl)
     se_shown = se if me >= 1e6 else float("nan")
+    ms, ss = spread([i / p for i, p in zip(incl, prof)])
     timed += 1
     worst = max(worst, si, se if me >= 1e6 else 0.0)
-    print(f"{m[:58]:58} {mi / 1e6:9.2f} {si:6.1f}% {me / 1e6:9.2f} {se_shown:6.1f}%  {' '.join(f'{x / 1e6:.2f}' for x in incl)}")
+    worst_share = max(worst_share, ss)
+    print(f"{m[:58]:58} {mi / 1e6:9.2f} {si:6.1f}% {me / 1e6:9.2f} {se_shown:6.1f}% {ms * 100:5.1f}% {ss:6.1f}%  "
+          f"{' '.join(f'{x / 1e6:.2f}' for x in incl)}")
 print()
 print(f"{timed} timed methods of at least 1 ms: largest spread {worst:.1f} % (target: within 5 %; "
-      f"the program's own clock, profiled: {spread(prof)[1]:.1f} %)")
+      f"the program's own clock, profiled: {spread(prof)[1]:.1f} %); largest spread of a share of its run: {worst_share:.1f} %")
 print(f"count-only rows (calls equal in every run, times are of their timed calls only): {len(counted)}")
 for m in counted:
     rs = rows[m]
