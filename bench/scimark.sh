@@ -38,13 +38,9 @@ for r in $(seq "$ROUNDS"); do
   for sites in $SITES ${BEFORE:+before}; do
     for v in off:"" methods:process:thread:method all:process:thread:method:loop; do
       name=${v%%:*}; res=${v#*:}
-      if [ "$sites" = agent ]; then
-        RES[$name-$sites]+="$(java -javaagent:"$AGENT"=out=$WORK/s.hyprof,include=jnt.scimark2.*,resolutions=$res -cp "$SCI" \
-            jnt.scimark2.commandline 2>/dev/null | composite) "
-      else
-        RES[$name-$sites]+="$(java -Dhyprof.options=out=$WORK/s.hyprof,resolutions=$res -cp "$WORK/scimark-$sites.jar" \
-            jnt.scimark2.commandline 2>/dev/null | composite) "
-      fi
+      if [ "$sites" = agent ]; then RUN=(-javaagent:"$AGENT"=out=$WORK/s.hyprof,include=jnt.scimark2.*,resolutions=$res -cp "$SCI")
+      else RUN=(-Dhyprof.options=out=$WORK/s.hyprof,resolutions=$res -cp "$WORK/scimark-$sites.jar"); fi
+      RES[$name-$sites]+="$(java "${RUN[@]}" jnt.scimark2.commandline 2>/dev/null | composite) "
     done
   done
   echo "round $r/$ROUNDS done" >&2
