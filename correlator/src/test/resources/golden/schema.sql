@@ -2,7 +2,7 @@ CREATE TABLE calibration (
   process_id INTEGER NOT NULL REFERENCES process(id),
   measured_at_ns INTEGER NOT NULL,
   inner_ps INTEGER NOT NULL, per_event_ps INTEGER NOT NULL, per_iter_ps INTEGER NOT NULL, clock_ps INTEGER NOT NULL
-);
+, per_event_spread_ps INTEGER NOT NULL DEFAULT 0, count_ps INTEGER NOT NULL DEFAULT 0, loop_flush_ps INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE call_tree (
   process_id INTEGER NOT NULL, tid INTEGER NOT NULL, node INTEGER NOT NULL, parent INTEGER NOT NULL,
   probe_id INTEGER NOT NULL, kind INTEGER NOT NULL,

@@ -188,6 +188,9 @@ public final class ReportWriter {
             o.put("outer_ps", c.outerPicos());
             o.put("clock_ps", c.clockPicos());
             o.put("tiny_ns", c.tinyNanos());
+            o.put("per_event_spread_ps", c.perEventSpreadPicos()); // 0: unknown (sessions before schema 10)
+            o.put("count_ps", c.countPicos());
+            o.put("loop_flush_ps", c.loopFlushPicos());
         }
         ArrayNode notes = root.putArray("notes");
         profile.notes().forEach(notes::add);
@@ -263,11 +266,8 @@ public final class ReportWriter {
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
             CalibrationRecord c = cals.get(cals.size() - 1);
-            out.printf(Locale.ROOT, "calibration: probe event %s ns%s, inner %s ns, outer %s ns (%d measurements);"
-                            + " calls under %s are tiny; times are %s%n",
-                    Units.nanosOfPicos(c.perEventPicos()), spread(cals), Units.nanosOfPicos(c.innerPicos()),
-                    Units.nanosOfPicos(c.outerPicos()), cals.size(), Units.duration(c.tinyNanos()),
-                    raw ? "RAW (probe cost included)" : "deducted");
+            out.printf(Locale.ROOT, "calibration: %s; calls under %s are tiny; times are %s%n", CalibrationSummary.of(cals),
+                    Units.duration(c.tinyNanos()), raw ? "RAW (probe cost included)" : "deducted");
         }
         out.println("dropped events: " + profile.eventDrops());
         if (damagedEventChunks > 0)
@@ -345,21 +345,6 @@ public final class ReportWriter {
                         + " so the sums need not agree)");
         }
         else out.println("check: no thread totals in this session (nothing to check the sums against)");
-    }
-
-    /**
-     * The spread of the probe event cost over the run's calibrations, {@code " (10.9-14.2 ns over the run)"}:
-     * the JIT changes costs, and times deducted with a cost that moved are less sure. Empty with
-     * one calibration, or when all agree.
-     */
-    private static String spread(List<CalibrationRecord> cals) {
-        long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
-        for (CalibrationRecord c : cals) {
-            min = Math.min(min, c.perEventPicos());
-            max = Math.max(max, c.perEventPicos());
-        }
-        if (cals.size() < 2 || min == max) return "";
-        return " (min-max " + Units.nanosOfPicos(min) + "-" + Units.nanosOfPicos(max) + " ns over the run)";
     }
 
     /**

@@ -227,9 +227,8 @@ public final class HtmlReport {
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
             CalibrationRecord c = cals.get(cals.size() - 1);
-            g.writeStringField("calibration", String.format(Locale.ROOT,
-                    "probe event %.1f ns, inner %.1f ns, outer %.1f ns (%d measurements); calls under %d ns are tiny",
-                    c.perEventPicos() / 1000.0, c.innerPicos() / 1000.0, c.outerPicos() / 1000.0, cals.size(), c.tinyNanos()));
+            g.writeStringField("calibration", org.hyprof.correlate.CalibrationSummary.of(cals) + "; calls under "
+                    + c.tinyNanos() + " ns are tiny");
         }
         g.writeNumberField("eventDrops", profile.eventDrops());
         g.writeNumberField("otherPathsCalls", tree.overflowCalls());

@@ -1,10 +1,22 @@
 package org.hyprof.store;
 
-/** One calibration of probe costs, in picoseconds (see the runtime's Calibration). */
+/**
+ * One calibration of probe costs, in picoseconds (see the runtime's Calibration).
+ *
+ * @param perEventSpreadPicos the noise of {@code perEventPicos} in its measurement (the spread of
+ *                            its rounds, extremes dropped); 0 when unknown (sessions before schema 10)
+ * @param countPicos          one call of a count-only probe, deducted like a probe event; 0 when unknown
+ * @param loopFlushPicos      one hand-over of count-only loop activations the code added up; 0 when unknown
+ */
 public record CalibrationRecord(long measuredAtNanos, long innerPicos, long perEventPicos, long perIterPicos,
-                                long clockPicos) {
+                                long clockPicos, long perEventSpreadPicos, long countPicos, long loopFlushPicos) {
     /** How many probe events' cost the tiny-call threshold is (the runtime's {@code Calibration.TINY_EVENTS}). */
     public static final int TINY_EVENTS = org.hyprof.runtime.Calibration.TINY_EVENTS;
+
+    /** A calibration as sessions before schema 10 stored it: spread, count-only and hand-over costs unknown. */
+    public CalibrationRecord(long measuredAtNanos, long innerPicos, long perEventPicos, long perIterPicos, long clockPicos) {
+        this(measuredAtNanos, innerPicos, perEventPicos, perIterPicos, clockPicos, 0, 0, 0);
+    }
 
     /** Part of a callee's probe pair charged to its caller. */
     public long outerPicos() {

@@ -20,9 +20,9 @@ import java.sql.Statement;
  */
 final class Schema {
     /** Schema version this build writes; files up to it can be opened. */
-    static final int VERSION = 9;
+    static final int VERSION = 10;
     /** Migration {@code i} brings a file from version {@code i} to {@code i + 1}. */
-    private static final String[] MIGRATIONS = {"V1.sql", "V2.sql", "V3.sql", "V4.sql", "V5.sql", "V6.sql", "V7.sql", "V8.sql", "V9.sql"};
+    private static final String[] MIGRATIONS = {"V1.sql", "V2.sql", "V3.sql", "V4.sql", "V5.sql", "V6.sql", "V7.sql", "V8.sql", "V9.sql", "V10.sql"};
 
     private Schema() {}
 

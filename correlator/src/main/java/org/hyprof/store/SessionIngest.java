@@ -175,7 +175,7 @@ public final class SessionIngest {
     private void calibration(CalibrationChunk c) {
         if (calibrationsAtNanos.add(c.measuredAtNanos))
             store.addCalibration(processId, new CalibrationRecord(c.measuredAtNanos, c.innerPicos, c.perEventPicos,
-                    c.perIterPicos, c.clockPicos));
+                    c.perIterPicos, c.clockPicos, c.perEventSpreadPicos, c.countPicos, c.loopFlushPicos));
     }
 
     private void events(EventsChunk e) {

@@ -68,7 +68,7 @@ class ReportWriterTest {
             // thread totals as the runtime keeps them: Σ deducted inclusive of top-level activations
             s.putThread(p, new ThreadInfo(1, "main", 0, 0, 990_000, 0, 0, cpu ? 600_000L : null));
             s.putThread(p, new ThreadInfo(12, "worker", 0, 0, 290_000, 0, 0, cpu ? 90_000L : null));
-            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
+            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000, 800, 2_900, 6_100));
             // per-call histograms as a format-4 session has them: log₂ and fine ({@code Buckets})
             List<ProbeStats> stats = List.of(
                     withFine(new ProbeStats(1, 1, 1, 1_500_000, 200_000, 1_400_000, 190_000, 1_400_000, 1_400_000, 1, 400, 30, 3, 2, 30, 0, 0, 1, hist(21, 1)),
@@ -226,9 +226,9 @@ class ReportWriterTest {
                     new ProbeInfo(5, false, Resolution.METHOD, "app.Old", "legacy", "()V", -1, -1, 20, "Old.java")));
             s.putThread(p, new ThreadInfo(1, "main", 0, 0, 2_000_000, 0, 0));
             s.putThread(p, new ThreadInfo(2, "worker", 0, 0, 0, 0, 0));
-            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000));
-            s.addCalibration(p, new CalibrationRecord(6, 20_000, 29_500, 4_000, 25_000));
-            s.addCalibration(p, new CalibrationRecord(7, 22_000, 31_000, 4_000, 25_000));
+            s.addCalibration(p, new CalibrationRecord(5, 24_000, 33_000, 4_000, 25_000, 900, 2_900, 6_000));
+            s.addCalibration(p, new CalibrationRecord(6, 20_000, 29_500, 4_000, 25_000, 700, 3_100, 6_000));
+            s.addCalibration(p, new CalibrationRecord(7, 22_000, 31_000, 4_000, 25_000, 600, 3_000, 6_000));
             s.putStats(p, List.of(
                     new ProbeStats(1, 1, 1, 2_100_000, 600_000, 2_000_000, 500_000, 2_000_000, 2_000_000, 1, 4000, 0, 1600, 0, 0, 0, 0, 1,
                             hist(21, 1)),
@@ -249,7 +249,12 @@ class ReportWriterTest {
     @Test
     void rowsThatNeedCautionAreMarkedWithTheirReasons() throws Exception {
         Profile p = cautious();
-        Golden.check("report-confidence.txt", render(p, ReportWriter.By.METHOD, ReportWriter.Format.TABLE));
+        String table = render(p, ReportWriter.By.METHOD, ReportWriter.Format.TABLE);
+        Golden.check("report-confidence.txt", table);
+        // issue 15 item 7: every cost the times were deducted with, its measurement's noise, how it moved
+        assertTrue(table.contains("calibration: probe event 31.0 ns (rounds within 0.6 ns; min-max 29.5-33.0 ns over the run),"
+                + " inner 22.0 ns, outer 40.0 ns, count-only call 3.0 ns (min-max 2.9-3.1 ns over the run),"
+                + " loop hand-over 6.0 ns (3 measurements); calls under 93 ns are tiny"), table);
         Golden.check("report-confidence.csv", render(p, ReportWriter.By.METHOD, ReportWriter.Format.CSV));
         java.util.Map<String, MethodRow> rows = new java.util.HashMap<>();
         for (MethodRow r : p.methods()) rows.put(r.method(), r);

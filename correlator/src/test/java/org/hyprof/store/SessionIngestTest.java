@@ -42,7 +42,7 @@ class SessionIngestTest {
 
     static byte[] calibration(long atNanos) {
         PayloadWriter w = new PayloadWriter();
-        new CalibrationChunk(atNanos, 30_000, 80_000, 2_000, 25_000).encode(w);
+        new CalibrationChunk(atNanos, 30_000, 80_000, 2_000, 25_000, 1_500, 3_200, 6_400).encode(w);
         return w.toByteArray();
     }
 
@@ -110,6 +110,25 @@ class SessionIngestTest {
         assertEquals(expectedCalls, calls(s, p, MAIN, 1), "cumulative: the latest snapshot replaces, never adds");
         assertEquals(2, in.manifest().probes().size());
         assertEquals(1, in.manifest().skipped().size());
+    }
+
+    /**
+     * A calibration chunk keeps every cost the runtime measured (the event cost's noise, a
+     * count-only call, a loop hand-over); one written before those were sent (five fields) is
+     * stored with them 0, unknown.
+     */
+    @Test
+    void calibrationsKeepTheirNoiseCountOnlyAndHandOverCosts() {
+        try (Store s = Store.create(dir.resolve("cal.db"))) {
+            long p = addProcess(s);
+            SessionIngest in = new SessionIngest(s, p);
+            in.accept(SessionFormat.CALIBRATION, calibration(777));
+            PayloadWriter old = new PayloadWriter();
+            old.varint(888).varint(30_000).varint(81_000).varint(2_000).varint(25_000); // as CalibrationChunk wrote it before
+            in.accept(SessionFormat.CALIBRATION, old.toByteArray());
+            assertEquals(List.of(new CalibrationRecord(777, 30_000, 80_000, 2_000, 25_000, 1_500, 3_200, 6_400),
+                    new CalibrationRecord(888, 30_000, 81_000, 2_000, 25_000, 0, 0, 0)), s.calibrations(p));
+        }
     }
 
     @Test

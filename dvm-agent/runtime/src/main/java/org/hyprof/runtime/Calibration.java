@@ -50,8 +50,7 @@ public final class Calibration {
     public final long perEventSpreadPicos;
     /**
      * Cost of one call of a count-only probe (its entry counts, its exit is a no-op): deducted
-     * from the activations around it, like a probe event (not kept in the session's calibration
-     * record; 0 when unknown).
+     * from the activations around it, like a probe event (0 when unknown).
      */
     public final long countPicos;
     final long countFx;

@@ -100,8 +100,8 @@ abstract class ChunkSink implements Sink {
 
     @Override
     public synchronized void calibration(Calibration c) {
-        new CalibrationChunk(c.measuredAtNanos, c.innerPicos, c.perEventPicos, c.perIterPicos, c.clockPicos)
-                .encode(chunk.reset());
+        new CalibrationChunk(c.measuredAtNanos, c.innerPicos, c.perEventPicos, c.perIterPicos, c.clockPicos,
+                c.perEventSpreadPicos, c.countPicos, c.loopFlushPicos).encode(chunk.reset());
         emit(SessionFormat.CALIBRATION);
     }
 

@@ -25,7 +25,9 @@ import org.hyprof.runtime.chunk.EventRecords;
  * <li>{@link #HEADER}: string of {@code key=value} lines (format, pid, process, startWallMillis,
  *     startNanos, mode, cpuClock (format 3), budgetBytes, vm).</li>
  * <li>{@link #MANIFEST}: string, TSV lines of the probe manifest (appended as classes load).</li>
- * <li>{@link #CALIBRATION}: measuredAtNanos, innerPicos, perEventPicos, perIterPicos, clockPicos.</li>
+ * <li>{@link #CALIBRATION}: measuredAtNanos, innerPicos, perEventPicos, perIterPicos, clockPicos,
+ *     then perEventSpreadPicos, countPicos, loopFlushPicos (absent in files written before
+ *     2026-11-29: read as 0, unknown; readers of the first five ignore them).</li>
  * <li>{@link #SNAPSHOT}: nanoTime, field count F, thread count, then per thread: tid, name,
  *     depthDrops, eventDrops, top-level deducted inclusive ns (the thread's total), native
  *     estimated ns and energy pJ under top-level activations, (format 3, F above
