@@ -37,7 +37,7 @@ public final class SessionFiles {
                 + "probe\t2\tloop\tloop\tapp.Main\tmain\t([Ljava/lang/String;)V\t1\t0\t5\tMain.java\n"
                 + "skip\tapp.Main\thuge\t()V\ttoo large with probes\n");
         c.add(new Object[] {SessionFormat.MANIFEST, w.toByteArray()});
-        new CalibrationChunk(2_000_000, 30_000, 80_000, 2_000, 25_000).encode(w.reset());
+        new CalibrationChunk(2_000_000, 30_000, 80_000, 2_000, 25_000, 1_500, 3_200, 6_400).encode(w.reset());
         c.add(new Object[] {SessionFormat.CALIBRATION, w.toByteArray()});
         long[] main = new long[Stats.STRIDE], loop = new long[Stats.STRIDE];
         main[Stats.CALLS] = main[Stats.SEEN] = 1;
