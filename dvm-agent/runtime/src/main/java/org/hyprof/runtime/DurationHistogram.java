@@ -108,6 +108,36 @@ public final class DurationHistogram {
         return true;
     }
 
+    /** Where a table's growth takes its bytes from ({@link #recordWithin}). */
+    public interface Budget {
+        /** Takes {@code bytes}; false, taking nothing, when that much is not left. */
+        boolean take(long bytes);
+    }
+
+    /**
+     * Counts one duration, making room when the table is full: it grows while {@code budget}
+     * grants the bytes (up to its bound), else coarsens; when it may do neither (no bytes, already
+     * log₂) the call is counted in the nearest occupied bucket ({@link #recordNearest}), so every
+     * call is counted and the loop always ends. Returns the bytes taken from the budget. The one
+     * way the runtime's callers record past a full table (a thread's fine histograms, the tree's
+     * nodes), so none of them can loop forever once its budget is spent.
+     */
+    public long recordWithin(long nanos, Budget budget) {
+        long taken = 0;
+        while (!record(nanos)) {
+            int next = nextSlots();
+            long more = next == 0 ? 0 : tableBytes(next) - tableBytes(slots());
+            if (next != 0 && budget.take(more)) {
+                taken += more;
+                grow();
+            } else if (!coarsen()) {
+                recordNearest(nanos);
+                break;
+            }
+        }
+        return taken;
+    }
+
     /** Adds {@code count} to bucket {@code index} of this histogram's current scheme; false when there is no room (as {@link #record}). */
     public boolean add(int index, long count) {
         long[] t = table;

@@ -57,6 +57,14 @@ final class PathTree {
     static final long HIST_BUDGET_BYTES = 8L << 20;
     static final AtomicLong histBytesLeft = new AtomicLong(HIST_BUDGET_BYTES); // package-private: tests spend it
 
+    /** {@link #histBytesLeft} as the nodes' histograms grow from it. */
+    private static final DurationHistogram.Budget HIST_BUDGET = new DurationHistogram.Budget() {
+        @Override
+        public boolean take(long bytes) {
+            return PathTree.take(histBytesLeft, bytes);
+        }
+    };
+
     /** Takes {@code n} from a budget; false (nothing taken) when that much is not left. */
     private static boolean take(AtomicLong budget, long n) {
         for (;;) {
@@ -235,17 +243,7 @@ final class PathTree {
             h = new DurationHistogram(HIST_SLOTS);
             hists[n] = h;
         }
-        while (!h.record(nanos)) {
-            int next = h.nextSlots();
-            long more = next == 0 ? 0 : DurationHistogram.tableBytes(next) - DurationHistogram.tableBytes(h.slots());
-            if (next != 0 && take(histBytesLeft, more)) {
-                histBytes += more;
-                h.grow();
-            } else if (!h.coarsen()) {
-                h.recordNearest(nanos); // no bytes and no coarser scheme: counted in the nearest bucket
-                break;
-            }
-        }
+        histBytes += h.recordWithin(nanos, HIST_BUDGET);
         return (key[n] & 3) != OTHER;
     }
 

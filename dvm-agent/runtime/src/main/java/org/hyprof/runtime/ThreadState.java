@@ -99,8 +99,6 @@ final class ThreadState {
     volatile DurationHistogram[][] finePages;
     /** Fine histograms the stats budget refused (their probes report log₂ percentiles). */
     long fineRefused;
-    /** Times a fine histogram at its size bound halved its resolution. */
-    long fineCoarsened;
     /** Bytes of pages taken from the stats budget (given back when the state is dropped). */
     volatile long statsBytes;
     /** Activations not recorded because a new page would have gone past the stats budget. */
@@ -772,8 +770,8 @@ final class ThreadState {
      * The fine histogram of probe id has no room for a new bucket, or does not exist yet (the
      * probe's second call: created with the first call's time, {@code firstNanos}). The one place
      * the fine histograms allocate: a table doubles (within {@link DurationHistogram#RUNTIME_MAX_SLOTS})
-     * when the stats budget has the bytes, else it halves its resolution (counted in
-     * {@link #fineCoarsened}). A probe whose table the budget refused at its second call gets
+     * when the stats budget has the bytes, else it halves its resolution, and at log₂ without bytes
+     * a call goes to the nearest bucket ({@link DurationHistogram#recordWithin}). A probe whose table the budget refused at its second call gets
      * none (its snapshot then says its percentiles are log₂ ones: the table would miss calls).
      */
     private void fineSlow(DurationHistogram fh, int id, boolean create, long firstNanos, long nanos) {
@@ -800,19 +798,16 @@ final class ThreadState {
             finePages = fp; // volatile write: the snapshot thread sees the histogram with its page
             if (fh.record(nanos)) return;
         }
-        while (!fh.record(nanos)) {
-            int next = fh.nextSlots();
-            long more = next == 0 ? 0 : DurationHistogram.tableBytes(next) - DurationHistogram.tableBytes(fh.slots());
-            if (next != 0 && Recorder.reserveStats(more)) {
-                statsBytes += more;
-                fh.grow();
-            } else if (fh.coarsen()) fineCoarsened++;
-            else { // no bytes and no coarser scheme: counted in the nearest bucket
-                fh.recordNearest(nanos);
-                break;
-            }
-        }
+        statsBytes += fh.recordWithin(nanos, STATS_BUDGET);
     }
+
+    /** The process's stats budget ({@link Recorder#reserveStats}) as the fine histograms grow from it. */
+    private static final DurationHistogram.Budget STATS_BUDGET = new DurationHistogram.Budget() {
+        @Override
+        public boolean take(long bytes) {
+            return Recorder.reserveStats(bytes);
+        }
+    };
 
     /** Inclusive figures, counted for the outermost activation of a probe only (recursion). */
     private void addOutermost(long[] p, int b) {

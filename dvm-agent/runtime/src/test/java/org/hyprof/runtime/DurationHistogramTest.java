@@ -44,4 +44,47 @@ class DurationHistogramTest {
         assertEquals(2, log2[11]);
         assertEquals(4, h.total());
     }
+
+    /** A budget of so many bytes, counting what it granted. */
+    private static final class Bytes implements DurationHistogram.Budget {
+        long left, granted;
+
+        Bytes(long left) {
+            this.left = left;
+        }
+
+        @Override
+        public boolean take(long bytes) {
+            if (bytes > left) return false;
+            left -= bytes;
+            granted += bytes;
+            return true;
+        }
+    }
+
+    /**
+     * recordWithin grows the table while the budget has the bytes, then coarsens, then counts in
+     * the nearest bucket: every call counted, the bytes it reports are the ones the budget granted,
+     * and with no budget at all it still ends (a spent budget once hung a thread in the callers'
+     * own copies of this loop).
+     */
+    @Test
+    void recordingWithinABudgetCountsEveryCallAndReportsTheBytesItTook() {
+        for (long budget : new long[] {0, 100, 1_000, 100_000}) {
+            DurationHistogram h = new DurationHistogram(64);
+            Bytes b = new Bytes(budget);
+            long taken = 0, calls = 0;
+            for (int shift = 0; shift < 40; shift++)
+                for (int k = 0; k < 8; k++) { // eight sub-buckets of each power of two: far more than 64 slots hold
+                    taken += h.recordWithin((1L << shift) + ((long) k << Math.max(0, shift - 3)), b);
+                    calls++;
+                }
+            assertEquals(calls, h.total(), "budget " + budget + ": every call counted");
+            assertEquals(b.granted, taken, "budget " + budget + ": the bytes reported are the bytes granted");
+            assertEquals(DurationHistogram.tableBytes(h.slots()) - DurationHistogram.tableBytes(DurationHistogram.MIN_SLOTS), taken,
+                    "budget " + budget + ": the growth of the table");
+            if (budget >= 100_000) assertEquals(64, h.slots(), "grown to its bound");
+            if (budget == 0) assertEquals(0, h.subBits(), "no bytes: coarsened down to log₂");
+        }
+    }
 }
