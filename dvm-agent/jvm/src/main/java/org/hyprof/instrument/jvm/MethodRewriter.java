@@ -528,10 +528,10 @@ final class MethodRewriter {
      * constant 0, and the JIT folds every use of the count away but one: an exception inside the
      * loop (an array index out of bounds, a null) reaches the method's catch-all handler, which
      * hands {@code cntL} to {@code loopEnd}, so the count was live at every instruction that may
-     * throw and kept in a register, added to on every iteration; unused, its increment also made
-     * the loop's induction analysis harder. SciMark with every probe off, one JVM taking turns
-     * ({@code bench/kernel-ab.sh}): FFT 0.81 and sparse matmult 0.89 of plain with {@code cntL++},
-     * 1.02 and 1.05 with the step. The step of an off loop is the constant 0, so its count is the
+     * throw and kept in a register, added to on every iteration. SciMark with every probe off, one
+     * JVM taking turns ({@code bench/kernel-ab.sh}): FFT 0.77 and LU 0.88 of plain with
+     * {@code cntL++}, 1.08 and 1.03 with the step (bench/README, "the all-off cost found"). The
+     * step of an off loop is the constant 0, so its count is the
      * constant 0 and nothing is left; in a loop that is on it is a register that does not change
      * in the loop, and {@code cntL += stepL} costs what {@code cntL++} did.
      */
