@@ -225,6 +225,31 @@ class TokenProbeTest {
                 () -> ProbeSites.bootstrap(MethodHandles.lookup(), "other", MethodType.methodType(int.class), A));
     }
 
+    /**
+     * The target of a loop site linked for recording never hands out {@link OutOfLineLoops#COUNT_IN_CODE}
+     * (C2 then folds the code's adding-up branches away, see {@link OutOfLineLoops#loopBegin}): a timed
+     * activation's token is its frame, and a loop decided count-only whose site is re-linked a moment
+     * late is counted by the path ({@link ThreadState#COUNT_ONLY_LOOP}).
+     */
+    @Test
+    void aRecordingLoopSitesTokenIsAFrameOrCountedByThePath() {
+        int a = Probe.begin(A);
+        int timed = OutOfLineLoops.loopBegin(L);
+        assertTrue(timed > 0, "a frame: " + timed);
+        OutOfLineLoops.loopEnd(L, timed, 3);
+        Hyprof.countOnly(L); // the site itself is not re-linked here: the next entry is "a moment late"
+        int late = OutOfLineLoops.loopBegin(L);
+        assertEquals(ThreadState.COUNT_ONLY_LOOP, late);
+        OutOfLineLoops.loopEnd(L, late, 2);
+        Probe.end(A, a);
+        Snapshot.ThreadData t = mine();
+        assertEquals(1, t.get(L, Stats.CALLS), "the timed activation");
+        assertEquals(1, t.get(L, Stats.COUNT_ONLY_CALLS));
+        assertEquals(5, t.get(L, Stats.ITERATIONS));
+        Hyprof.setOn(L, false);
+        assertEquals(0, OutOfLineLoops.loopBegin(L), "off: nothing recorded");
+    }
+
     @Test
     void aCountOnlyLoopsSiteHandsOutTheConstantThatTheCodeCountsBy() throws Throwable {
         CallSite site = ProbeSites.bootstrap(MethodHandles.lookup(), "loopBegin", MethodType.methodType(int.class), L);
