@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 import workload.CallHeavy;
 
 /**
- * Overhead deduction on call-heavy workloads: the deducted and the raw inclusive time of the root,
+ * Overhead deduction on call-heavy workloads, measured two ways, written to
+ * target/overhead-accuracy.txt and target/overhead-accuracy-one-jvm.txt.
+ *
+ * <p><b>Separate JVMs</b> ({@link #deductionAccuracyIsReportedAndDeductionOnlyTakesTimeAway}, under
+ * {@code hyprof profile}, as a user runs it): the deducted and the raw inclusive time of the root,
  * {@code root()} (of the profiled run whose deducted time is the median of three: some workloads'
  * JIT outcome is bimodal, e.g. {@code coarse} at 2.4 or 3.3 ms a call plain and profiled alike,
  * and one run said more of that than of the probes), against the uninstrumented time (the median
@@ -25,6 +30,12 @@ import workload.CallHeavy;
  * shared, loaded machine its noise is larger than the probes' cost. What is asserted holds on
  * any machine: every run counts each {@code root()} call, and deduction only takes time away
  * ({@code 0 ≤ deducted ≤ raw}).
+ *
+ * <p><b>One JVM</b> ({@link #deductionAgainstPlainCallsInTheSameJvm}): the plain and the
+ * offline-instrumented copy of the workload in one JVM, taking turns call by call
+ * ({@code harness.DeductionAB}), so that machine noise, which moves the plain time of separate JVMs
+ * by 20–40 % here, hits both alike; the error is the instrumented copy's deducted time against
+ * the plain calls of the same JVM.
  */
 class OverheadIT {
     @TempDir Path dir;
@@ -51,6 +62,57 @@ class OverheadIT {
 
     /** Profiled runs per case; the one with the median deducted time is reported. */
     static final int PROFILED_RUNS = 3;
+
+    /** Measured root() calls per JVM in the one-JVM comparison (each copy). */
+    static final int AB_ROUNDS = 200;
+
+    @Test
+    void deductionAgainstPlainCallsInTheSameJvm() throws Exception {
+        Path samples = Cli.home().resolve("lib/hyprof-samples-java.jar");
+        Path offline = dir.resolve("callheavy-hyprof.jar");
+        Cli ins = Cli.run("instrument", samples.toString(), "--include", "workload.CallHeavy", "-o", offline.toString(), "--quiet");
+        assertEquals(0, ins.exit, ins.err);
+        List<String> lines = new ArrayList<>();
+        lines.add("one JVM, plain and offline-instrumented copies taking turns (" + AB_ROUNDS + " root() calls each; "
+                + "the JVM with the median deducted error of " + PROFILED_RUNS + ")");
+        lines.add(String.format(Locale.ROOT, "%-10s %-27s %12s %12s %12s %12s %9s %9s %9s", "workload", "probes on",
+                "plain ns", "own ns", "deducted ns", "raw ns", "own err", "ded err", "raw err"));
+        for (String[] c : CASES) {
+            double[][] runs = new double[PROFILED_RUNS][]; // {ded err, plain, own, ded, raw}
+            for (int i = 0; i < runs.length; i++) {
+                Path session = dir.resolve("ab-" + c[0] + c[1].length() + "-" + i + ".hyprof");
+                Process p = new ProcessBuilder(Cli.java(), "-Dhyprof.options=out=" + session + ",resolutions=" + c[1].replace(',', ':'),
+                        "-cp", samples.toString(), "harness.DeductionAB", c[0], "200", WARMUP_MILLIS, String.valueOf(AB_ROUNDS),
+                        samples.toString(), offline.toString()).redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes());
+                assertEquals(0, p.waitFor(), out);
+                Map<String, Long> own = new HashMap<>();
+                for (String kv : out.lines().filter(l -> l.startsWith("plain_mean_ns=")).findFirst()
+                        .orElseThrow(() -> new AssertionError("no figures in: " + out)).split(" ")) {
+                    own.put(kv.split("=")[0], Long.parseLong(kv.split("=")[1]));
+                }
+                Path db = dir.resolve("ab-" + c[0] + c[1].length() + "-" + i + ".db");
+                Cli imp = Cli.run("import", session.toString(), "-o", db.toString());
+                assertEquals(0, imp.exit, imp.err);
+                Map<String, String> root = Cli.csv(Cli.run("report", db.toString(), "--format", "csv").out).get("workload.CallHeavy.root()");
+                assertNotNull(root, "root() in the report of " + c[0] + " " + c[1]);
+                long calls = Long.parseLong(root.get("calls"));
+                assertEquals(AB_ROUNDS, calls, "every measured root() call counted, and only those: " + root);
+                long ded = Long.parseLong(root.get("incl_ns")), raw = Long.parseLong(root.get("incl_raw_ns"));
+                assertTrue(0 <= ded && ded <= raw, "deduction only takes time away: " + root);
+                double plain = own.get("plain_mean_ns");
+                runs[i] = new double[] {(ded / (double) calls - plain) / plain, plain, own.get("profiled_mean_ns"),
+                        ded / (double) calls, raw / (double) calls};
+            }
+            Arrays.sort(runs, (a, b) -> Double.compare(a[0], b[0]));
+            double[] m = runs[runs.length / 2];
+            lines.add(String.format(Locale.ROOT, "%-10s %-27s %12.0f %12.0f %12.0f %12.0f %+8.1f%% %+8.1f%% %+8.1f%%", c[0], c[1],
+                    m[1], m[2], m[3], m[4], 100 * (m[2] - m[1]) / m[1], 100 * m[0], 100 * (m[4] - m[1]) / m[1]));
+        }
+        String table = String.join("\n", lines) + "\n";
+        System.out.print(table);
+        Files.writeString(Path.of("target/overhead-accuracy-one-jvm.txt"), table);
+    }
 
     static long uninstrumented(String kind) throws IOException, InterruptedException {
         long[] runs = new long[5];
