@@ -58,9 +58,10 @@ import org.hyprof.runtime.Options;
  *     call (instructions and wall time, e.g. {@code 10g;120s}; checked by bb-tracer), and the directory
  *     native code's files live in (bionic; default a temporary one)</td></tr>
  * <tr><td>sites</td><td>JVM class files: how a probe's entry is emitted, {@code indy} (default: an
- *     {@code invokedynamic} site that costs nothing while its probe is off) or {@code static} (a call
- *     that tests the probe's flag; class files older than Java 7 always get it), to measure one
- *     against the other</td></tr>
+ *     {@code invokedynamic} site that costs nothing while its probe is off, and methods with loops
+ *     run their timed calls in an outlined body), {@code indy-inline} (the same without outlined
+ *     bodies) or {@code static} (a call that tests the probe's flag; class files older than Java 7
+ *     always get it), to measure one against the other</td></tr>
  * <tr><td>config</td><td>(agent argument only) a properties file read first; arguments override</td></tr>
  * </table>
  */
@@ -78,6 +79,8 @@ public final class ProfilingConfig {
     public final Options runtime = new Options();
     /** JVM class files: probe entries as {@code invokestatic} calls instead of {@code invokedynamic} sites ({@code sites=static}). */
     public boolean staticSites;
+    /** JVM class files: methods with loops get outlined bodies for their timed calls ({@code sites=indy}, the default; not {@code indy-inline}). */
+    public boolean outline = true;
     /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}, {@code engine}, {@code userland}, {@code nativeLimit}, {@code nativeSandbox}); empty unless hybrid. */
     public final Map<String, String> hybrid = new LinkedHashMap<>();
 
@@ -146,9 +149,10 @@ public final class ProfilingConfig {
                 }
                 case "roots" -> split(value).forEach(r -> roots.add(new Glob(r)));
                 case "sites" -> {
-                    if (!value.equals("indy") && !value.equals("static"))
-                        throw new IllegalArgumentException("expected indy or static, got '" + value + "'");
+                    if (!value.equals("indy") && !value.equals("indy-inline") && !value.equals("static"))
+                        throw new IllegalArgumentException("expected indy, indy-inline or static, got '" + value + "'");
                     staticSites = value.equals("static");
+                    outline = value.equals("indy");
                 }
                 case "config" -> load(Path.of(value));
                 default -> {

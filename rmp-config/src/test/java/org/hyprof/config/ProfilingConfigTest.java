@@ -44,8 +44,11 @@ class ProfilingConfigTest {
         assertFalse(ProfilingConfig.parseAgentArgs("").staticSites);
         assertFalse(ProfilingConfig.parseAgentArgs("sites=indy").staticSites);
         assertTrue(ProfilingConfig.parseAgentArgs("sites=static").staticSites);
+        assertTrue(ProfilingConfig.parseAgentArgs("sites=indy").outline, "outlined bodies by default");
+        assertFalse(ProfilingConfig.parseAgentArgs("sites=indy-inline").outline);
+        assertFalse(ProfilingConfig.parseAgentArgs("sites=indy-inline").staticSites);
         ConfigException e = assertThrows(ConfigException.class, () -> ProfilingConfig.parseAgentArgs("sites=dynamic"));
-        assertEquals("agent argument: sites: expected indy or static, got 'dynamic'", e.getMessage());
+        assertEquals("agent argument: sites: expected indy, indy-inline or static, got 'dynamic'", e.getMessage());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.hyprof.runtime;
 
 import java.lang.invoke.CallSite;
+import java.lang.invoke.ConstantCallSite;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -29,6 +30,9 @@ import java.util.List;
  * constant {@link OutOfLineLoops#COUNT_IN_CODE} when the loop goes count-only (the code counts it).
  * The recording paths read the volatile config again, so a site that is re-linked a moment late
  * records nothing it should not.
+ *
+ * <p>A timed activation of a method with loops calls the method's outlined body ({@link Outlined})
+ * through a site of its own, {@code body}, bootstrapped by {@link #body}.
  */
 @JvmOnly
 public final class ProbeSites {
@@ -111,6 +115,34 @@ public final class ProbeSites {
     public static CallSite bootstrap(MethodHandles.Lookup caller, String name, MethodType type, String pieceKey, int local) {
         if (local < 0) throw new IllegalArgumentException("probe id " + local);
         return bootstrap(caller, name, type, Hyprof.piece(pieceKey, caller.lookupClass()) + local);
+    }
+
+    /**
+     * Bootstrap of an outlined body's call ({@link Outlined}): name {@code body}, the type of
+     * {@code body} (a static method: the receiver, if any, its first parameter, the marker its
+     * last), {@code id} the method's probe. The method takes this site only for an activation its
+     * probe times (else it runs its own code), so the site is constant: an exact invoker of the
+     * body's handle read from an array element. An array element is not a constant to the JIT (a
+     * {@code VolatileCallSite}'s target is: C2 folded it and inlined a small body through it), so
+     * C2 keeps the call ("receiver not constant") and compiles the body, with its loops, on its
+     * own: about 3.5 ns a call here, part of the timed activation's raw time (not deducted).
+     */
+    public static CallSite body(MethodHandles.Lookup caller, String name, MethodType type, int id, MethodHandle body) {
+        if (!name.equals("body")) throw new IllegalArgumentException("unknown body site " + name);
+        if (!body.type().equals(type)) throw new IllegalArgumentException("body type " + body.type() + " is not the site's " + type);
+        if (type.parameterCount() == 0 || type.parameterType(type.parameterCount() - 1) != Outlined.class)
+            throw new IllegalArgumentException("body site type " + type + " without the marker parameter");
+        if (id < 0) throw new IllegalArgumentException("probe id " + id);
+        MethodHandle read = MethodHandles.insertArguments(MethodHandles.arrayElementGetter(MethodHandle[].class), 0,
+                new MethodHandle[] {body}, 0);
+        return new ConstantCallSite(MethodHandles.foldArguments(MethodHandles.exactInvoker(type), read));
+    }
+
+    /** {@link #body} for a piece instrumented on its own: probe {@code base + local}. */
+    public static CallSite body(MethodHandles.Lookup caller, String name, MethodType type, String pieceKey, int local,
+                                MethodHandle body) {
+        if (local < 0) throw new IllegalArgumentException("probe id " + local);
+        return body(caller, name, type, Hyprof.piece(pieceKey, caller.lookupClass()) + local, body);
     }
 
     /**

@@ -128,7 +128,7 @@ public final class Agent {
         }
 
         private ClassRewriter rewriter(ClassLoader loader) {
-            return ClassRewriter.forLoader(loader, true).hybrid(cfg.isHybrid()).staticSites(cfg.staticSites);
+            return ClassRewriter.forLoader(loader, true).hybrid(cfg.isHybrid()).staticSites(cfg.staticSites).outline(cfg.outline);
         }
 
         /**

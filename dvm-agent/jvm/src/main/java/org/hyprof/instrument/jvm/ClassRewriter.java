@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
+import java.util.function.UnaryOperator;
 import org.hyprof.config.Classifier;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.Resolution;
@@ -75,6 +76,22 @@ public final class ClassRewriter {
     private boolean loopCode = true;
 
     /**
+     * Whether methods with loops get an outlined body (default true; invokedynamic sites only):
+     * the method becomes a wrapper holding its probe, and its code, loops included, a body the
+     * wrapper calls through a site that is inlined while the probe is off or count-only and a real
+     * call while it is timed ({@code org.hyprof.runtime.Outlined}). Interfaces need class files of
+     * Java 8 or later (private static interface methods).
+     */
+    public ClassRewriter outline(boolean on) {
+        this.outline = on;
+        return this;
+    }
+
+    private boolean outline = true;
+    /** Set per class by {@link #rewrite}: whether its methods with loops get outlined bodies, and whether it is an interface. */
+    private boolean outlineHere, itfHere;
+
+    /**
      * Ids handed out are local to {@code piece} (a jar instrumented on its own): the code adds the
      * piece's base, read from its holder class at run time ({@link Piece}). Null (the default):
      * ids of the one namespace, as the agent hands them out. Not with {@link #hybrid} (whose native
@@ -116,46 +133,76 @@ public final class ClassRewriter {
      * {@code loopSkips}). A method the JIT stops inlining or compiling runs several times slower
      * with every probe off. The same code gives the same loops in the same order, so a rewrite
      * again gets the same ids.
+     *
+     * <p>A method with loops that {@link #outline} applies to also gets its outlined body: the
+     * original rewritten once more in the variant kept, as a body ({@link MethodRewriter#bodyOnly},
+     * {@link MethodRewriter#asBody}). Where the dispatch to it pushes the method past the limit
+     * (and leaving the adding-up out is not enough), the method is rewritten without the dispatch
+     * and keeps the body unused.
      */
-    private MethodRewriter.Placed rewriteMethod(ClassNode cn, int m, boolean indy, IntSupplier ids) throws MethodRewriter.Skip {
+    private Rewritten rewriteMethod(ClassNode cn, int m, boolean indy, IntSupplier ids) throws MethodRewriter.Skip {
         MethodNode mn = cn.methods.get(m);
-        MethodNode original = loops && loopCode ? copy(mn) : null;
+        MethodNode original = (loops && loopCode) || outlineHere ? copy(mn) : null;
         int originalSize = MethodRewriter.codeSize(mn.instructions);
         List<Integer> handed = new ArrayList<>();
-        MethodRewriter first = new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode);
+        MethodRewriter first = rewriter(cn, mn, indy);
         MethodRewriter.Placed placed = first.rewrite(() -> { int id = ids.getAsInt(); handed.add(id); return id; }, loops);
-        if (original == null || placed.loops().isEmpty()) return placed;
         int limit = originalSize <= MethodRewriter.INLINE_SIZE ? MethodRewriter.INLINE_SIZE
                 : originalSize <= MethodRewriter.HUGE_METHOD_LIMIT ? MethodRewriter.HUGE_METHOD_LIMIT : Integer.MAX_VALUE;
+        boolean outlined = placed.outlined(); // qualifies for a body, whichever variant is kept
+        UnaryOperator<MethodRewriter> how = UnaryOperator.identity(); // the variant kept: the body is rewritten the same way
         int size = MethodRewriter.codeSize(mn.instructions);
-        if (size <= limit) return placed;
-        if (first.addedUp() && !first.nestedLoops()) { // loops inside loops: adding up keeps their many activations cheap
-            MethodNode c = copy(original);
-            MethodRewriter.Placed again = rewriteAgain(cn, c, indy, handed, r -> r.addUp(false));
-            if (again != null && MethodRewriter.codeSize(c.instructions) <= limit) {
+        if (original != null && size > limit) {
+            // smaller variants in order: without adding up, without the dispatch, without both; past
+            // HugeMethodLimit, without loop code; the first within the limit is kept
+            List<UnaryOperator<MethodRewriter>> variants = new ArrayList<>();
+            boolean addUpOff = first.addedUp() && !first.nestedLoops(); // loops inside loops: adding up keeps their many activations cheap
+            if (addUpOff) variants.add(r -> r.addUp(false));
+            if (outlined) variants.add(r -> r.outline(false));
+            if (addUpOff && outlined) variants.add(r -> r.addUp(false).outline(false));
+            UnaryOperator<MethodRewriter> noLoopCode = r -> r.loopCode(false);
+            if (limit == MethodRewriter.HUGE_METHOD_LIMIT && loops && loopCode && !placed.loops().isEmpty()) variants.add(noLoopCode);
+            for (UnaryOperator<MethodRewriter> v : variants) {
+                MethodNode c = copy(original);
+                MethodRewriter.Placed again = rewriteAgain(cn, c, indy, handed, v);
+                if (again == null || (v != noLoopCode && MethodRewriter.codeSize(c.instructions) > limit)) continue;
                 cn.methods.set(m, c);
-                return again;
+                how = v;
+                placed = again;
+                if (v == noLoopCode) {
+                    List<String> skips = new ArrayList<>(again.loopSkips());
+                    skips.add(again.loops().size() + " loop(s) without code: with it the method would be about " + size
+                            + " bytes of bytecode (" + originalSize + " without), past the " + MethodRewriter.HUGE_METHOD_LIMIT
+                            + " HotSpot compiles (HugeMethodLimit)");
+                    placed = new MethodRewriter.Placed(again.methodId(), again.loops(), skips, again.outlined());
+                }
+                break;
             }
         }
-        if (limit != MethodRewriter.HUGE_METHOD_LIMIT) return placed; // not inlined either way
-        MethodNode c = copy(original);
-        MethodRewriter.Placed again = rewriteAgain(cn, c, indy, handed, r -> r.loopCode(false));
-        if (again == null) return placed;
-        cn.methods.set(m, c);
-        List<String> skips = new ArrayList<>(again.loopSkips());
-        skips.add(again.loops().size() + " loop(s) without code: with it the method would be about " + size
-                + " bytes of bytecode (" + originalSize + " without), past the " + MethodRewriter.HUGE_METHOD_LIMIT
-                + " HotSpot compiles (HugeMethodLimit)");
-        return new MethodRewriter.Placed(again.methodId(), again.loops(), skips);
+        if (!outlined) return new Rewritten(placed, null);
+        // the body: made for every method that qualifies, so both of the agent's rewrites (without
+        // and with loop code) have the same methods, as a retransformation requires; a variant
+        // without the dispatch keeps it unused
+        UnaryOperator<MethodRewriter> variant = how;
+        MethodNode b = copy(original);
+        if (rewriteAgain(cn, b, indy, handed, r -> variant.apply(r).bodyOnly(true)) == null) return new Rewritten(placed, null);
+        return new Rewritten(placed, rewriter(cn, b, indy).asBody());
+    }
+
+    /** A rewritten method and its outlined body (null: none). */
+    private record Rewritten(MethodRewriter.Placed placed, MethodNode body) {}
+
+    /** A rewriter of {@code mn} set up as this class rewriter is. */
+    private MethodRewriter rewriter(ClassNode cn, MethodNode mn, boolean indy) {
+        return new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode).outline(outlineHere).itf(itfHere);
     }
 
     /** {@code mn} (an original) rewritten as {@code how} says with the ids {@code handed} out before; null if it asks for others. */
     private MethodRewriter.Placed rewriteAgain(ClassNode cn, MethodNode mn, boolean indy, List<Integer> handed,
-                                               java.util.function.UnaryOperator<MethodRewriter> how) {
+                                               UnaryOperator<MethodRewriter> how) {
         int[] next = {0};
         try {
-            MethodRewriter.Placed p = how.apply(new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode))
-                    .rewrite(() -> handed.get(next[0]++), loops);
+            MethodRewriter.Placed p = how.apply(rewriter(cn, mn, indy)).rewrite(() -> handed.get(next[0]++), loops);
             return next[0] == handed.size() ? p : null;
         } catch (MethodRewriter.Skip | IndexOutOfBoundsException e) { // the first rewrite passed: not expected
             return null;
@@ -179,6 +226,10 @@ public final class ClassRewriter {
             String source = cn.sourceFile == null ? "" : cn.sourceFile;
             Set<String> threadBodies = threadEntryBodies(cn);
             boolean indy = !staticSites && (cn.version & 0xFFFF) >= Opcodes.V1_7; // invokedynamic since class file 51
+            boolean itf = (cn.access & Opcodes.ACC_INTERFACE) != 0;
+            outlineHere = outline && indy && (!itf || (cn.version & 0xFFFF) >= Opcodes.V1_8);
+            itfHere = itf;
+            List<MethodNode> bodies = new ArrayList<>();
             for (int m = 0; m < cn.methods.size(); m++) {
                 MethodNode mn = cn.methods.get(m);
                 if ((mn.access & Opcodes.ACC_ABSTRACT) != 0) continue;
@@ -204,8 +255,10 @@ public final class ClassRewriter {
                 }
                 AbstractInsnNode[] before = mn.instructions.toArray();
                 try {
-                    MethodRewriter.Placed placed = rewriteMethod(cn, m, indy, methodIds);
+                    Rewritten rw = rewriteMethod(cn, m, indy, methodIds);
+                    MethodRewriter.Placed placed = rw.placed();
                     mn = cn.methods.get(m);
+                    if (rw.body() != null) bodies.add(rw.body());
                     Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
                             (mn.access & Opcodes.ACC_STATIC) != 0, threadBodies.contains(mn.name + mn.desc));
                     probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,
@@ -221,6 +274,7 @@ public final class ClassRewriter {
                     skipped.add(new SkippedMethod(dotted, mn.name, mn.desc, s.getMessage()));
                 }
             }
+            cn.methods.addAll(bodies); // after the loop over the methods: bodies are not rewritten again
             if (probes.isEmpty()) return new Result(null, dotted, probes, skipped);
             ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
                 @Override

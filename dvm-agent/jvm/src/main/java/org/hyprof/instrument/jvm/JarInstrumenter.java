@@ -89,7 +89,7 @@ public final class JarInstrumenter {
             ClassRewriter rewriter = new ClassRewriter(name -> {
                 byte[] b = classes.get(name);
                 return b != null ? b : TypeHierarchy.fromLoader(sys).apply(name);
-            }, true).staticSites(cfg.staticSites);
+            }, true).staticSites(cfg.staticSites).outline(cfg.outline);
             rewriter.piece(PENDING);
             ProbeIds ids = new ProbeIds();
             ProbeSet set = new ProbeSet(cfg);
@@ -190,7 +190,8 @@ public final class JarInstrumenter {
 
                     @Override
                     public void visitInvokeDynamicInsn(String n, String d, Handle bsm, Object... args) {
-                        if (bsm.equals(MethodRewriter.PIECE_SITES) && PENDING.key().equals(args[0])) {
+                        if ((bsm.equals(MethodRewriter.PIECE_SITES) || bsm.equals(MethodRewriter.PIECE_BODY_SITES))
+                                && PENDING.key().equals(args[0])) {
                             args = args.clone();
                             args[0] = piece.key();
                         }

@@ -106,8 +106,23 @@ final class MethodRewriter {
         }
     }
 
-    /** What the rewrite placed: the method's probe id and its loops (header line, id). */
-    record Placed(int methodId, List<int[]> loops, List<String> loopSkips) {}
+    /**
+     * What the rewrite placed: the method's probe id, its loops (header line, id), and whether a
+     * timed activation of the method runs an outlined body ({@link #outline}) or, with
+     * {@link #bodyOnly}, whether the code is such a body's.
+     */
+    record Placed(int methodId, List<int[]> loops, List<String> loopSkips, boolean outlined) {}
+
+    /** Bootstrap of an outlined body's call site; static arguments: the method's probe id and the body's handle. */
+    static final Handle BODY_SITES = new Handle(Opcodes.H_INVOKESTATIC, "org/hyprof/runtime/ProbeSites", "body",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;ILjava/lang/invoke/MethodHandle;)"
+                    + "Ljava/lang/invoke/CallSite;", false);
+    /** The same for a {@link Piece}: the piece key, the local probe id and the body's handle. */
+    static final Handle PIECE_BODY_SITES = new Handle(Opcodes.H_INVOKESTATIC, "org/hyprof/runtime/ProbeSites", "body",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;I"
+                    + "Ljava/lang/invoke/MethodHandle;)Ljava/lang/invoke/CallSite;", false);
+    /** The outlined body's marker parameter ({@code org.hyprof.runtime.Outlined}). */
+    static final String MARKER = "Lorg/hyprof/runtime/Outlined;";
 
     /**
      * A loop with probes: its id and its locals — its token, back-edge count and the step the
@@ -251,6 +266,51 @@ final class MethodRewriter {
     private boolean loopCode = true;
 
     /**
+     * Whether a method with loops hands its timed activations to an outlined body (default false;
+     * only with invokedynamic entries, never a constructor or class initializer): right after
+     * {@code tok = begin()} the method gets {@code if (tok != 0) { r = body(args..., null);
+     * end(id, tok); return r; }}, the call an {@code invokedynamic} site ({@code ProbeSites.body})
+     * that the JIT keeps, and the method's code, probes and all, follows as usual for activations
+     * that are not timed. With its probe off the token is the constant 0, the JIT drops the
+     * dispatch and compiles, and inlines, the method as before; while it is timed the code after
+     * the dispatch never runs, the JIT prunes it, and the method's loops run in the body, a
+     * compiled unit of its own without the clock reads ({@code org.hyprof.runtime.Outlined} says
+     * why that matters). The body is the same method rewritten with {@link #bodyOnly} and made a
+     * static method by {@link #asBody}.
+     *
+     * <p>Why not the body for every activation, the method a mere wrapper: a body reached only by
+     * a call from a wrapper that has no loop of its own is inlined by C2 only while it is at most
+     * {@code MaxInlineSize} (35 bytes): such a wrapper, called a few times, is never profiled, so
+     * its call looks cold. SciMark's {@code Random.initialize} (200 bytes) was then not inlined
+     * into the constructor, the {@code Random} escaped, its synchronized {@code nextDouble} kept
+     * its lock, and Monte Carlo ran at 0.37–0.47 of plain with every probe off.
+     */
+    MethodRewriter outline(boolean allowed) {
+        this.outlineAllowed = allowed;
+        return this;
+    }
+
+    private boolean outlineAllowed;
+
+    /**
+     * The code of an outlined body ({@link #outline}): the method's loop probes as usual, no entry
+     * or exit probe (the method has them), and a catch-all that closes open loops and rethrows.
+     * Only for a method that {@link #outline} would dispatch, rewritten with the same ids.
+     */
+    MethodRewriter bodyOnly(boolean on) {
+        this.bodyOnly = on;
+        return this;
+    }
+
+    private boolean bodyOnly;
+
+    /** Slots of the method's parameters (and receiver). */
+    private int argSlots() {
+        // the size includes a slot for the receiver whether there is one or not
+        return (Type.getArgumentsAndReturnSizes(mn.desc) >> 2) - ((mn.access & Opcodes.ACC_STATIC) != 0 ? 1 : 0);
+    }
+
+    /**
      * Rewrites the method in place. {@code nextId} supplies probe ids (method first, then loops in
      * code order). Every {@link Skip} is thrown before the first change, so a skipped method is
      * left exactly as it was.
@@ -307,12 +367,18 @@ final class MethodRewriter {
 
         int methodId = nextId.getAsInt();
         int tok = mn.maxLocals;
+        List<LoopFinder.Loop> found = withLoops || outlineAllowed || bodyOnly ? findLoops(succ, excSucc) : List.of();
+        // a body of its own only for a method with loops: where the entry's call costs them (see Outlined)
+        outlined = (outlineAllowed || bodyOnly) && indy && !ctor && !mn.name.equals("<clinit>") && !found.isEmpty()
+                && argSlots() + 1 <= 255;
+        if (bodyOnly && !outlined) throw new Skip("no outlined body for this method"); // not expected: callers ask only for those
+        boolean body = bodyOnly;
 
         // ---- loop probes on edges (and handler trampolines)
         List<int[]> placedLoops = new ArrayList<>();
         List<String> loopSkips = new ArrayList<>();
         List<Probed> byDepth = withLoops
-                ? placeLoops(code, frames, succ, excSucc, nextId, tok + 1, placedLoops, loopSkips, ctor)
+                ? placeLoops(code, frames, found, succ, excSucc, nextId, tok + 1, placedLoops, loopSkips, ctor)
                 : List.of();
         mn.maxLocals = tok + 1 + slotsPerLoop() * byDepth.size();
 
@@ -332,11 +398,15 @@ final class MethodRewriter {
             }
         }
 
-        // ---- entry, exits, exceptional exit
+        // ---- entry, exits, exceptional exit (an outlined body: the method has its own)
         LabelNode start = new LabelNode();
-        InsnList enter = begin(methodId, "begin");
-        enter.add(new VarInsnNode(Opcodes.ISTORE, tok));
+        InsnList enter = new InsnList();
+        if (!body) {
+            enter.add(begin(methodId, "begin"));
+            enter.add(new VarInsnNode(Opcodes.ISTORE, tok));
+        }
         enter.add(start);
+        if (outlined && !body) enter.add(dispatch(methodId, tok, firstLine(code))); // in the try range: the catch-all ends a timed call that throws
         enter.add(entryLoops); // loops whose header is the first instruction: entered from the method entry
         if (entryAfter == null) insns.insert(enter);
         else insns.insert(entryAfter, enter);
@@ -347,20 +417,126 @@ final class MethodRewriter {
             InsnList exit = new InsnList();
             for (Probed p : byDepth) if (p.loop.body.get(i)) exit.add(loopEnd(p));
             exit.add(handOver(byDepth));
-            exit.add(end(methodId, tok, "end"));
+            if (!body) exit.add(end(methodId, tok, "end"));
             insns.insertBefore(code[i], exit);
         }
         LabelNode end = new LabelNode();
         insns.add(trampolines);
         insns.add(end);
-        LabelNode handler = new LabelNode();
-        insns.add(handler);
-        for (Probed p : byDepth) insns.add(loopEnd(p));
-        insns.add(handOver(byDepth));
-        insns.add(end(methodId, tok, "endThrow"));
-        insns.add(new InsnNode(Opcodes.ATHROW));
-        mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
-        return new Placed(methodId, placedLoops, loopSkips);
+        if (!body || !byDepth.isEmpty()) {
+            LabelNode handler = new LabelNode();
+            insns.add(handler);
+            for (Probed p : byDepth) insns.add(loopEnd(p));
+            insns.add(handOver(byDepth));
+            if (!body) insns.add(end(methodId, tok, "endThrow"));
+            insns.add(new InsnNode(Opcodes.ATHROW));
+            mn.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+        }
+        return new Placed(methodId, placedLoops, loopSkips, outlined);
+    }
+
+    /** Whether the last {@link #rewrite} dispatched timed activations to an outlined body, or wrote one ({@link #outline}, {@link #bodyOnly}). */
+    private boolean outlined;
+
+    /** The descriptor of the method's outlined body: the receiver (if any), the parameters, the marker. */
+    private String bodyDesc() {
+        StringBuilder d = new StringBuilder("(");
+        if ((mn.access & Opcodes.ACC_STATIC) == 0) d.append('L').append(owner).append(';');
+        for (Type t : Type.getArgumentTypes(mn.desc)) d.append(t.getDescriptor());
+        return d.append(MARKER).append(')').append(Type.getReturnType(mn.desc).getDescriptor()).toString();
+    }
+
+    /** The first source line of a method's code, -1 if none. */
+    private static int firstLine(AbstractInsnNode[] code) {
+        for (AbstractInsnNode i : code) if (i instanceof LineNumberNode ln) return ln.line;
+        return -1;
+    }
+
+    /** {@code if (tok != 0) { r = body(args..., null); end(id, tok); return r; }} ({@link #outline}). */
+    private InsnList dispatch(int methodId, int tok, int line) {
+        InsnList l = new InsnList();
+        LabelNode here = new LabelNode(), notTimed = new LabelNode();
+        l.add(here);
+        if (line > 0) l.add(new LineNumberNode(line, here)); // the method's frame in a stack trace: its first line
+        l.add(new VarInsnNode(Opcodes.ILOAD, tok));
+        l.add(new JumpInsnNode(Opcodes.IFEQ, notTimed));
+        l.add(loadArgs((mn.access & Opcodes.ACC_STATIC) != 0, Type.getArgumentTypes(mn.desc)));
+        String desc = bodyDesc();
+        Handle target = new Handle(Opcodes.H_INVOKESTATIC, owner, mn.name, desc, itf);
+        l.add(piece == null ? new InvokeDynamicInsnNode("body", desc, BODY_SITES, methodId, target)
+                : new InvokeDynamicInsnNode("body", desc, PIECE_BODY_SITES, piece.key(), methodId, target));
+        l.add(end(methodId, tok, "end"));
+        l.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
+        l.add(notTimed);
+        return l;
+    }
+
+    /** Whether the owner is an interface (an outlined body's handle says so). */
+    private boolean itf;
+
+    MethodRewriter itf(boolean isInterface) {
+        this.itf = isInterface;
+        return this;
+    }
+
+    /** Pushes the receiver (if any), every parameter and the marker (null): the body's arguments. */
+    private static InsnList loadArgs(boolean isStatic, Type[] params) {
+        InsnList l = new InsnList();
+        int slot = 0;
+        if (!isStatic) l.add(new VarInsnNode(Opcodes.ALOAD, slot++));
+        for (Type t : params) {
+            l.add(new VarInsnNode(t.getOpcode(Opcodes.ILOAD), slot));
+            slot += t.getSize();
+        }
+        l.add(new InsnNode(Opcodes.ACONST_NULL));
+        return l;
+    }
+
+    /** The natural loops of the method's control-flow graph ({@link LoopFinder}). */
+    private static List<LoopFinder.Loop> findLoops(List<List<Integer>> succ, List<List<Integer>> excSucc) {
+        int n = succ.size();
+        int[][] normal = new int[n][];
+        int[][] exceptional = new int[n][];
+        for (int i = 0; i < n; i++) {
+            normal[i] = succ.get(i).stream().mapToInt(Integer::intValue).toArray();
+            exceptional[i] = excSucc.get(i).stream().mapToInt(Integer::intValue).toArray();
+        }
+        return LoopFinder.find(normal, exceptional);
+    }
+
+    /**
+     * The outlined body made of a method that {@link #rewrite} with {@link #bodyOnly} left: a
+     * {@code private static synthetic} method of the same name whose parameters are the receiver
+     * (if any), the method's own and the marker {@link #MARKER}, with the method's code, exception
+     * table and local variables (those past the parameters one slot up, for the marker). The
+     * method node given is emptied.
+     */
+    MethodNode asBody() {
+        int args = argSlots();
+        int access = Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC | (mn.access & Opcodes.ACC_STRICT);
+        MethodNode body = new MethodNode(Opcodes.ASM9, access, mn.name, bodyDesc(), null, null);
+        body.instructions.add(mn.instructions); // moves them
+        body.tryCatchBlocks = mn.tryCatchBlocks;
+        body.localVariables = mn.localVariables;
+        body.visibleLocalVariableAnnotations = mn.visibleLocalVariableAnnotations;
+        body.invisibleLocalVariableAnnotations = mn.invisibleLocalVariableAnnotations;
+        body.maxLocals = mn.maxLocals + 1;
+        body.maxStack = mn.maxStack;
+        for (AbstractInsnNode i : body.instructions) { // the marker takes slot args
+            if (i instanceof VarInsnNode v && v.var >= args) v.var++;
+            else if (i instanceof IincInsnNode v && v.var >= args) v.var++;
+        }
+        if (body.localVariables != null)
+            for (org.objectweb.asm.tree.LocalVariableNode v : body.localVariables) if (v.index >= args) v.index++;
+        for (List<org.objectweb.asm.tree.LocalVariableAnnotationNode> l : java.util.Arrays.asList(
+                body.visibleLocalVariableAnnotations, body.invisibleLocalVariableAnnotations)) {
+            if (l == null) continue;
+            for (org.objectweb.asm.tree.LocalVariableAnnotationNode a : l)
+                for (int k = 0; k < a.index.size(); k++) if (a.index.get(k) >= args) a.index.set(k, a.index.get(k) + 1);
+        }
+        mn.tryCatchBlocks = new ArrayList<>();
+        mn.localVariables = null;
+        return body;
     }
 
     private final InsnList trampolines = new InsnList();
@@ -373,17 +549,11 @@ final class MethodRewriter {
      * Places the loop probes; returns the loops that got them, innermost first (a loop inside
      * another has a smaller body). Their locals are {@code firstLocal, firstLocal + 1, ...}.
      */
-    private List<Probed> placeLoops(AbstractInsnNode[] code, Frame<BasicValue>[] frames, List<List<Integer>> succ,
-                                    List<List<Integer>> excSucc, java.util.function.IntSupplier nextId, int firstLocal,
+    private List<Probed> placeLoops(AbstractInsnNode[] code, Frame<BasicValue>[] frames, List<LoopFinder.Loop> loops,
+                                    List<List<Integer>> succ, List<List<Integer>> excSucc,
+                                    java.util.function.IntSupplier nextId, int firstLocal,
                                     List<int[]> placed, List<String> skips, boolean ctor) {
         int n = code.length;
-        int[][] normal = new int[n][];
-        int[][] exceptional = new int[n][];
-        for (int i = 0; i < n; i++) {
-            normal[i] = succ.get(i).stream().mapToInt(Integer::intValue).toArray();
-            exceptional[i] = excSucc.get(i).stream().mapToInt(Integer::intValue).toArray();
-        }
-        List<LoopFinder.Loop> loops = LoopFinder.find(normal, exceptional);
         if (loops.isEmpty()) return List.of();
         int exits = 1; // the exceptional exit
         for (AbstractInsnNode i : code) if (i.getOpcode() >= Opcodes.IRETURN && i.getOpcode() <= Opcodes.RETURN) exits++;

@@ -154,10 +154,12 @@ class ClassRewriterTest {
         org.objectweb.asm.tree.ClassNode after = new org.objectweb.asm.tree.ClassNode();
         new org.objectweb.asm.ClassReader(r.bytes()).accept(after, 0);
         java.util.Set<String> steppedCounts = new java.util.HashSet<>(); // method and local
+        java.util.Set<String> bodyCounts = new java.util.HashSet<>(); // the same in outlined bodies
         int stepEdges = 0;
         for (org.objectweb.asm.tree.MethodNode mn : after.methods) {
-            Integer own = ownLocals.get(mn.name + mn.desc);
+            Integer own = ownLocals.get(Instrumented.originalKey(after, mn));
             if (own == null) continue;
+            if (mn.desc.contains(MethodRewriter.MARKER + ")")) own++; // an outlined body: the marker's slot
             org.objectweb.asm.tree.AbstractInsnNode[] code = mn.instructions.toArray();
             java.util.Set<Integer> counts = new java.util.HashSet<>();
             for (int k = 3; k < code.length; k++) {
@@ -174,11 +176,13 @@ class ClassRewriterTest {
             for (org.objectweb.asm.tree.AbstractInsnNode i : code)
                 if (i instanceof org.objectweb.asm.tree.IincInsnNode inc)
                     assertFalse(counts.contains(inc.var), mn.name + ": back-edge count " + inc.var + " incremented by a constant");
-            for (int c : counts) steppedCounts.add(mn.name + mn.desc + " local " + c);
+            boolean body = mn.desc.contains(MethodRewriter.MARKER + ")");
+            for (int c : counts) (body ? bodyCounts : steppedCounts).add(mn.name + mn.desc + " local " + c);
         }
         long loops = r.probes().stream().filter(ProbeInfo::loop).count();
         assertEquals(6, loops);
         assertEquals(loops, steppedCounts.size(), "every loop's count goes up by its step");
+        assertEquals(sites == Instrumented.Sites.INDY ? loops : 0, bodyCounts.size(), "and in the outlined bodies (invokedynamic only)");
         assertTrue(stepEdges >= loops, "a stepped back edge per loop at least: " + stepEdges);
     }
 

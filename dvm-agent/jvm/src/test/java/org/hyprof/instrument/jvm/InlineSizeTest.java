@@ -122,7 +122,8 @@ class InlineSizeTest {
         ClassRewriter.Result indy = rewrite(original, false);
         Map<String, Integer> after = codeLengths(indy.bytes());
         Map<String, MethodNode> methods = new HashMap<>();
-        for (MethodNode mn : node(indy.bytes()).methods) methods.put(mn.name, mn);
+        for (MethodNode mn : node(indy.bytes()).methods)
+            if (!mn.desc.contains(MethodRewriter.MARKER + ")")) methods.put(mn.name, mn); // the methods, not their bodies
 
         assertTrue(before.get("near(I)I") <= MethodRewriter.INLINE_SIZE, "near is inlinable plain: " + before);
         assertTrue(after.get("near(I)I") <= MethodRewriter.INLINE_SIZE, "and with its probes: " + after);

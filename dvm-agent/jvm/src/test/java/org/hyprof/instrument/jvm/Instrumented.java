@@ -100,6 +100,21 @@ final class Instrumented {
         Hyprof.start(o);
     }
 
+    /**
+     * The name and descriptor a method of a rewritten class has in the original: an outlined
+     * body's ({@link MethodRewriter#split}: static, the marker last, an instance method's receiver
+     * first) is its wrapper's; any other method's is its own. {@code cn} is the rewritten class.
+     */
+    static String originalKey(ClassNode cn, MethodNode mn) {
+        if (!mn.desc.contains(MethodRewriter.MARKER + ")")) return mn.name + mn.desc;
+        String d = mn.desc.replace(MethodRewriter.MARKER + ")", ")");
+        for (MethodNode w : cn.methods) // a static original has the body's descriptor less the marker
+            if (w != mn && w.name.equals(mn.name) && w.desc.equals(d) && (w.access & Opcodes.ACC_STATIC) != 0) return w.name + w.desc;
+        String receiver = "(L" + cn.name + ";";
+        assertTrue(d.startsWith(receiver), "an instance method's body takes the receiver first: " + mn.desc);
+        return mn.name + "(" + d.substring(receiver.length());
+    }
+
     /** ASM's bytecode verifier (types, stack, definitely assigned locals) finds nothing. */
     static void verify(byte[] bytes) {
         StringWriter out = new StringWriter();
@@ -126,6 +141,9 @@ final class Instrumented {
                 }
                 if (i instanceof InvokeDynamicInsnNode d
                         && (d.bsm.equals(MethodRewriter.SITES) || d.bsm.equals(MethodRewriter.PIECE_SITES))) indy++;
+                if (i instanceof InvokeDynamicInsnNode d
+                        && (d.bsm.equals(MethodRewriter.BODY_SITES) || d.bsm.equals(MethodRewriter.PIECE_BODY_SITES)))
+                    assertEquals(Sites.INDY, sites, "outlined bodies go with invokedynamic entries");
             }
         }
         if (sites == Sites.INDY) {
