@@ -11,7 +11,8 @@
 # Settings (environment variables): JVMS (per case, default 5), CALLS (measured root() calls per
 # copy and JVM, default 400), WARMUP_MS (warm-up per copy, default 1000), CASES (default: OverheadIT's
 # eight, "kind/resolutions" with resolutions separated by ':', e.g. "small/process:thread:method"),
-# KEEP=DIR (keep the sessions and reports). Needs the CLI built (mvn -o -q package -pl cli -am -DskipTests).
+# KEEP=DIR (keep the sessions and reports), INSTRUMENT_OPTS (more options of 'hyprof instrument', e.g.
+# "--probe-sites indy-inline"). Needs the CLI built (mvn -o -q package -pl cli -am -DskipTests).
 set -euo pipefail
 . "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +30,8 @@ if [ -n "${KEEP:-}" ]; then WORK=$(mkdir -p "$KEEP" && cd "$KEEP" && pwd); else
   WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 fi
 rm -f "$WORK/callheavy-hyprof.jar" "$WORK/callheavy-hyprof.jar.manifest.tsv"
-hyprof instrument "$SAMPLES" --include workload.CallHeavy -o "$WORK/callheavy-hyprof.jar" --quiet
+# shellcheck disable=SC2086 # INSTRUMENT_OPTS: several words
+hyprof instrument "$SAMPLES" --include workload.CallHeavy ${INSTRUMENT_OPTS:-} -o "$WORK/callheavy-hyprof.jar" --quiet
 : >"$WORK/results.txt"
 for c in $CASES; do
   kind=${c%%/*}; res=${c#*/}

@@ -86,7 +86,8 @@ class OutlineTest {
             assertEquals(before.get(e.getKey()).access, wrapper.access, "the wrapper keeps the method's flags: " + e.getKey());
         }
         assertTrue((after.get("locked(I)I").access & Opcodes.ACC_SYNCHRONIZED) != 0, "the wrapper holds the lock");
-        assertEquals(before.size() + bodies.size(), after.size(), "one body per method with loops, none else: " + after.keySet());
+        assertEquals(before.size() + bodies.size(), after.size(), "one body per method with nested loops, none else: " + after.keySet());
+        assertFalse(after.containsKey("single(I" + MARKER + ")I"), "one loop, none inside it: no body");
         assertFalse(after.containsKey("<init>(I" + MARKER + ")V"), "a constructor is never outlined");
     }
 
@@ -109,12 +110,12 @@ class OutlineTest {
         assertEquals(plain.noLoop(5), call(o, c, "noLoop", new Class<?>[] {int.class}, 5));
 
         assertEquals(1, in.stat(O + "mixed(JIDLjava/lang/String;)J", Stats.CALLS));
-        assertEquals(50, in.stat(O + "mixed(JIDLjava/lang/String;)J#loop0", Stats.ITERATIONS));
+        assertEquals(50, in.stat(O + "mixed(JIDLjava/lang/String;)J#loop1", Stats.ITERATIONS));
         assertEquals(1, in.stat(O + "locked(I)I", Stats.CALLS));
-        assertEquals(100, in.stat(O + "locked(I)I#loop0", Stats.ITERATIONS));
-        assertEquals(3, in.stat(O + "bump([I)V#loop0", Stats.ITERATIONS));
+        assertEquals(100, in.stat(O + "locked(I)I#loop1", Stats.ITERATIONS));
+        assertEquals(3, in.stat(O + "bump([I)V#loop1", Stats.ITERATIONS));
         assertEquals(127, in.stat(O + "tree(I)D", Stats.CALLS), "every call of the recursion, through the wrapper");
-        assertEquals(63, in.stat(O + "tree(I)D#loop0", Stats.CALLS), "the loop of every call but the leaves");
+        assertEquals(63, in.stat(O + "tree(I)D#loop1", Stats.CALLS), "the loop of every call but the leaves");
         assertEquals(1, in.stat(O + "noLoop(I)I", Stats.CALLS));
         assertEquals(0, in.stat(O + "tree(I)D", Stats.THROWS));
     }
@@ -129,10 +130,12 @@ class OutlineTest {
         assertEquals("throwsAt", st[0].getMethodName(), "the body's frame: " + List.of(st));
         assertEquals(fixtures.Outlining.THROW_LINE, st[0].getLineNumber());
         assertEquals("throwsAt", st[1].getMethodName(), "then the method's: " + List.of(st));
-        assertEquals(fixtures.Outlining.THROW_LINE - 2, st[1].getLineNumber(), "at the method's first line");
+        assertEquals(fixtures.Outlining.THROW_LINE - 3, st[1].getLineNumber(), "at the method's first line");
         assertEquals(1, in.stat(O + "throwsAt(I)I", Stats.CALLS));
         assertEquals(1, in.stat(O + "throwsAt(I)I", Stats.THROWS));
-        assertEquals(5, in.stat(O + "throwsAt(I)I#loop0", Stats.ITERATIONS), "the loop closed by the body's catch-all");
+        assertEquals(2, in.stat(O + "throwsAt(I)I#loop1", Stats.CALLS));
+        assertEquals(10, in.stat(O + "throwsAt(I)I#loop1", Stats.ITERATIONS), "the loop closed by the body's catch-all too");
+        assertEquals(1, in.stat(O + "throwsAt(I)I#loop0", Stats.CALLS));
     }
 
     /**
@@ -204,7 +207,7 @@ class OutlineTest {
         assertEquals(8, call(s, in.loaded, "sum", new Class<?>[] {int[].class}, (Object) a));
         assertEquals(2, call(null, in.loaded, "count", new Class<?>[] {int[].class, int.class}, a, 2));
         assertEquals(1, in.stat("fixtures.Summer.sum([I)I", Stats.CALLS));
-        assertEquals(4, in.stat("fixtures.Summer.sum([I)I#loop0", Stats.ITERATIONS));
+        assertEquals(4, in.stat("fixtures.Summer.sum([I)I#loop1", Stats.ITERATIONS));
         assertEquals(1, in.stat("fixtures.Summer.count([II)I", Stats.CALLS));
     }
 
