@@ -53,7 +53,7 @@ public final class ConfigOptions {
     String clock;
 
     @Option(names = "--probe-sites", paramLabel = "FORM",
-            description = "JVM class files: probe entries as 'indy' (default; invokedynamic sites that cost nothing while their probe is off, and a method with loops runs its timed calls in an outlined body so the clock reads do not slow its loops), 'indy-inline' (the same without outlined bodies) or 'static' (calls that test a flag; always used for class files older than Java 7). For measuring one against the other.")
+            description = "JVM class files: probe entries as 'indy' (default; invokedynamic sites that cost nothing while their probe is off, and a method with nested loops runs its timed calls in an outlined body so the clock reads do not slow its loops), 'indy-inline' (the same without outlined bodies) or 'static' (calls that test a flag; always used for class files older than Java 7). For measuring one against the other.")
     String probeSites;
 
     /** Builds the profiling config; errors become one-line {@link UserError}s. */

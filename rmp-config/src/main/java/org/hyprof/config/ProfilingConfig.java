@@ -58,7 +58,7 @@ import org.hyprof.runtime.Options;
  *     call (instructions and wall time, e.g. {@code 10g;120s}; checked by bb-tracer), and the directory
  *     native code's files live in (bionic; default a temporary one)</td></tr>
  * <tr><td>sites</td><td>JVM class files: how a probe's entry is emitted, {@code indy} (default: an
- *     {@code invokedynamic} site that costs nothing while its probe is off, and methods with loops
+ *     {@code invokedynamic} site that costs nothing while its probe is off, and methods with nested loops
  *     run their timed calls in an outlined body), {@code indy-inline} (the same without outlined
  *     bodies) or {@code static} (a call that tests the probe's flag; class files older than Java 7
  *     always get it), to measure one against the other</td></tr>
@@ -79,7 +79,7 @@ public final class ProfilingConfig {
     public final Options runtime = new Options();
     /** JVM class files: probe entries as {@code invokestatic} calls instead of {@code invokedynamic} sites ({@code sites=static}). */
     public boolean staticSites;
-    /** JVM class files: methods with loops get outlined bodies for their timed calls ({@code sites=indy}, the default; not {@code indy-inline}). */
+    /** JVM class files: methods with nested loops get outlined bodies for their timed calls ({@code sites=indy}, the default; not {@code indy-inline}). */
     public boolean outline = true;
     /** Hybrid-run settings ({@code nativeLibs}, {@code abi}, {@code cpu}, {@code engine}, {@code userland}, {@code nativeLimit}, {@code nativeSandbox}); empty unless hybrid. */
     public final Map<String, String> hybrid = new LinkedHashMap<>();

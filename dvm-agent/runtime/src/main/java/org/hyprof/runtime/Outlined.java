@@ -1,7 +1,7 @@
 package org.hyprof.runtime;
 
 /**
- * The marker parameter of an outlined body (JVM only): a method with loops is rewritten as a
+ * The marker parameter of an outlined body (JVM only): a method with nested loops is rewritten as a
  * small wrapper that keeps the method's name, descriptor and probe (its clock reads) and calls a
  * {@code private static synthetic} body of the same name whose last parameter is this type (always
  * null): with {@code invokestatic} while the activation is not timed (the JIT inlines the body as

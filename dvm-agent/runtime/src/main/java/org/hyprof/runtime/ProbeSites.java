@@ -31,7 +31,7 @@ import java.util.List;
  * The recording paths read the volatile config again, so a site that is re-linked a moment late
  * records nothing it should not.
  *
- * <p>A timed activation of a method with loops calls the method's outlined body ({@link Outlined})
+ * <p>A timed activation of a method with nested loops calls the method's outlined body ({@link Outlined})
  * through a site of its own, {@code body}, bootstrapped by {@link #body}.
  */
 @JvmOnly

@@ -76,7 +76,7 @@ public final class ClassRewriter {
     private boolean loopCode = true;
 
     /**
-     * Whether methods with loops get an outlined body (default true; invokedynamic sites only):
+     * Whether methods with nested loops get an outlined body (default true; invokedynamic sites only):
      * the method becomes a wrapper holding its probe, and its code, loops included, a body the
      * wrapper calls through a site that is inlined while the probe is off or count-only and a real
      * call while it is timed ({@code org.hyprof.runtime.Outlined}). Interfaces need class files of
@@ -88,7 +88,7 @@ public final class ClassRewriter {
     }
 
     private boolean outline = true;
-    /** Set per class by {@link #rewrite}: whether its methods with loops get outlined bodies, and whether it is an interface. */
+    /** Set per class by {@link #rewrite}: whether its methods with nested loops get outlined bodies, and whether it is an interface. */
     private boolean outlineHere, itfHere;
 
     /**
@@ -134,7 +134,7 @@ public final class ClassRewriter {
      * with every probe off. The same code gives the same loops in the same order, so a rewrite
      * again gets the same ids.
      *
-     * <p>A method with loops that {@link #outline} applies to also gets its outlined body: the
+     * <p>A method with nested loops that {@link #outline} applies to also gets its outlined body: the
      * original rewritten once more in the variant kept, as a body ({@link MethodRewriter#bodyOnly},
      * {@link MethodRewriter#asBody}). Where the dispatch to it pushes the method past the limit
      * (and leaving the adding-up out is not enough), the method is rewritten without the dispatch

@@ -369,7 +369,7 @@ final class MethodRewriter {
         int methodId = nextId.getAsInt();
         int tok = mn.maxLocals;
         List<LoopFinder.Loop> found = withLoops || outlineAllowed || bodyOnly ? findLoops(succ, excSucc) : List.of();
-        // a body of its own only for a method with loops: where the entry's call costs them (see Outlined)
+        // a body of its own only for a method with nested loops (see nested): where the entry's call costs them (see Outlined)
         outlined = (outlineAllowed || bodyOnly) && indy && !ctor && !mn.name.equals("<clinit>") && nested(found)
                 && argSlots() + 1 <= 255;
         if (bodyOnly && !outlined) throw new Skip("no outlined body for this method"); // not expected: callers ask only for those
