@@ -138,11 +138,13 @@ public final class ProbeSites {
         return new ConstantCallSite(MethodHandles.foldArguments(MethodHandles.exactInvoker(type), read));
     }
 
-    /** {@link #body} for a piece instrumented on its own: probe {@code base + local}. */
+    /**
+     * {@link #body} for a piece instrumented on its own (probe {@code base + local}). The link does
+     * not depend on the id, so the piece's base is not looked up here.
+     */
     public static CallSite body(MethodHandles.Lookup caller, String name, MethodType type, String pieceKey, int local,
                                 MethodHandle body) {
-        if (local < 0) throw new IllegalArgumentException("probe id " + local);
-        return body(caller, name, type, Hyprof.piece(pieceKey, caller.lookupClass()) + local, body);
+        return body(caller, name, type, local, body);
     }
 
     /**

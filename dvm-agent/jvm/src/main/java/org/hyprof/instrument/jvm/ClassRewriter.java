@@ -76,11 +76,11 @@ public final class ClassRewriter {
     private boolean loopCode = true;
 
     /**
-     * Whether methods with nested loops get an outlined body (default true; invokedynamic sites only):
-     * the method becomes a wrapper holding its probe, and its code, loops included, a body the
-     * wrapper calls through a site that is inlined while the probe is off or count-only and a real
-     * call while it is timed ({@code org.hyprof.runtime.Outlined}). Interfaces need class files of
-     * Java 8 or later (private static interface methods).
+     * Whether methods with nested loops get an outlined body (default true; invokedynamic sites
+     * only): a copy of the method's code that its timed activations run, called through a site the
+     * JIT keeps, so the loops compile without the method's clock reads; other activations run the
+     * method's own code ({@link MethodRewriter#outline}, {@code org.hyprof.runtime.Outlined}).
+     * Interfaces need class files of Java 8 or later (private static interface methods).
      */
     public ClassRewriter outline(boolean on) {
         this.outline = on;

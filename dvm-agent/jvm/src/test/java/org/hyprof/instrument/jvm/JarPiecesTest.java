@@ -173,6 +173,11 @@ class JarPiecesTest {
         assertEquals(0 + 1 + 2 + 3, calls(libBase, lib, "fixtures.pieces.Lib.sumSquares(I)I#loop0", Stats.ITERATIONS));
         assertEquals(0 + 1 + 2 + 3, calls(libBase, lib, "fixtures.pieces.Lib.square(I)I", Stats.CALLS));
         assertEquals(0, calls(libBase, lib, "fixtures.pieces.Lib.<init>()V", Stats.CALLS));
+        // a timed call of a method with nested loops runs its outlined body, linked by the piece's key
+        assertEquals(fixtures.pieces.Lib.grid(5), loader.loadClass("fixtures.pieces.Lib").getMethod("grid", int.class).invoke(null, 5));
+        assertEquals(1, calls(libBase, lib, "fixtures.pieces.Lib.grid(I)I", Stats.CALLS));
+        assertEquals(5, calls(libBase, lib, "fixtures.pieces.Lib.grid(I)I#loop1", Stats.CALLS));
+        assertEquals(25, calls(libBase, lib, "fixtures.pieces.Lib.grid(I)I#loop1", Stats.ITERATIONS));
         assertEquals(0, calls(appBase, app, "fixtures.pieces.App.<init>()V", Stats.CALLS));
 
         Hyprof.stop();
