@@ -88,8 +88,12 @@ public final class ClassRewriter {
     }
 
     private boolean outline = true;
-    /** Set per class by {@link #rewrite}: whether its methods with nested loops get outlined bodies, and whether it is an interface. */
-    private boolean outlineHere, itfHere;
+
+    /** Whether {@code cn}'s methods with nested loops get outlined bodies ({@link #outline}; interfaces since class file 52). */
+    private boolean outlines(ClassNode cn, boolean indy) {
+        boolean itf = (cn.access & Opcodes.ACC_INTERFACE) != 0;
+        return outline && indy && (!itf || (cn.version & 0xFFFF) >= Opcodes.V1_8);
+    }
 
     /**
      * Ids handed out are local to {@code piece} (a jar instrumented on its own): the code adds the
@@ -142,7 +146,7 @@ public final class ClassRewriter {
      */
     private Rewritten rewriteMethod(ClassNode cn, int m, boolean indy, IntSupplier ids) throws MethodRewriter.Skip {
         MethodNode mn = cn.methods.get(m);
-        MethodNode original = (loops && loopCode) || outlineHere ? copy(mn) : null;
+        MethodNode original = (loops && loopCode) || outlines(cn, indy) ? copy(mn) : null;
         int originalSize = MethodRewriter.codeSize(mn.instructions);
         List<Integer> handed = new ArrayList<>();
         MethodRewriter first = rewriter(cn, mn, indy);
@@ -194,7 +198,8 @@ public final class ClassRewriter {
 
     /** A rewriter of {@code mn} set up as this class rewriter is. */
     private MethodRewriter rewriter(ClassNode cn, MethodNode mn, boolean indy) {
-        return new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode).outline(outlineHere).itf(itfHere);
+        return new MethodRewriter(cn.name, mn, indy, piece).loopCode(loopCode).outline(outlines(cn, indy))
+                .itf((cn.access & Opcodes.ACC_INTERFACE) != 0);
     }
 
     /** {@code mn} (an original) rewritten as {@code how} says with the ids {@code handed} out before; null if it asks for others. */
@@ -226,9 +231,6 @@ public final class ClassRewriter {
             String source = cn.sourceFile == null ? "" : cn.sourceFile;
             Set<String> threadBodies = threadEntryBodies(cn);
             boolean indy = !staticSites && (cn.version & 0xFFFF) >= Opcodes.V1_7; // invokedynamic since class file 51
-            boolean itf = (cn.access & Opcodes.ACC_INTERFACE) != 0;
-            outlineHere = outline && indy && (!itf || (cn.version & 0xFFFF) >= Opcodes.V1_8);
-            itfHere = itf;
             List<MethodNode> bodies = new ArrayList<>();
             for (int m = 0; m < cn.methods.size(); m++) {
                 MethodNode mn = cn.methods.get(m);
@@ -262,7 +264,7 @@ public final class ClassRewriter {
                     Resolution res = Classifier.classify(dotted, superName, ifaces, mn.name, mn.desc,
                             (mn.access & Opcodes.ACC_STATIC) != 0, threadBodies.contains(mn.name + mn.desc));
                     probes.add(new ProbeInfo(placed.methodId(), false, res, dotted, mn.name, mn.desc, -1, -1,
-                            firstLine(before), source));
+                            MethodRewriter.firstLine(before), source));
                     int k = 0;
                     for (int[] l : placed.loops()) {
                         probes.add(new ProbeInfo(l[0], true, Resolution.LOOP, dotted, mn.name, mn.desc,
@@ -334,8 +336,4 @@ public final class ClassRewriter {
         return null;
     }
 
-    private static int firstLine(AbstractInsnNode[] code) {
-        for (AbstractInsnNode i : code) if (i instanceof LineNumberNode ln) return ln.line;
-        return -1;
-    }
 }

@@ -448,7 +448,7 @@ final class MethodRewriter {
     }
 
     /** The first source line of a method's code, -1 if none. */
-    private static int firstLine(AbstractInsnNode[] code) {
+    static int firstLine(AbstractInsnNode[] code) {
         for (AbstractInsnNode i : code) if (i instanceof LineNumberNode ln) return ln.line;
         return -1;
     }
@@ -503,12 +503,8 @@ final class MethodRewriter {
      */
     private static boolean nested(List<LoopFinder.Loop> loops) {
         for (LoopFinder.Loop q : loops)
-            for (LoopFinder.Loop p : loops) {
-                if (p == q) continue;
-                java.util.BitSet outside = (java.util.BitSet) q.body.clone();
-                outside.andNot(p.body);
-                if (outside.isEmpty()) return true;
-            }
+            for (LoopFinder.Loop p : loops)
+                if (p != q && inside(q.body, p.body)) return true;
         return false;
     }
 
@@ -790,8 +786,13 @@ final class MethodRewriter {
 
     /** Whether loop q lies inside loop p (its body a part of p's). */
     private static boolean inside(Probed q, Probed p) {
-        java.util.BitSet outside = (java.util.BitSet) q.loop.body.clone();
-        outside.andNot(p.loop.body);
+        return inside(q.loop.body, p.loop.body);
+    }
+
+    /** Whether the loop body {@code q} is a part of {@code p}. */
+    private static boolean inside(java.util.BitSet q, java.util.BitSet p) {
+        java.util.BitSet outside = (java.util.BitSet) q.clone();
+        outside.andNot(p);
         return outside.isEmpty();
     }
 
