@@ -25,7 +25,8 @@ import java.util.List;
  * {@link MutableCallSite#syncAll} returns.
  *
  * <p>Targets: off → constant 0; on → {@link Recorder#begin(int)} bound to the id; count-only →
- * {@link Recorder#count(int)} (counts, reads no clock). A loop's sites link to
+ * a guard: {@link Recorder#countFast(int)} (counts, reads no clock, calls nothing), else
+ * {@link Recorder#count(int)} ({@link #countOnly}). A loop's sites link to
  * {@link OutOfLineLoops#loopBegin} (a call the JIT keeps out of the app's method), and to the
  * constant {@link OutOfLineLoops#COUNT_IN_CODE} when the loop goes count-only (the code counts it).
  * The recording paths read the volatile config again, so a site that is re-linked a moment late
@@ -41,7 +42,7 @@ public final class ProbeSites {
     private static final MethodHandle OFF = MethodHandles.constant(int.class, 0);
     /** A count-only loop's entry: the code counts it ({@link OutOfLineLoops#COUNT_IN_CODE}). */
     private static final MethodHandle COUNT_IN_CODE = MethodHandles.constant(int.class, OutOfLineLoops.COUNT_IN_CODE);
-    private static final MethodHandle BEGIN, COUNT, LOOP_BEGIN;
+    private static final MethodHandle BEGIN, COUNT_FAST, COUNT_SLOW, LOOP_BEGIN;
 
     static {
         // loops' out-of-line paths first: recording may start just below, and its calibration
@@ -54,7 +55,8 @@ public final class ProbeSites {
             MethodHandles.Lookup l = MethodHandles.lookup();
             MethodType t = MethodType.methodType(int.class, int.class);
             BEGIN = l.findStatic(Recorder.class, "begin", t);
-            COUNT = l.findStatic(Recorder.class, "count", t);
+            COUNT_FAST = l.findStatic(Recorder.class, "countFast", MethodType.methodType(boolean.class, int.class));
+            COUNT_SLOW = l.findStatic(ProbeSites.class, "countSlow", t);
             LOOP_BEGIN = l.findStatic(OutOfLineLoops.class, "loopBegin", t);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -162,8 +164,57 @@ public final class ProbeSites {
     private static MethodHandle target(int id, boolean isLoop, byte state) {
         if (state == 0) return OFF;
         if (isLoop && state == 2) return COUNT_IN_CODE;
-        MethodHandle h = isLoop ? LOOP_BEGIN : state == 2 ? COUNT : BEGIN;
-        return MethodHandles.insertArguments(h, 0, id);
+        if (state == 2) {
+            if (id < refreshed.length) refreshed[id] = 0; // linked count-only anew: its fresh guards anew (callers hold the class lock)
+            return countOnly(id);
+        }
+        return MethodHandles.insertArguments(isLoop ? LOOP_BEGIN : BEGIN, 0, id);
+    }
+
+    /**
+     * A count-only method's sites: {@link Recorder#countFast} (no call out), and {@link #countSlow}
+     * when it returns false. A fresh guard each time: its branch profile is its own (HotSpot keeps
+     * one per {@code guardWithTest}), so C2 compiles the slow branch as a trap while this site has
+     * never taken it, and the fast path inlines into the app's loop without a call in it.
+     */
+    private static MethodHandle countOnly(int id) {
+        return MethodHandles.guardWithTest(MethodHandles.insertArguments(COUNT_FAST, 0, id), OFF,
+                MethodHandles.insertArguments(COUNT_SLOW, 0, id));
+    }
+
+    /** Fresh guards a count-only probe's site gets after its first (see {@link #countSlow}). */
+    static final int COUNT_REFRESHES = 3;
+    /** refreshed[id]: fresh guards the site of count-only probe id has had (written under the class lock). */
+    private static byte[] refreshed = new byte[0];
+
+    /**
+     * The full count-only path ({@link Recorder#count}) of a site whose fast path could not count:
+     * a thread's first call, another path in the slot, no tree. The guard has then seen its slow
+     * branch taken, and C2 would compile the call into the app's code for good; while the case
+     * may have been a one-off (a thread's first call, a slot taken from another path), the site
+     * gets a fresh guard, up to {@link #COUNT_REFRESHES} times (each re-link deoptimizes the
+     * methods that inline the site once).
+     */
+    static int countSlow(int id) {
+        Recorder.count(id);
+        byte[] r = refreshed; // racy read: a stale one only costs the lock below
+        if (id < r.length && r[id] >= COUNT_REFRESHES) return 0;
+        try {
+            refresh(id);
+        } catch (Throwable t) {
+            Recorder.internalFailure(t);
+        }
+        return 0;
+    }
+
+    private static synchronized void refresh(int id) {
+        int slot = 2 * id;
+        if (slot >= sites.length || sites[slot] == null || linked[slot] != 2) return;
+        if (id >= refreshed.length) refreshed = Arrays.copyOf(refreshed, Math.max(id + 1, 2 * refreshed.length));
+        if (refreshed[id] >= COUNT_REFRESHES) return;
+        refreshed[id]++;
+        sites[slot].setTarget(countOnly(id));
+        MutableCallSite.syncAll(new MutableCallSite[] {sites[slot]});
     }
 
     /** Re-targets every linked site whose probe changed state, then publishes them to all threads. */

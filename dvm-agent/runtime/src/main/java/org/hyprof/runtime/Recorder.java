@@ -131,6 +131,27 @@ final class Recorder {
         return 0;
     }
 
+    /**
+     * The fast path of a count-only {@code invokedynamic} site ({@code ProbeSites}): the call counted
+     * with no call out ({@link ThreadState#countFast}), or false, with nothing done, when the site
+     * must take {@link #count}. Throws nothing (a {@code Thread} subclass may override getId).
+     */
+    static boolean countFast(int id) {
+        return countFast(plainConfig, id);
+    }
+
+    /** {@link #countFast(int)} under a given config: the calibrator measures exactly this path. */
+    static boolean countFast(Config c, int id) {
+        try {
+            if (id >= c.on.length || !c.on[id]) return false;
+            Thread t = Thread.currentThread();
+            ThreadState s = byTid[slotOf(t.getId())];
+            return s != null && s.owner == t && s.countFast(c, id);
+        } catch (Throwable e) {
+            return false; // count, the site's other branch, runs and reports it
+        }
+    }
+
     /** Closes the frame {@code token} names, recorded whatever the probe's state is now. */
     static void end(int id, int token, boolean thrown) {
         end(config, id, token, thrown);
@@ -352,7 +373,7 @@ final class Recorder {
     static ThreadState stateByTid() {
         Thread t = Thread.currentThread();
         ThreadState s = byTid[slotOf(t.getId())];
-        if (s != null && s.thread.get() == t) return s;
+        if (s != null && s.owner == t) return s;
         return STATE.get();
     }
 
@@ -367,7 +388,11 @@ final class Recorder {
             threadArray = THREADS.toArray(new ThreadState[0]);
             int slot = slotOf(s.tid);
             ThreadState held = byTid[slot];
-            if (held == null || held.ended()) byTid[slot] = s;
+            if (held == null || held.ended()) {
+                if (held != null) held.owner = null;
+                s.owner = t;
+                byTid[slot] = s;
+            }
             return s;
         }
     }
@@ -381,6 +406,7 @@ final class Recorder {
     private static void freeSlot(ThreadState s) {
         int slot = slotOf(s.tid);
         if (byTid[slot] == s) byTid[slot] = null;
+        s.owner = null;
     }
 
     /** Drops a thread's state from snapshots (the calibration thread's). */

@@ -226,6 +226,48 @@ class TokenProbeTest {
     }
 
     /**
+     * A count-only site's guard: inside a timed frame its fast path counts (the target stays);
+     * a call its fast path cannot take (no frame open) takes the full path, counted the same,
+     * and the site gets a fresh guard, at most {@link ProbeSites#COUNT_REFRESHES} times. A thread's
+     * first call is counted on its own thread. Every call is counted once.
+     */
+    @Test
+    void aCountOnlySiteCountsOnItsFastPathAndGetsAFreshGuardAfterItsSlowPath() throws Throwable {
+        CallSite site = ProbeSites.bootstrap(MethodHandles.lookup(), "begin", MethodType.methodType(int.class), A);
+        MethodHandle begin = site.dynamicInvoker();
+        Hyprof.countOnly(A);
+        MethodHandle guard = site.getTarget();
+        int tok = Probe.begin(B);
+        for (int i = 0; i < 100; i++) assertEquals(0, (int) begin.invokeExact());
+        Probe.end(B, tok);
+        assertSame(guard, site.getTarget(), "the fast path counted every call under the frame");
+        assertEquals(100, mine().get(A, Stats.COUNT_ONLY_CALLS));
+        for (int i = 0; i < ProbeSites.COUNT_REFRESHES + 3; i++) {
+            assertEquals(0, (int) begin.invokeExact()); // no frame open: the full path
+            if (i < ProbeSites.COUNT_REFRESHES) assertNotSame(guard, site.getTarget(), "a fresh guard after the slow path");
+            else assertSame(guard, site.getTarget(), "at most COUNT_REFRESHES fresh guards");
+            guard = site.getTarget();
+        }
+        assertEquals(100 + ProbeSites.COUNT_REFRESHES + 3, mine().get(A, Stats.COUNT_ONLY_CALLS));
+        long[] other = new long[1];
+        Thread th = new Thread(() -> {
+            try {
+                int first = (int) begin.invokeExact(); // the thread's first probe event: the full path registers it
+                int t = Probe.begin(B);
+                for (int i = 0; i < 7; i++) first += (int) begin.invokeExact();
+                Probe.end(B, t);
+                other[0] = mine().get(A, Stats.COUNT_ONLY_CALLS) + first;
+            } catch (Throwable e) {
+                throw new AssertionError(e);
+            }
+        });
+        th.start();
+        th.join();
+        assertEquals(8, other[0], "another thread's calls on its own thread");
+        assertEquals(100 + ProbeSites.COUNT_REFRESHES + 3, mine().get(A, Stats.COUNT_ONLY_CALLS));
+    }
+
+    /**
      * The target of a loop site linked for recording never hands out {@link OutOfLineLoops#COUNT_IN_CODE}
      * (C2 then folds the code's adding-up branches away, see {@link OutOfLineLoops#loopBegin}): a timed
      * activation's token is its frame, and a loop decided count-only whose site is re-linked a moment
