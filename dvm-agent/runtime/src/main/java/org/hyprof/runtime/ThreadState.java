@@ -60,16 +60,16 @@ final class ThreadState {
     final int index;
     /**
      * The thread recording here, weakly: the reporter retires the state of a thread that has ended
-     * ({@link Recorder#deadThreads}) and a dead thread is not kept alive for it. Also what
-     * {@link Recorder#stateByTid} compares the current thread with.
+     * ({@link Recorder#deadThreads}) and a dead thread is not kept alive for it.
      */
     final java.lang.ref.WeakReference<Thread> thread;
     /**
      * The thread, strongly, while this state holds its slot in {@link Recorder}'s table (null
      * otherwise): what the count-only paths compare the current thread with. Not the weak
      * reference: its {@code get()} carries the collector's read barrier, and inlined twice into
-     * SciMark's Monte Carlo loop it cost more than the count itself (Monte Carlo 0.56 → 0.27 of
-     * plain). Cleared when the slot is freed, so an ended thread is not kept past its retirement.
+     * SciMark's Monte Carlo loop it cost more than the count itself (Monte Carlo with method
+     * probes on: 405 against 650–785 Mflops, plain ~1,500). Cleared when the slot is freed, so an
+     * ended thread is not kept past its state's retirement.
      */
     Thread owner;
 
@@ -442,7 +442,7 @@ final class ThreadState {
      * <p>Why no call on any branch: inlined into a hot loop of the app (SciMark's Monte Carlo calls
      * two count-only methods an iteration), a call on even a cold branch is a point where every
      * field and array may change, so C2 re-read the runtime's fields on every call and spilled the
-     * loop's values around them: 10.4 ns an iteration against 2.7 plain, 3.5 with this path. The
+     * loop's values around them: 10.4 ns an iteration against 2.7 plain, about 5.7 with this path. The
      * site's guard ({@code ProbeSites}) takes the full path only when this returns false, and its
      * own profile lets C2 compile that branch as a trap while it is never taken. So nothing that
      * happens periodically may return false here: a path at {@link #FLUSH_COUNTED} calls asks for
@@ -1221,7 +1221,8 @@ final class ThreadState {
             c[j + 1] = 0;
             cUsed &= ~(1 << (j >>> 1));
             if ((n | it) == 0) continue;
-            // a path countFast started has no page yet: made now, or its calls dropped past the budget
+            // a path countFast started may have no page yet: made now, or its calls dropped past the
+            // budget (snapshots meanwhile counted them as pending: the row then loses them)
             long[] pg = n != 0 ? page(key >>> 2) : null;
             if (n != 0 && pg == null) { statsDrops += n; continue; }
             // the calls and iterations of key under the frame below t go to their node and probe record
