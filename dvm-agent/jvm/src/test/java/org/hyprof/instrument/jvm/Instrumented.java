@@ -85,6 +85,16 @@ final class Instrumented {
     }
 
     /** The class file of {@code className}, a class of the test class path. */
+    /** Calls public method {@code name} of class c on target (null: static), throwing what it throws. */
+    static Object call(Object target, Class<?> c, String name, Class<?>[] types, Object... args) throws Throwable {
+        java.lang.reflect.Method m = c.getMethod(name, types);
+        try {
+            return m.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
     static byte[] classFile(String className) throws java.io.IOException {
         try (InputStream in = Instrumented.class.getResourceAsStream("/" + className.replace('.', '/') + ".class")) {
             return in.readAllBytes();

@@ -2,8 +2,6 @@ package org.hyprof.instrument.jvm;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.concurrent.CountDownLatch;
 import org.hyprof.config.ProbeInfo;
 import org.hyprof.config.ProfilingConfig;
@@ -42,12 +40,7 @@ class LoopTokensTest {
     }
 
     private Object call(String name, Class<?>[] types, Object... args) throws Throwable {
-        Method m = loops.loaded.getMethod(name, types);
-        try {
-            return m.invoke(null, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+        return Instrumented.call(null, loops.loaded, name, types, args);
     }
 
     private Object call(String name) throws Throwable {

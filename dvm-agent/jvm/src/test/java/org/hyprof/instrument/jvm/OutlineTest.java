@@ -1,9 +1,8 @@
 package org.hyprof.instrument.jvm;
 
+import static org.hyprof.instrument.jvm.Instrumented.call;
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,15 +53,6 @@ class OutlineTest {
         Map<String, MethodNode> m = new HashMap<>();
         for (MethodNode mn : cn.methods) m.put(mn.name + mn.desc, mn);
         return m;
-    }
-
-    private static Object call(Object target, Class<?> c, String name, Class<?>[] types, Object... args) throws Throwable {
-        Method m = c.getMethod(name, types);
-        try {
-            return m.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
     }
 
     @Test
