@@ -271,7 +271,7 @@ public final class Profile {
                     a[3], a[4], min, a[6],
                     h.percentile(0.50, min, a[6]), h.percentile(0.99, min, a[6]), a[7], a[8], h.log2(), c,
                     Math.max(0, eExcl), Math.max(0, eIncl), q.countOnlyCalls(),
-                    countOnlyReason(q, timedCalls, countOnlyCal.get(e.getKey())), q.clamped(), share, String.join("; ", warn),
+                    countOnlyReason(q, timedCalls, countOnlyCal.get(e.getKey()), info != null && info.loop()), q.clamped(), share, String.join("; ", warn),
                     cpus.get(e.getKey()), h.errorBound()));
         }
         Totals totals = new Totals(sumExcl, sumTopIncl, sumNativeExclPj, sumNativeTopPj,
@@ -305,15 +305,16 @@ public final class Profile {
      * the middle of its histogram bucket, which may lie above the threshold: then the reason gives
      * the share, and the median as approximate. Empty when no call was count-only.
      */
-    static String countOnlyReason(TimingCounts q, long timedCalls, CalibrationRecord cal) {
+    static String countOnlyReason(TimingCounts q, long timedCalls, CalibrationRecord cal, boolean loop) {
         if (q.countOnlyCalls() == 0) return "";
         if (q.countOnlyMedianNanos() == 0) return "count-only: calls too short to time (median not recorded)";
         String median = Units.duration(q.countOnlyMedianNanos());
         if (cal == null) return "count-only: median " + median + " below the tiny-call threshold";
-        String threshold = Units.duration(cal.tinyNanos()) + " = " + CalibrationRecord.TINY_EVENTS + " × probe cost "
-                + (cal.perEventPicos() < 1_000_000 ? Units.nanosOfPicos(cal.perEventPicos()) + " ns"
+        long tiny = loop ? cal.tinyLoopNanos() : cal.tinyNanos();
+        String threshold = Units.duration(tiny) + " = " + (loop ? CalibrationRecord.TINY_LOOP_EVENTS : CalibrationRecord.TINY_EVENTS)
+                + " × probe cost " + (cal.perEventPicos() < 1_000_000 ? Units.nanosOfPicos(cal.perEventPicos()) + " ns"
                 : Units.duration(cal.perEventPicos() / 1000));
-        if (q.countOnlyMedianNanos() < cal.tinyNanos()) return "count-only: median " + median + " < " + threshold;
+        if (q.countOnlyMedianNanos() < tiny) return "count-only: median " + median + " < " + threshold;
         return "count-only: " + (timedCalls > 0 ? Units.percent(Math.min(1, q.tinyCalls() / (double) timedCalls)) + " %"
                 : "most") + " of timed calls < " + threshold + " (median ~" + median + ", the middle of its histogram bucket)";
     }

@@ -188,6 +188,7 @@ public final class ReportWriter {
             o.put("outer_ps", c.outerPicos());
             o.put("clock_ps", c.clockPicos());
             o.put("tiny_ns", c.tinyNanos());
+            o.put("tiny_loop_ns", c.tinyLoopNanos());
             o.put("per_event_spread_ps", c.perEventSpreadPicos()); // 0: unknown (sessions before schema 10)
             o.put("count_ps", c.countPicos());
             o.put("loop_flush_ps", c.loopFlushPicos());
@@ -266,8 +267,9 @@ public final class ReportWriter {
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
             CalibrationRecord c = cals.get(cals.size() - 1);
-            out.printf(Locale.ROOT, "calibration: %s; calls under %s are tiny; times are %s%n", CalibrationSummary.of(cals),
-                    Units.duration(c.tinyNanos()), raw ? "RAW (probe cost included)" : "deducted");
+            out.printf(Locale.ROOT, "calibration: %s; calls under %s are tiny (loop activations under %s); times are %s%n",
+                    CalibrationSummary.of(cals), Units.duration(c.tinyNanos()), Units.duration(c.tinyLoopNanos()),
+                    raw ? "RAW (probe cost included)" : "deducted");
         }
         out.println("dropped events: " + profile.eventDrops());
         if (damagedEventChunks > 0)

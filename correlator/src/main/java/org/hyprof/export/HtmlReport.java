@@ -228,7 +228,7 @@ public final class HtmlReport {
         if (!cals.isEmpty()) {
             CalibrationRecord c = cals.get(cals.size() - 1);
             g.writeStringField("calibration", org.hyprof.correlate.CalibrationSummary.of(cals) + "; calls under "
-                    + c.tinyNanos() + " ns are tiny");
+                    + c.tinyNanos() + " ns are tiny (loop activations under " + c.tinyLoopNanos() + " ns)");
         }
         g.writeNumberField("eventDrops", profile.eventDrops());
         g.writeNumberField("otherPathsCalls", tree.overflowCalls());

@@ -12,6 +12,8 @@ public record CalibrationRecord(long measuredAtNanos, long innerPicos, long perE
                                 long clockPicos, long perEventSpreadPicos, long countPicos, long loopFlushPicos) {
     /** How many probe events' cost the tiny-call threshold is (the runtime's {@code Calibration.TINY_EVENTS}). */
     public static final int TINY_EVENTS = org.hyprof.runtime.Calibration.TINY_EVENTS;
+    /** The same for a loop's activations (the runtime's {@code Calibration.TINY_LOOP_EVENTS}). */
+    public static final int TINY_LOOP_EVENTS = org.hyprof.runtime.Calibration.TINY_LOOP_EVENTS;
 
     /** A calibration as sessions before schema 10 stored it: spread, count-only and hand-over costs unknown. */
     public CalibrationRecord(long measuredAtNanos, long innerPicos, long perEventPicos, long perIterPicos, long clockPicos) {
@@ -29,5 +31,13 @@ public record CalibrationRecord(long measuredAtNanos, long innerPicos, long perE
      */
     public long tinyNanos() {
         return TINY_EVENTS * perEventPicos / 1000;
+    }
+
+    /**
+     * The tiny threshold of a loop's activations, ns, as the runtime computes it (higher than a
+     * method's: a count-only loop costs next to nothing and its time stays in its method's).
+     */
+    public long tinyLoopNanos() {
+        return TINY_LOOP_EVENTS * perEventPicos / 1000;
     }
 }

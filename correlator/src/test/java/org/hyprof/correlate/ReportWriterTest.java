@@ -280,10 +280,13 @@ class ReportWriterTest {
         // the runtime notes the median as its histogram bucket's middle, which may be above the threshold
         CalibrationRecord cal = new CalibrationRecord(5, 24_000, 57_600, 4_000, 25_000);
         assertEquals("count-only: 99.7 % of timed calls < 172 ns = 3 × probe cost 57.6 ns (median ~192 ns, the middle of"
-                + " its histogram bucket)", Profile.countOnlyReason(new TimingCounts(10, 0, 2_429_629, 192), 2_438_000, cal));
+                + " its histogram bucket)", Profile.countOnlyReason(new TimingCounts(10, 0, 2_429_629, 192), 2_438_000, cal, false));
         assertEquals("count-only: median 96 ns < 172 ns = 3 × probe cost 57.6 ns",
-                Profile.countOnlyReason(new TimingCounts(10, 0, 900, 96), 1000, cal));
-        assertEquals("", Profile.countOnlyReason(new TimingCounts(0, 0, 900, 0), 1000, cal));
+                Profile.countOnlyReason(new TimingCounts(10, 0, 900, 96), 1000, cal, false));
+        assertEquals("", Profile.countOnlyReason(new TimingCounts(0, 0, 900, 0), 1000, cal, false));
+        // a loop's activations are held to the loop threshold (16 probe events)
+        assertEquals("count-only: median 768 ns < 921 ns = 16 × probe cost 57.6 ns",
+                Profile.countOnlyReason(new TimingCounts(10, 0, 900, 768), 1000, cal, true));
         assertEquals(4000 + 96 + 1 + 500 + 100 + 10, p.processes().get(0).calls());
         assertTrue(p.notes().stream().anyMatch(n -> n.contains("1 deducted time sum(s) below 0")), p.notes().toString());
     }

@@ -43,6 +43,21 @@ public final class Calibration {
     public static final int TINY_EVENTS = 3;
 
     /**
+     * The tiny-call threshold of a loop's activations: {@link #TINY_LOOP_EVENTS} × the cost of a
+     * probe event, so a loop stays timed only where its activation's two events are at most an
+     * eighth of its time. Higher than a method's because going count-only costs a loop next to
+     * nothing and loses nothing of its method's time: its activations and iterations stay exact,
+     * the code adds them up in locals (JVM), and their time is in the method's exclusive time.
+     * Timed, an activation of a few hundred nanoseconds kept two clock reads and two calls in the
+     * loop around it: CallHeavy's {@code loops} (a 120-iteration loop inside another) ran 1.5×
+     * as long as plain, and ~1.0× once that loop went count-only (bench/README, 2026-12-02).
+     * 0 when uncalibrated.
+     */
+    public final long tinyLoopNanos;
+    /** How many probe events' cost a loop activation's tiny threshold is. */
+    public static final int TINY_LOOP_EVENTS = 16;
+
+    /**
      * The noise of {@link #perEventPicos} in the measurement that produced it: the spread of its
      * rounds, extremes dropped (0 when unknown). A new measurement within this (or 5 %) of the one in
      * effect does not replace it, so deduction stays the same across a run unless the cost moved.
@@ -93,6 +108,7 @@ public final class Calibration {
         this.perIterFx = toFx(perIterPicos);
         this.outerFx = toFx(outerPicos());
         this.tinyNanos = TINY_EVENTS * perEventPicos / 1000;
+        this.tinyLoopNanos = TINY_LOOP_EVENTS * perEventPicos / 1000;
     }
 
     private static long toFx(long picos) {

@@ -627,6 +627,7 @@ final class ThreadState {
         if (!recorded) return;
         if (tree != null && treeCall(t, !loop && flag, iterations)) addHeldCall(p, b, f, t);
         else addCall(p, b, f, t, id);
+        if (tinyCall(loop)) p[b + Stats.R_TINY_CALLS]++;
         if (loop) p[b + Stats.ITERATIONS] += iterations;
         else if (flag) p[b + Stats.THROWS]++;
         if (outermost) addOutermost(p, b);
@@ -744,7 +745,6 @@ final class ThreadState {
         p[hi] = v;
         if (((v >>> shift) & 0xffff) == 0) histWrapped(p, hi, shift, id, h);
         if (dClamped) p[b + Stats.R_CLAMPED]++;
-        if (tinyCall()) p[b + Stats.R_TINY_CALLS]++;
     }
 
     /**
@@ -755,10 +755,12 @@ final class ThreadState {
      * calibration's error on them is what is left. Its own pair is a small share of what it
      * measured, so going count-only would lose its time and spare the program nothing (FFT.bitreverse
      * in SciMark: 1023 count-only inner loops per call, about 8 µs raw, clamped to 0 when the
-     * count-only call's calibrated cost came out above what it cost there).
+     * count-only call's calibrated cost came out above what it cost there). A loop's activation
+     * is held to {@link Calibration#tinyLoopNanos}, the higher threshold.
      */
-    private boolean tinyCall() {
-        long tiny = Recorder.calibration.tinyNanos;
+    private boolean tinyCall(boolean loop) {
+        Calibration cal = Recorder.calibration;
+        long tiny = loop ? cal.tinyLoopNanos : cal.tinyNanos;
         return dIncl < tiny && dRaw < TINY_RAW_FACTOR * tiny;
     }
 
@@ -779,7 +781,6 @@ final class ThreadState {
         p[b + Stats.DIRECT_LOOP_EVENTS] += counts >>> 32;
         p[b + Stats.DIRECT_ITERS] += f[t + F_DIRECT_ITERS];
         if (dClamped) p[b + Stats.R_CLAMPED]++;
-        if (tinyCall()) p[b + Stats.R_TINY_CALLS]++;
     }
 
     /**

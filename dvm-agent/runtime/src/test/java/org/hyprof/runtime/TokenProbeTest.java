@@ -374,4 +374,35 @@ class TokenProbeTest {
         assertEquals(3L * rounds, t.get(A, Stats.DIRECT_ITERS));
         assertEquals(0, Recorder.state().depth());
     }
+
+    /**
+     * A loop's activations are held to the loop threshold ({@link Calibration#TINY_LOOP_EVENTS} ×
+     * the probe cost), a method's calls to the method one ({@link Calibration#TINY_EVENTS} ×): calls
+     * and activations of the same length (between the two) leave the method timed and make the
+     * loop count-only. The spins only bound durations from below; the loop's side holds as long as
+     * most of its activations are not stretched by more than 600 µs.
+     */
+    @Test
+    void aLoopIsHeldToTheHigherLoopThresholdAMethodToItsOwn() {
+        Recorder.calibration = new Calibration(0, 50_000_000L, 0, 0, System.nanoTime()); // 50 µs an event
+        assertEquals(150_000, Recorder.calibration.tinyNanos);
+        assertEquals(800_000, Recorder.calibration.tinyLoopNanos);
+        int rounds = (int) ThreadState.COUNT_ONLY_AFTER + 76;
+        int a = Probe.begin(A);
+        for (int r = 0; r < rounds; r++) {
+            int b = Probe.begin(B);
+            spin(200_000);
+            Probe.end(B, b);
+            int l = Probe.loopBegin(L);
+            spin(200_000);
+            Probe.loopEnd(L, l, 1);
+        }
+        Probe.end(A, a);
+        assertFalse(Recorder.config.countOnly(B), "a method of 200 µs calls is not tiny at 150 µs");
+        assertTrue(Recorder.config.countOnly(L), "a loop of 200 µs activations is tiny at 800 µs");
+        Snapshot.ThreadData t = mine();
+        assertEquals(rounds, t.get(B, Stats.CALLS), "every call of the method timed");
+        assertEquals(rounds, t.get(L, Stats.CALLS) + t.get(L, Stats.COUNT_ONLY_CALLS), "every activation counted");
+        assertEquals(rounds, t.get(L, Stats.ITERATIONS), "every iteration counted, timed or not");
+    }
 }
