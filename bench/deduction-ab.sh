@@ -12,7 +12,9 @@
 # copy and JVM, default 400), WARMUP_MS (warm-up per copy, default 1000), CASES (default: OverheadIT's
 # eight, "kind/resolutions" with resolutions separated by ':', e.g. "small/process:thread:method"),
 # KEEP=DIR (keep the sessions and reports), INSTRUMENT_OPTS (more options of 'hyprof instrument', e.g.
-# "--probe-sites indy-inline"). Needs the CLI built (mvn -o -q package -pl cli -am -DskipTests).
+# "--probe-sites indy-inline"), BEFORE=DIR (another checkout with its CLI built, e.g. main before a
+# change: its instrumented jar, with its runtime, runs the same cases in the same rounds, JVMs of the
+# two taking turns, and the table gives both). Needs the CLI built (mvn -o -q package -pl cli -am -DskipTests).
 set -euo pipefail
 . "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -29,22 +31,33 @@ hyprof() { HYPROF_NO_BUILD=1 "$ROOT/hyprof" "$@"; } # never rebuild between runs
 if [ -n "${KEEP:-}" ]; then WORK=$(mkdir -p "$KEEP" && cd "$KEEP" && pwd); else
   WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 fi
-rm -f "$WORK/callheavy-hyprof.jar" "$WORK/callheavy-hyprof.jar.manifest.tsv"
+VARIANTS="now"
+rm -f "$WORK"/callheavy-*.jar "$WORK"/callheavy-*.jar.manifest.tsv
 # shellcheck disable=SC2086 # INSTRUMENT_OPTS: several words
-hyprof instrument "$SAMPLES" --include workload.CallHeavy ${INSTRUMENT_OPTS:-} -o "$WORK/callheavy-hyprof.jar" --quiet
+hyprof instrument "$SAMPLES" --include workload.CallHeavy ${INSTRUMENT_OPTS:-} -o "$WORK/callheavy-now.jar" --quiet
+if [ -n "${BEFORE:-}" ]; then
+  [ -f "$BEFORE/cli/target/hyprof.jar" ] \
+    || { echo "deduction-ab.sh: BEFORE=$BEFORE has no CLI built (mvn -o -q package -pl cli -am -DskipTests there)" >&2; exit 1; }
+  # shellcheck disable=SC2086
+  HYPROF_NO_BUILD=1 "$BEFORE/hyprof" instrument "$SAMPLES" --include workload.CallHeavy ${INSTRUMENT_OPTS:-} \
+    -o "$WORK/callheavy-before.jar" --quiet
+  VARIANTS="before now"
+fi
 : >"$WORK/results.txt"
 for c in $CASES; do
   kind=${c%%/*}; res=${c#*/}
   for j in $(seq "$JVMS"); do
-    base="$WORK/$kind-${res//:/_}-$j"
-    java -Dhyprof.options=out="$base.hyprof",resolutions="$res" -cp "$SAMPLES" harness.DeductionAB \
-        "$kind" 200 "$WARMUP_MS" "$CALLS" "$SAMPLES" "$WORK/callheavy-hyprof.jar" >"$base.out" 2>"$base.err" \
-      || { cat "$base.err" >&2; echo "deduction-ab.sh: $kind $res, JVM $j failed" >&2; exit 1; }
-    hyprof import "$base.hyprof" -o "$base.db" --force >/dev/null 2>"$base.err" \
-      && hyprof report "$base.db" --format csv --top 0 >"$base.csv" 2>"$base.err" \
-      || { cat "$base.err" >&2; echo "deduction-ab.sh: $kind $res, JVM $j: import or report failed" >&2; exit 1; }
-    echo "$kind $res $(cat "$base.out") csv=$base.csv" >>"$WORK/results.txt"
-    [ -n "${KEEP:-}" ] || rm -f "$base.hyprof" "$base.db" "$base.db-shm" "$base.db-wal"
+    for v in $VARIANTS; do
+      base="$WORK/$kind-${res//:/_}-$v-$j"
+      java -Dhyprof.options=out="$base.hyprof",resolutions="$res" -cp "$SAMPLES" harness.DeductionAB \
+          "$kind" 200 "$WARMUP_MS" "$CALLS" "$SAMPLES" "$WORK/callheavy-$v.jar" >"$base.out" 2>"$base.err" \
+        || { cat "$base.err" >&2; echo "deduction-ab.sh: $kind $res, $v, JVM $j failed" >&2; exit 1; }
+      hyprof import "$base.hyprof" -o "$base.db" --force >/dev/null 2>"$base.err" \
+        && hyprof report "$base.db" --format csv --top 0 >"$base.csv" 2>"$base.err" \
+        || { cat "$base.err" >&2; echo "deduction-ab.sh: $kind $res, $v, JVM $j: import or report failed" >&2; exit 1; }
+      echo "$kind $res $v $(cat "$base.out") csv=$base.csv" >>"$WORK/results.txt"
+      [ -n "${KEEP:-}" ] || rm -f "$base.hyprof" "$base.db" "$base.db-shm" "$base.db-wal"
+    done
   done
   echo "$kind $res: $JVMS JVMs done" >&2
 done
@@ -53,7 +66,7 @@ import csv, statistics, sys
 results, calls = sys.argv[1], int(sys.argv[2])
 cases, order = {}, []
 for line in open(results):
-    kind, res, *kv = line.split()
+    kind, res, variant, *kv = line.split()
     f = dict(x.split("=", 1) for x in kv)
     row = next((r for r in csv.DictReader(open(f["csv"])) if r["method"] == "workload.CallHeavy.root()"), None)
     if row is None:
@@ -62,24 +75,26 @@ for line in open(results):
         sys.exit(f"deduction-ab.sh: {kind} {res}: root() has {row['calls']} calls in the session, {calls} were measured")
     plain, own = int(f["plain_mean_ns"]), int(f["profiled_mean_ns"])
     ded, raw = int(row["incl_ns"]) / calls, int(row["incl_raw_ns"]) / calls
-    key = (kind, res.replace(":", ","))
+    key = (kind, res.replace(":", ","), variant)
     if key not in cases:
         order.append(key)
     cases.setdefault(key, []).append((plain, own, ded, raw))
 pct = lambda x, b: 100.0 * (x - b) / b
 print(f"Overhead deduction in one JVM: plain and instrumented root() taking turns, {calls} calls each a JVM; "
       "medians over the JVMs of each JVM's error against its own plain mean")
-hdr = f"{'workload':10} {'probes on':27} {'plain us':>9} {'own err':>9} {'ded err':>9} {'raw err':>9}   deducted error of each JVM"
+hdr = f"{'workload':10} {'probes on':27} {'build':6} {'plain us':>9} {'own err':>9} {'ded err':>9} {'raw err':>9}   deducted error of each JVM"
 print(hdr)
 print("-" * len(hdr))
-errs = []
+errs = {}
 for key in order:
     runs = cases[key]
     med = statistics.median
     de = [pct(d, p) for p, o, d, r in runs]
-    errs.append(med(de))
-    print(f"{key[0]:10} {key[1]:27} {med(p for p, *_ in runs) / 1e3:9.1f} {med(pct(o, p) for p, o, d, r in runs):+8.1f}% "
+    errs.setdefault(key[2], []).append(med(de))
+    print(f"{key[0]:10} {key[1]:27} {key[2]:6} {med(p for p, *_ in runs) / 1e3:9.1f} {med(pct(o, p) for p, o, d, r in runs):+8.1f}% "
           f"{med(de):+8.1f}% {med(pct(r, p) for p, o, d, r in runs):+8.1f}%   " + " ".join(f"{e:+.1f}" for e in de))
-print(f"\nmean |deducted error| over the cases {statistics.mean(abs(e) for e in errs):.1f} %, max {max(abs(e) for e in errs):.1f} % "
-      "(issue 15's target: each ≤ 10 %, mean ≤ 5 %)")
+print()
+for variant, es in errs.items():
+    print(f"{variant}: mean |deducted error| over the cases {statistics.mean(abs(e) for e in es):.1f} %, max {max(abs(e) for e in es):.1f} % "
+          "(issue 15's target: each ≤ 10 %, mean ≤ 5 %)")
 PY

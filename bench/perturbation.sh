@@ -7,7 +7,8 @@
 # rotates) for ROUNDS rounds. Printed: per kernel and variant the median of the program's own time,
 # its ratio to plain, the median of hyprof's deducted inclusive time of the kernel's method and its
 # error against the plain median; then the kernels' total and the mean/max error (the recursion
-# kernel apart). Targets are printed beside the figures; nothing is asserted on times.
+# kernel apart). Targets are printed beside the figures; nothing is asserted on times. BEFORE=DIR
+# (another checkout with its CLI built) adds that build's three profiled variants to the same rounds.
 set -euo pipefail
 usage() {
   cat <<'EOF'
@@ -20,6 +21,7 @@ Environment:
   KERNELS="..."  kernels to run (default: all: matmul sieve sort strings counted treewalk)
   JAVA_OPTS=...  JVM options for the program, in every variant (default: none)
   KEEP=DIR       keep every run's output, stderr, session and report CSV in DIR
+  BEFORE=DIR     another checkout with its CLI built: its profiled variants run in the same rounds
 Needs the CLI built: mvn -o -q package -pl cli -am -DskipTests
 EOF
 }
@@ -53,14 +55,20 @@ PROGRAM=(java $JAVA_OPTS -cp "$WORK/classes" perturb.Kernels $KERNELS)
 "${PROGRAM[@]}" --help >/dev/null || fail "perturb.Kernels refused its arguments (KERNELS='$KERNELS', JAVA_OPTS='$JAVA_OPTS')"
 
 VARIANTS=(plain default method loops)
+if [ -n "${BEFORE:-}" ]; then
+  [ -f "$BEFORE/cli/target/hyprof.jar" ] || fail "BEFORE=$BEFORE has no CLI built (mvn -o -q package -pl cli -am -DskipTests there)"
+  VARIANTS+=(default_before method_before loops_before)
+fi
+before() { HYPROF_NO_BUILD=1 "$BEFORE/hyprof" "$@"; }
 run() { # variant round
-  local v=$1 r=$2 base="$WORK/$2-$1"
+  local v=$1 r=$2 base="$WORK/$2-$1" cli=hyprof
+  case $v in *_before) cli=before ;; esac
   case $v in
     plain) "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;
-    default) hyprof profile --force -o "$base.db" -- "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;
-    loops) hyprof profile --force --resolution process,thread,method,loop -o "$base.db" -- "${PROGRAM[@]}" \
+    default*) $cli profile --force -o "$base.db" -- "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;
+    loops*) $cli profile --force --resolution process,thread,method,loop -o "$base.db" -- "${PROGRAM[@]}" \
               >"$base.out" 2>"$base.err" ;;
-    method) hyprof profile --force --resolution process,thread,method -o "$base.db" -- "${PROGRAM[@]}" \
+    method*) $cli profile --force --resolution process,thread,method -o "$base.db" -- "${PROGRAM[@]}" \
               >"$base.out" 2>"$base.err" ;;
   esac || { cat "$base.err" >&2; fail "round $r, $v: the run failed"; }
   if [ "$v" != plain ]; then
@@ -74,12 +82,14 @@ for r in $(seq "$ROUNDS"); do
   echo "round $r/$ROUNDS done" >&2
 done
 
-python3 - "$WORK" "$ROUNDS" <<'PY'
+python3 - "$WORK" "$ROUNDS" "${VARIANTS[@]}" <<'PY'
 import csv, statistics, sys
-work, rounds = sys.argv[1], int(sys.argv[2])
-variants = ["plain", "default", "method", "loops"]
+work, rounds, variants = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 labels = {"plain": "plain", "default": "hyprof, default settings", "method": "hyprof, process,thread,method",
           "loops": "hyprof, loops from the start"}
+for v in list(labels):
+    if v != "plain":
+        labels[v + "_before"] = labels[v].replace("hyprof,", "before,")
 
 def die(msg):
     sys.exit("perturbation.sh: " + msg)
