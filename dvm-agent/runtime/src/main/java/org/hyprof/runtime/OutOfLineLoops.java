@@ -50,11 +50,16 @@ public final class OutOfLineLoops {
     public static final int COUNT_IN_CODE = ThreadState.COUNT_IN_CODE;
 
     /**
-     * The code hands a count-only loop's activations over at the latest every this many: a loop
-     * inside one that never ends (a server's main loop) is seen while it runs, and the int that
-     * adds them up never overflows. The hand-over's cost spread over them is nothing.
+     * The code adds a count-only loop's activations and their iterations up in one long: the
+     * activations in its low {@code ACTIVATION_BITS} bits, the iterations above. It hands them over
+     * at the latest when the activations reach {@link #ACTIVATIONS} (4,095): a loop inside one that
+     * never ends (a server's main loop) is seen while it runs, the activations never carry into the
+     * iterations, and the iterations (at most 4,095 × 2³¹ before a hand-over) never overflow their
+     * 52 bits. The hand-over's cost spread over the activations is nothing.
      */
-    public static final int HAND_OVER_EVERY = 4096;
+    public static final int ACTIVATION_BITS = 12;
+    /** The most activations the code adds up before handing them over (see {@link #ACTIVATION_BITS}). */
+    public static final int ACTIVATIONS = (1 << ACTIVATION_BITS) - 1;
 
     static final Recorder.LoopHandOver HAND_OVER = new Recorder.LoopHandOver() {
         @Override

@@ -1078,7 +1078,7 @@ final class ThreadState {
      * {@code n} activations of count-only loop id with {@code iterations} back edges in all, added up
      * by the code since it last handed them over — never past a frame: the code hands them over
      * before the frame they ran in ends (the enclosing timed loop's end, the method's exits) and
-     * every {@code OutOfLineLoops.HAND_OVER_EVERY} activations, so they go to the same frame and
+     * every {@code OutOfLineLoops.ACTIVATIONS} activations, so they go to the same frame and
      * path as one by one, and a loop that runs on is seen while it does. Charged one hand-over's cost.
      */
     void loopsCounted(Config c, int id, int n, long iterations) {

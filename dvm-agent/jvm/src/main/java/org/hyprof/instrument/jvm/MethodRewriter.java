@@ -127,17 +127,17 @@ final class MethodRewriter {
     /**
      * A loop with probes: its id and its locals — its token, back-edge count and the step the
      * count goes up by (1 while the activation is recorded, else 0), and with invokedynamic
-     * entries the count-only activations and iterations the code adds up ({@code accLocal}, int,
-     * and {@code itersLocal}, a long: two slots).
+     * entries the count-only activations and their iterations the code adds up, both in one long
+     * ({@code accLocal}, two slots: see {@link OutOfLineLoops#ACTIVATION_BITS}).
      */
-    private record Probed(LoopFinder.Loop loop, int id, int tokLocal, int countLocal, int stepLocal, int accLocal, int itersLocal) {}
+    private record Probed(LoopFinder.Loop loop, int id, int tokLocal, int countLocal, int stepLocal, int accLocal) {}
 
     /**
      * Local slots per loop: token, count and step; where the code adds count-only activations up,
-     * also those (int) and their iterations (long).
+     * also their one long accumulator.
      */
     private int slotsPerLoop() {
-        return addUp ? 6 : 3;
+        return addUp ? 5 : 3;
     }
 
     /**
@@ -388,14 +388,13 @@ final class MethodRewriter {
         init.add(new InsnNode(Opcodes.ICONST_0));
         init.add(new VarInsnNode(Opcodes.ISTORE, tok));
         for (Probed p : byDepth) {
-            for (int local : addUp ? new int[] {p.tokLocal, p.countLocal, p.stepLocal, p.accLocal}
-                                   : new int[] {p.tokLocal, p.countLocal, p.stepLocal}) {
+            for (int local : new int[] {p.tokLocal, p.countLocal, p.stepLocal}) {
                 init.add(new InsnNode(Opcodes.ICONST_0));
                 init.add(new VarInsnNode(Opcodes.ISTORE, local));
             }
             if (addUp) {
                 init.add(new InsnNode(Opcodes.LCONST_0));
-                init.add(new VarInsnNode(Opcodes.LSTORE, p.itersLocal));
+                init.add(new VarInsnNode(Opcodes.LSTORE, p.accLocal));
             }
         }
 
@@ -585,7 +584,7 @@ final class MethodRewriter {
             if (l.header == 0 && ctor) { skips.add("loop at " + lineOf(code, l.header) + ": before super()/this()"); continue; }
             int id = nextId.getAsInt(); // ids in code order
             int local = firstLocal + slotsPerLoop() * kept.size();
-            kept.add(new Probed(l, id, local, local + 1, local + 2, local + 3, local + 4));
+            kept.add(new Probed(l, id, local, local + 1, local + 2, local + 3));
             placed.add(new int[] {id, firstLineOf(code, l.body, l.header)}); // names the loop: #loop@LINE
         }
         if (!loopCode) return List.of(); // ids and names as with code, the method left as it is
@@ -750,10 +749,16 @@ final class MethodRewriter {
      * {@code loopEnd(id, tokL, cntL)}. With invokedynamic entries a count-only loop's token is the
      * site's constant {@code COUNT_IN_CODE}, and its activation is added up in the loop's own
      * locals instead (the JIT folds the test away):
-     * {@code if (tokL == COUNT_IN_CODE) { accL++; itersL += cntL; if (accL >= HAND_OVER_EVERY) hand
-     * over; } else { hand over the loops inside; loopEnd(id, tokL, cntL); }} — the loops inside are
-     * handed over before a timed (or unrecorded) activation of this one ends, so they go to the
-     * frame they ran in.
+     * {@code if (tokL == COUNT_IN_CODE) { accL += ((long) cntL << ACTIVATION_BITS) + 1; if (((int) accL
+     * & ACTIVATIONS) == ACTIVATIONS) hand over; } else { hand over the loops inside; loopEnd(id, tokL,
+     * cntL); }} — the loops inside are handed over before a timed (or unrecorded) activation of
+     * this one ends, so they go to the frame they ran in.
+     *
+     * <p>Why one long for activations and iterations: each count-only loop's accumulators are live
+     * across every loop around it, and two of them (an int and a long) were one value too many
+     * there. In CallHeavy's {@code sieve} (its outer loop timed, its inner loop count-only) C2 then
+     * kept the iterations' long in an XMM register and moved it to a general one and back on every
+     * iteration of the inner loop: 2.2× plain in one JVM, against 1.1× when it did not.
      */
     private InsnList loopEnd(Probed p) {
         InsnList l = new InsnList();
@@ -762,16 +767,22 @@ final class MethodRewriter {
             l.add(new VarInsnNode(Opcodes.ILOAD, p.tokLocal));
             l.add(pushInt(OutOfLineLoops.COUNT_IN_CODE));
             l.add(new JumpInsnNode(Opcodes.IF_ICMPNE, timed));
-            l.add(new IincInsnNode(p.accLocal, 1));
-            l.add(new VarInsnNode(Opcodes.LLOAD, p.itersLocal));
+            l.add(new VarInsnNode(Opcodes.LLOAD, p.accLocal));
             l.add(new VarInsnNode(Opcodes.ILOAD, p.countLocal));
             l.add(new InsnNode(Opcodes.I2L));
+            l.add(pushInt(OutOfLineLoops.ACTIVATION_BITS));
+            l.add(new InsnNode(Opcodes.LSHL));
             l.add(new InsnNode(Opcodes.LADD));
-            l.add(new VarInsnNode(Opcodes.LSTORE, p.itersLocal));
-            l.add(new VarInsnNode(Opcodes.ILOAD, p.accLocal));
-            l.add(pushInt(OutOfLineLoops.HAND_OVER_EVERY));
+            l.add(new InsnNode(Opcodes.LCONST_1));
+            l.add(new InsnNode(Opcodes.LADD));
+            l.add(new InsnNode(Opcodes.DUP2));
+            l.add(new VarInsnNode(Opcodes.LSTORE, p.accLocal));
+            l.add(new InsnNode(Opcodes.L2I));
+            l.add(pushInt(OutOfLineLoops.ACTIVATIONS));
+            l.add(new InsnNode(Opcodes.IAND));
+            l.add(pushInt(OutOfLineLoops.ACTIVATIONS));
             l.add(new JumpInsnNode(Opcodes.IF_ICMPLT, done));
-            l.add(handOver(p)); // every HAND_OVER_EVERY activations: seen while an outer loop runs on
+            l.add(handOver(p)); // every ACTIVATIONS activations: seen while an outer loop runs on
             l.add(new JumpInsnNode(Opcodes.GOTO, done));
             l.add(timed);
             for (Probed q : byDepth) if (q != p && inside(q, p)) l.add(handOver(q));
@@ -804,22 +815,28 @@ final class MethodRewriter {
     }
 
     /**
-     * {@code if (accL != 0) { loopsCounted(id, accL, itersL); accL = 0; itersL = 0; }}: the
-     * count-only activations the code added up go to the runtime.
+     * {@code if (accL != 0) { loopsCounted(id, (int) accL & ACTIVATIONS, accL >>> ACTIVATION_BITS);
+     * accL = 0; }}: the count-only activations the code added up, and their iterations, go to the
+     * runtime.
      */
     private InsnList handOver(Probed p) {
         InsnList l = new InsnList();
         LabelNode none = new LabelNode();
-        l.add(new VarInsnNode(Opcodes.ILOAD, p.accLocal));
+        l.add(new VarInsnNode(Opcodes.LLOAD, p.accLocal));
+        l.add(new InsnNode(Opcodes.LCONST_0));
+        l.add(new InsnNode(Opcodes.LCMP));
         l.add(new JumpInsnNode(Opcodes.IFEQ, none));
         l.add(pushId(p.id));
-        l.add(new VarInsnNode(Opcodes.ILOAD, p.accLocal));
-        l.add(new VarInsnNode(Opcodes.LLOAD, p.itersLocal));
+        l.add(new VarInsnNode(Opcodes.LLOAD, p.accLocal));
+        l.add(new InsnNode(Opcodes.L2I));
+        l.add(pushInt(OutOfLineLoops.ACTIVATIONS));
+        l.add(new InsnNode(Opcodes.IAND));
+        l.add(new VarInsnNode(Opcodes.LLOAD, p.accLocal));
+        l.add(pushInt(OutOfLineLoops.ACTIVATION_BITS));
+        l.add(new InsnNode(Opcodes.LUSHR));
         l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LOOPS, "loopsCounted", "(IIJ)V", false));
-        l.add(new InsnNode(Opcodes.ICONST_0));
-        l.add(new VarInsnNode(Opcodes.ISTORE, p.accLocal));
         l.add(new InsnNode(Opcodes.LCONST_0));
-        l.add(new VarInsnNode(Opcodes.LSTORE, p.itersLocal));
+        l.add(new VarInsnNode(Opcodes.LSTORE, p.accLocal));
         l.add(none);
         return l;
     }

@@ -158,7 +158,7 @@ class LoopTokensTest {
 
     /**
      * More count-only activations inside one activation of a timed loop than the code keeps before
-     * handing them over ({@code OutOfLineLoops.HAND_OVER_EVERY}): handed over on the way and at the
+     * handing them over ({@code OutOfLineLoops.ACTIVATIONS}): handed over on the way and at the
      * end, none lost, none twice.
      */
     @ParameterizedTest
@@ -166,10 +166,26 @@ class LoopTokensTest {
     void manyCountOnlyActivationsInsideOneTimedOne(Instrumented.Sites sites) throws Throwable {
         loops = Instrumented.load("fixtures.Loops", sites);
         Hyprof.countOnly(loops.id(L + "manyInner(I)I#loop1"));
-        int n = 3 * org.hyprof.runtime.OutOfLineLoops.HAND_OVER_EVERY + 5;
+        int n = 3 * org.hyprof.runtime.OutOfLineLoops.ACTIVATIONS + 5;
         assertEquals(fixtures.Loops.manyInner(n), call("manyInner", new Class<?>[] {int.class}, n));
         assertLoop("manyInner(I)I#loop0", 1, n);
         assertCounted("manyInner(I)I#loop1", n, 3L * n);
+    }
+
+    /**
+     * The code adds activations and iterations up in one long (activations in its low bits):
+     * activations of more iterations each than those bits hold, past the hand-over bound, keep
+     * both counts exact.
+     */
+    @ParameterizedTest
+    @EnumSource(Instrumented.Sites.class)
+    void countOnlyActivationsOfManyIterationsEachKeepBothCountsExact(Instrumented.Sites sites) throws Throwable {
+        loops = Instrumented.load("fixtures.Loops", sites);
+        Hyprof.countOnly(loops.id(L + "wideInner(II)I#loop1"));
+        int n = org.hyprof.runtime.OutOfLineLoops.ACTIVATIONS + 2, m = 5000;
+        assertEquals(fixtures.Loops.wideInner(n, m), call("wideInner", new Class<?>[] {int.class, int.class}, n, m));
+        assertLoop("wideInner(II)I#loop0", 1, n);
+        assertCounted("wideInner(II)I#loop1", n, (long) m * n);
     }
 
     @ParameterizedTest
