@@ -54,8 +54,9 @@ public final class OutOfLineLoops {
      * activations in its low {@code ACTIVATION_BITS} bits, the iterations above. It hands them over
      * at the latest when the activations reach {@link #ACTIVATIONS} (4,095): a loop inside one that
      * never ends (a server's main loop) is seen while it runs, the activations never carry into the
-     * iterations, and the iterations (at most 4,095 × 2³¹ before a hand-over) never overflow their
-     * 52 bits. The hand-over's cost spread over the activations is nothing.
+     * iterations, and the iterations (an activation's count read as unsigned, so at most
+     * 4,095 × 2³² before a hand-over) never overflow their 52 bits. The hand-over's cost spread
+     * over the activations is nothing.
      */
     public static final int ACTIVATION_BITS = 12;
     /** The most activations the code adds up before handing them over (see {@link #ACTIVATION_BITS}). */

@@ -749,7 +749,7 @@ final class MethodRewriter {
      * {@code loopEnd(id, tokL, cntL)}. With invokedynamic entries a count-only loop's token is the
      * site's constant {@code COUNT_IN_CODE}, and its activation is added up in the loop's own
      * locals instead (the JIT folds the test away):
-     * {@code if (tokL == COUNT_IN_CODE) { accL += ((long) cntL << ACTIVATION_BITS) + 1; if (((int) accL
+     * {@code if (tokL == COUNT_IN_CODE) { accL += ((cntL & 0xffffffffL) << ACTIVATION_BITS) + 1; if (((int) accL
      * & ACTIVATIONS) == ACTIVATIONS) hand over; } else { hand over the loops inside; loopEnd(id, tokL,
      * cntL); }} — the loops inside are handed over before a timed (or unrecorded) activation of
      * this one ends, so they go to the frame they ran in.
@@ -770,6 +770,8 @@ final class MethodRewriter {
             l.add(new VarInsnNode(Opcodes.LLOAD, p.accLocal));
             l.add(new VarInsnNode(Opcodes.ILOAD, p.countLocal));
             l.add(new InsnNode(Opcodes.I2L));
+            l.add(new LdcInsnNode(0xffffffffL)); // unsigned: a count past 2³¹ must not borrow from the activations
+            l.add(new InsnNode(Opcodes.LAND));
             l.add(pushInt(OutOfLineLoops.ACTIVATION_BITS));
             l.add(new InsnNode(Opcodes.LSHL));
             l.add(new InsnNode(Opcodes.LADD));
