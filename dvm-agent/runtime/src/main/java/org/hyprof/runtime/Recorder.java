@@ -144,9 +144,8 @@ final class Recorder {
     static boolean countFast(Config c, int id) {
         try {
             if (id >= c.on.length || !c.on[id]) return false;
-            Thread t = Thread.currentThread();
-            ThreadState s = byTid[slotOf(t.getId())];
-            return s != null && s.owner == t && s.countFast(c, id);
+            ThreadState s = fromTable(Thread.currentThread());
+            return s != null && s.countFast(c, id);
         } catch (Throwable e) {
             return false; // count, the site's other branch, runs and reports it
         }
@@ -371,10 +370,14 @@ final class Recorder {
      * inlined at every probe event, made CallHeavy's {@code coarse} with loop probes 1.4× slower.
      */
     static ThreadState stateByTid() {
-        Thread t = Thread.currentThread();
+        ThreadState s = fromTable(Thread.currentThread());
+        return s != null ? s : STATE.get();
+    }
+
+    /** Thread t's state from the table by its id, or null: not there, or the slot another thread's. */
+    private static ThreadState fromTable(Thread t) {
         ThreadState s = byTid[slotOf(t.getId())];
-        if (s != null && s.owner == t) return s;
-        return STATE.get();
+        return s != null && s.owner == t ? s : null;
     }
 
     private static int slotOf(long tid) {
