@@ -11,6 +11,7 @@
 # Needs the CLI and the bench module built (mvn -o -q package -pl cli,bench -am -DskipTests).
 set -euo pipefail
 . "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
+. "$(dirname "$0")/lib/before.sh" # BEFORE=DIR: before_hyprof
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 CALLS=${CALLS:-1000}; JVMS=${JVMS:-1}
@@ -26,9 +27,7 @@ HYPROF_NO_BUILD=1 "$ROOT/hyprof" instrument "$SAMPLES" --include workload.CallHe
 cp "$SAMPLES" "$WORK/plain.jar" # named so in the table
 JARS=("$WORK/plain.jar" "$WORK/now.jar")
 if [ -n "${BEFORE:-}" ]; then
-  [ -f "$BEFORE/cli/target/hyprof.jar" ] \
-    || { echo "callheavy-ab.sh: BEFORE=$BEFORE has no CLI built (mvn -o -q package -pl cli -am -DskipTests there)" >&2; exit 1; }
-  HYPROF_NO_BUILD=1 "$BEFORE/hyprof" instrument "$SAMPLES" --include workload.CallHeavy -o "$WORK/before.jar" --quiet
+  before_hyprof instrument "$SAMPLES" --include workload.CallHeavy -o "$WORK/before.jar" --quiet
   JARS+=("$WORK/before.jar")
 fi
 for j in $(seq "$JVMS"); do

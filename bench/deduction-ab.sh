@@ -17,6 +17,7 @@
 # two taking turns, and the table gives both). Needs the CLI built (mvn -o -q package -pl cli -am -DskipTests).
 set -euo pipefail
 . "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
+. "$(dirname "$0")/lib/before.sh" # BEFORE=DIR: before_hyprof
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 JVMS=${JVMS:-5}; CALLS=${CALLS:-400}; WARMUP_MS=${WARMUP_MS:-1000}
@@ -36,10 +37,8 @@ rm -f "$WORK"/callheavy-*.jar "$WORK"/callheavy-*.jar.manifest.tsv
 # shellcheck disable=SC2086 # INSTRUMENT_OPTS: several words
 hyprof instrument "$SAMPLES" --include workload.CallHeavy ${INSTRUMENT_OPTS:-} -o "$WORK/callheavy-now.jar" --quiet
 if [ -n "${BEFORE:-}" ]; then
-  [ -f "$BEFORE/cli/target/hyprof.jar" ] \
-    || { echo "deduction-ab.sh: BEFORE=$BEFORE has no CLI built (mvn -o -q package -pl cli -am -DskipTests there)" >&2; exit 1; }
   # shellcheck disable=SC2086
-  HYPROF_NO_BUILD=1 "$BEFORE/hyprof" instrument "$SAMPLES" --include workload.CallHeavy ${INSTRUMENT_OPTS:-} \
+  before_hyprof instrument "$SAMPLES" --include workload.CallHeavy ${INSTRUMENT_OPTS:-} \
     -o "$WORK/callheavy-before.jar" --quiet
   VARIANTS="before now"
 fi

@@ -55,14 +55,11 @@ PROGRAM=(java $JAVA_OPTS -cp "$WORK/classes" perturb.Kernels $KERNELS)
 "${PROGRAM[@]}" --help >/dev/null || fail "perturb.Kernels refused its arguments (KERNELS='$KERNELS', JAVA_OPTS='$JAVA_OPTS')"
 
 VARIANTS=(plain default method loops)
-if [ -n "${BEFORE:-}" ]; then
-  [ -f "$BEFORE/cli/target/hyprof.jar" ] || fail "BEFORE=$BEFORE has no CLI built (mvn -o -q package -pl cli -am -DskipTests there)"
-  VARIANTS+=(default_before method_before loops_before)
-fi
-before() { HYPROF_NO_BUILD=1 "$BEFORE/hyprof" "$@"; }
+. "$HERE/lib/before.sh" # BEFORE=DIR: before_hyprof
+if [ -n "${BEFORE:-}" ]; then VARIANTS+=(default_before method_before loops_before); fi
 run() { # variant round
   local v=$1 r=$2 base="$WORK/$2-$1" cli=hyprof
-  case $v in *_before) cli=before ;; esac
+  case $v in *_before) cli=before_hyprof ;; esac
   case $v in
     plain) "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;
     default*) $cli profile --force -o "$base.db" -- "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;

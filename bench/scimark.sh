@@ -13,6 +13,7 @@
 # Settings (environment variables): ROUNDS (default 5), SITES (default "indy static"; also "agent"), BEFORE.
 set -euo pipefail
 . "$(dirname "$0")/lib/help.sh" "$@" # --help: the comment above
+. "$(dirname "$0")/lib/before.sh" # BEFORE=DIR: before_hyprof
 ROUNDS=${ROUNDS:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -25,8 +26,7 @@ SCI="$WORK/scimark-52.jar"
 "$ROOT/hyprof" instrument "$SCI" -o "$WORK/scimark-indy.jar" --quiet
 "$ROOT/hyprof" instrument "$SCI" -o "$WORK/scimark-static.jar" --quiet --probe-sites static
 if [ -n "${BEFORE:-}" ]; then
-  [ -f "$BEFORE/cli/target/hyprof.jar" ] || { echo "scimark.sh: no $BEFORE/cli/target/hyprof.jar" >&2; exit 1; }
-  HYPROF_NO_BUILD=1 "$BEFORE/hyprof" instrument "$SCI" -o "$WORK/scimark-before.jar" --quiet
+  before_hyprof instrument "$SCI" -o "$WORK/scimark-before.jar" --quiet
 fi
 SITES=${SITES:-indy static}
 AGENT="$ROOT/cli/target/lib/hyprof-agent.jar"
