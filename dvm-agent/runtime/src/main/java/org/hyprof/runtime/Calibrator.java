@@ -75,7 +75,10 @@ final class Calibrator {
             // called from a timed activation (probe 0 under c), as in the app: with a tree, count-only
             // calls are added up per path under their caller's frame (ThreadState.countCall). Only
             // id 0: a snapshot taken meanwhile shows this thread, and no real probe has id 0.
-            Config counting = new Config(new boolean[] {true}, new boolean[1], new byte[1], 0, 0, 0, false, new boolean[] {true});
+            // The same roots as c: each config's roots are another array, and a count-only call
+            // after a timed entry under other roots takes the full path (the roots are recounted),
+            // a call the JIT then keeps in the measured loop where the app's sites keep none.
+            Config counting = new Config(new boolean[] {true}, c.root, new byte[1], 0, 0, 0, false, new boolean[] {true});
             Recorder.LoopHandOver loops = Recorder.loopHandOver;
             for (int w = 0; w < warm; w++) {
                 counted(counting, c, n, true);

@@ -70,6 +70,7 @@ final class Recorder {
                 l.changed(before, c);
             } catch (Throwable t) {
                 report("could not re-link probe sites: " + t); // their flags still decide in Recorder
+                noTable(); // count-only sites then take their full path, which reads the flags
             }
         }
         Hyprof.LoopsSwitchedOn ll = loopsListener;
@@ -143,9 +144,13 @@ final class Recorder {
     /** {@link #countFast(int)} under a given config: the calibrator measures exactly this path. */
     static boolean countFast(Config c, int id) {
         try {
-            if (id >= c.on.length || !c.on[id]) return false;
-            ThreadState s = fromTable(Thread.currentThread());
-            return s != null && s.countFast(c, id);
+            // No test of the probe's flag: publishing a config that switches it off (or times it)
+            // re-links the site before it returns, and if re-linking fails the thread table is emptied
+            // (noTable), so that no thread's state is found here and the full path decides. Two
+            // loads, a range check and a branch less at every count-only site in the app.
+            Thread t = Thread.currentThread();
+            ThreadState s = byTid[slotOf(t.getId())]; // never null (VACANT): no null test here
+            return s.owner == t && s.countFast(c, id);
         } catch (Throwable e) {
             return false; // count, the site's other branch, runs and reports it
         }
@@ -355,10 +360,19 @@ final class Recorder {
      * thread itself, not of its id: {@link Thread#getId} may be overridden, and two threads that
      * answer the same id must never share a state. A thread whose slot another live thread holds
      * takes the ThreadLocal; a slot is claimed when its thread registers, and freed when its state
-     * is retired or unregistered. Replaced (not cleared) by {@link #reset()}.
+     * is retired or unregistered. Cleared by {@link #reset()}. Final, so that C2 knows its length
+     * and drops the range check at each count-only site it inlines; a free slot holds
+     * {@link #VACANT}, never null, which no thread owns, so the site needs no null test either.
      */
     static final int TID_SLOTS = 4096;
-    private static ThreadState[] byTid = new ThreadState[TID_SLOTS];
+    private static final ThreadState VACANT = new ThreadState(new Thread("hyprof-vacant"), -1);
+    private static final ThreadState[] byTid = vacantTable();
+
+    private static ThreadState[] vacantTable() {
+        ThreadState[] t = new ThreadState[TID_SLOTS];
+        java.util.Arrays.fill(t, VACANT);
+        return t;
+    }
 
     static ThreadState state() {
         return STATE.get();
@@ -377,11 +391,22 @@ final class Recorder {
     /** Thread t's state from the table by its id, or null: not there, or the slot another thread's. */
     private static ThreadState fromTable(Thread t) {
         ThreadState s = byTid[slotOf(t.getId())];
-        return s != null && s.owner == t ? s : null;
+        return s.owner == t ? s : null;
     }
 
     private static int slotOf(long tid) {
         return (int) tid & (TID_SLOTS - 1);
+    }
+
+    /** Set when probe sites could not be re-linked: the table stays empty ({@link #countFast}). */
+    private static boolean tableOff;
+
+    /** Empties the thread table for good (until {@link #reset}): every count-only call takes the full path. */
+    private static void noTable() {
+        synchronized (THREADS) {
+            tableOff = true;
+            for (ThreadState s : THREADS) freeSlot(s);
+        }
     }
 
     private static ThreadState register(Thread t) {
@@ -391,8 +416,8 @@ final class Recorder {
             threadArray = THREADS.toArray(new ThreadState[0]);
             int slot = slotOf(s.tid);
             ThreadState held = byTid[slot];
-            if (held == null || held.ended()) {
-                if (held != null) held.owner = null;
+            if (!tableOff && (held == VACANT || held.ended())) {
+                if (held != VACANT) held.owner = null;
                 s.owner = t;
                 byTid[slot] = s;
             }
@@ -408,7 +433,7 @@ final class Recorder {
     /** Frees the slot of a state that is dropped (under THREADS). */
     private static void freeSlot(ThreadState s) {
         int slot = slotOf(s.tid);
-        if (byTid[slot] == s) byTid[slot] = null;
+        if (byTid[slot] == s) byTid[slot] = VACANT;
         s.owner = null;
     }
 
@@ -677,7 +702,8 @@ final class Recorder {
             for (ThreadState t : THREADS) if (t.tree != null) t.tree.release();
             THREADS.clear();
             STATE = newThreadLocal();
-            byTid = new ThreadState[TID_SLOTS];
+            java.util.Arrays.fill(byTid, VACANT);
+            tableOff = false;
             threadArray = new ThreadState[0];
             nextIndex = 0;
             retiredEventDrops = retiredEventOverwrites = retiredDepthDrops = retiredStatsDrops = 0;

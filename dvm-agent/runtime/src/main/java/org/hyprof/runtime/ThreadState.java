@@ -354,7 +354,9 @@ final class ThreadState {
      * nothing was opened (filtered by the roots, or the stack is full).
      */
     int enter(Config c, int id) {
-        if (countedDue) flushCounted(); // before the path's frame (top) changes: see countFast
+        // before the path's frame (top) changes (see countFast), and before this frame's probe cost
+        // at entry is taken: count-only calls are charged when flushed (countedSlow)
+        if (cUsed != 0) flushCounted();
         if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return 0;
         long[] f = frames;
@@ -407,7 +409,8 @@ final class ThreadState {
         // counts only its bytecode against its limit of inlined code per compile (see close).
         if (tree != null) countCall(id << 2 | (loop ? PathTree.LOOP : PathTree.METHOD)); // on its path, to its node when flushed
         else if (!countOnPage(id, 1)) return false;
-        cost += Recorder.calibration.countFx; // taken out of the open activations around it
+        // taken out of the open activations around it; a method's call on its path when flushed
+        if (tree == null || loop) cost += Recorder.calibration.countFx;
         return true;
     }
 
@@ -423,11 +426,10 @@ final class ThreadState {
     void countOnlyCall(Config c, int id) {
         int k = id << 2 | PathTree.METHOD;
         int i = slotOf(k);
-        int[] p = cPaths;
+        long[] sl = cSlots;
         long n;
-        if (p[i] == top && p[i + 1] == k && c.root == rootsSeen && (n = cCounts[i]) < FLUSH_COUNTED - 1) {
-            cCounts[i] = n + 1; // as countCalls, below the flush bound
-            cost += Recorder.calibration.countFx;
+        if (sl[i] == slotKey(top, k) && c.root == rootsSeen && (n = sl[i + S_CALLS]) < FLUSH_COUNTED - 1) {
+            sl[i + S_CALLS] = n + 1; // as countCalls, below the flush bound (charged when flushed)
             return;
         }
         countOnly(c, id, false);
@@ -437,7 +439,7 @@ final class ThreadState {
      * The count-only call of an {@code invokedynamic} site ({@link Recorder#countFast}): added up on
      * its path, or a free slot taken for the path, with no call out of this method on any branch.
      * False, with nothing done, when the full path must run ({@link #countOnlyCall}: another path
-     * in the slot, no tree, no frame open, the roots changed, the call filtered out).
+     * in the slot, no tree, no frame open, the roots changed, the call filtered out or a root).
      *
      * <p>Why no call on any branch: inlined into a hot loop of the app (SciMark's Monte Carlo calls
      * two count-only methods an iteration), a call on even a cold branch is a point where every
@@ -445,31 +447,32 @@ final class ThreadState {
      * loop's values around them: 10.4 ns an iteration against 2.7 plain, about 5.7 with this path. The
      * site's guard ({@code ProbeSites}) takes the full path only when this returns false, and its
      * own profile lets C2 compile that branch as a trap while it is never taken. So nothing that
-     * happens periodically may return false here: a path at {@link #FLUSH_COUNTED} calls asks for
-     * its flush ({@link #countedDue}), which this thread's next timed entry or frame end does.
+     * happens periodically may return false here, and it has no flush bound: this thread's next
+     * timed entry or frame end flushes the slot.
      */
     boolean countFast(Config c, int id) {
-        if (c.root != rootsSeen) return false;
         int k = id << 2 | PathTree.METHOD;
         int i = slotOf(k);
-        int[] p = cPaths;
+        long[] sl = cSlots;
         int t = top;
-        if (p[i] == t && p[i + 1] == k) {
-            long n = cCounts[i] + 1;
-            cCounts[i] = n;
-            if (n >= FLUSH_COUNTED) countedDue = true;
-        } else if (p[i] < 0 && t != 0 && tree != null && (!c.rootsActive || rootDepth != 0 || c.root[id])) {
-            // a free slot (frame ends flush every slot): the path takes it, as countedSlow does
-            p[i] = t;
-            p[i + 1] = k;
-            cCounts[i] = 1;
-            cCounts[i + 1] = 0;
-            cUsed |= 1 << (i >>> 1);
+        long key = slotKey(t, k), held = sl[i];
+        if (held == key) {
+            // no flush bound here: every timed entry and frame end flushes a slot in use (and
+            // snapshots add what a slot holds), so its count grows only while no frame changes
+            sl[i + S_CALLS]++;
+        } else if (held == FREE && t != 0 && c.root == rootsSeen && tree != null && (rootDepth != 0 || !c.rootsActive)) {
+            // A free slot (frame entries and ends flush every slot): the path takes it, as
+            // countedSlow does. Only here are the roots compared: a path taken is counted on until
+            // the next frame entry or end even if the roots changed meanwhile (as a site re-linked
+            // a moment late is). A count-only root called outside the roots takes the full path.
+            sl[i] = key;
+            sl[i + S_CALLS] = 1;
+            sl[i + S_ITERS] = 0;
+            cUsed |= 1 << (i >>> 2);
         } else {
             return false;
         }
-        cost += Recorder.calibration.countFx;
-        return true;
+        return true; // its cost is charged when the slot is flushed (countedSlow)
     }
 
     /** Count-only calls ({@code n}) without a tree: to the probe's record at once. False past the stats budget. */
@@ -977,6 +980,7 @@ final class ThreadState {
         if (t > 0 && f[t - FRAME + F_EVENTS] < 0) return 0; // inside a call below the maximum depth
         if (t == f.length && (f = growStack()) == null) { depthDrops++; return 0; }
         if (id >= active.length) growActive(id);
+        if (cUsed != 0) flushCounted(); // count-only calls before this frame's entry cost is taken (see enter)
         PathTree tr = tree;
         f[t + F_NODE] = tr == null ? 0 : tr.child(t == 0 ? 0 : (int) f[t - FRAME + F_NODE], id << 2 | PathTree.LOOP);
         active[id]++; // a loop of a recursive method is open once per activation
@@ -1128,34 +1132,44 @@ final class ThreadState {
     // count-only, so all four counted under the same timed frame) took each other's slot on every
     // call, and every call went the slow way (CallHeavy's "small": ~40 ns a call where the
     // calibration, which calls one probe, charged 6). A path is flushed when another takes its
-    // slot, every FLUSH_COUNTED calls, and before a frame is popped (close, discard, unmark: out of
-    // the code probes inline into the app; so a slot's top names the same frame throughout).
-    // Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so the method
-    // table is whole; the tree lags by at most that many calls of a path, not past its frame.
+    // slot, every FLUSH_COUNTED calls of the slow paths, and before a frame is pushed or popped
+    // (enter, loopEnter, close, discard, unmark: out of the code probes inline into the app; so a
+    // slot's top names the same frame throughout, and the calls it holds fell inside the frames
+    // open now). Snapshots add the calls not flushed yet to the probe's row (pendingCountOnly), so
+    // the method table is whole; the tree lags by the calls made since the last frame change.
     static final int C_SLOTS = 8;
-    /** Per slot i: [2i] the frame (top) its path is under, -1 when free; [2i + 1] the path's key. */
-    private final int[] cPaths = freeSlots();
-    /** Per slot i: [2i] calls, [2i + 1] iterations added up. */
-    private final long[] cCounts = new long[2 * C_SLOTS];
+    /**
+     * Per slot, {@link #S_STRIDE} longs from {@code 4i}: the path ({@link #slotKey}: the frame, top,
+     * its path is under and the probe's key), {@link #FREE} when free; the calls; the iterations
+     * added up. One array and one compare of the path (it was two int fields in one array and the
+     * counts in another): the fast path inlined at each count-only site of the app is smaller
+     * (fewer loads and range checks), and C2 inlines a method of several such sites into its
+     * callers, where it refused one of more than {@code InlineSmallCode} bytes of compiled code
+     * ("already compiled into a big method": CallHeavy's "small" 3-4x slower in one JVM of two).
+     */
+    private final long[] cSlots = freeSlots();
+    private static final int S_STRIDE = 4, S_CALLS = 1, S_ITERS = 2;
+    /** A free slot's path: no {@link #slotKey} is negative. */
+    private static final long FREE = -1L;
+
+    /** The path of probe key k under the frame top t, as a slot holds it. */
+    private static long slotKey(int t, int k) {
+        return (long) t << 32 | (k & 0xffffffffL);
+    }
     /** Bit i: slot i holds a path. */
     private int cUsed;
-    /**
-     * A path went past {@link #FLUSH_COUNTED} calls on {@link #countFast}, which cannot flush it
-     * (that takes the tree's node lookup, a call): this thread's next timed entry flushes every
-     * slot, as its frame ends do.
-     */
-    private boolean countedDue;
+    /** Calls a slow path adds to a slot before it flushes it. */
     static final long FLUSH_COUNTED = 1 << 16;
 
-    private static int[] freeSlots() {
-        int[] p = new int[2 * C_SLOTS];
-        for (int i = 0; i < p.length; i += 2) p[i] = -1;
+    private static long[] freeSlots() {
+        long[] p = new long[S_STRIDE * C_SLOTS];
+        for (int i = 0; i < p.length; i += S_STRIDE) p[i] = FREE;
         return p;
     }
 
-    /** The index in {@link #cPaths}/{@link #cCounts} of key k's slot: its probe id modulo C_SLOTS, times 2. */
+    /** The index in {@link #cSlots} of key k's slot: its probe id modulo C_SLOTS, times the stride. */
     private static int slotOf(int k) {
-        return (k >>> 1) & (2 * C_SLOTS - 2);
+        return k & (S_STRIDE * C_SLOTS - S_STRIDE);
     }
 
     /**
@@ -1166,12 +1180,11 @@ final class ThreadState {
      */
     int pendingCountOnly(int[] ids, long[] calls) {
         int n = 0;
-        int[] p = cPaths;
-        long[] c = cCounts;
-        for (int i = 0; i < p.length; i += 2) {
-            int k = p[i + 1];
-            long m = c[i];
-            if (p[i] >= 0 && m > 0) { ids[n] = k >>> 2; calls[n++] = m; }
+        long[] sl = cSlots;
+        for (int i = 0; i < sl.length; i += S_STRIDE) {
+            long key = sl[i];
+            long m = sl[i + S_CALLS];
+            if (key != FREE && m > 0) { ids[n] = (int) key >>> 2; calls[n++] = m; }
         }
         return n;
     }
@@ -1182,15 +1195,15 @@ final class ThreadState {
 
     private void countCalls(int k, int n) {
         int i = slotOf(k);
-        int[] p = cPaths;
-        if (p[i] == top && p[i + 1] == k && (cCounts[i] += n) < FLUSH_COUNTED) return;
+        long[] sl = cSlots;
+        if (sl[i] == slotKey(top, k) && (sl[i + S_CALLS] += n) < FLUSH_COUNTED) return;
         countedSlow(k, n, 0); // a new path, or one at the flush bound: one call out of line for both
     }
 
     private void countIterationsOnPath(int k, long iterations) {
         int i = slotOf(k);
-        int[] p = cPaths;
-        if (p[i] == top && p[i + 1] == k) cCounts[i + 1] += iterations;
+        long[] sl = cSlots;
+        if (sl[i] == slotKey(top, k)) sl[i + S_ITERS] += iterations;
         else countedSlow(k, 0, iterations);
     }
 
@@ -1206,21 +1219,26 @@ final class ThreadState {
      * SciMark's Monte Carlo became a call (−15 %).
      */
     private void countedSlow(int k, long calls, long iterations) {
-        int[] p = cPaths;
-        long[] c = cCounts;
+        long[] sl = cSlots;
         int i = k == FLUSH_ALL ? -1 : slotOf(k);
-        boolean bound = i >= 0 && p[i] == top && p[i + 1] == k; // the call is added, and the path is at its bound
-        if (i >= 0 && !bound && calls != 0 && page(k >>> 2) == null) { statsDrops += calls; return; } // past the stats budget: dropped, counted
+        boolean bound = i >= 0 && sl[i] == slotKey(top, k); // the call is added, and the path is at its bound
+        if (i >= 0 && !bound && calls != 0 && page(k >>> 2) == null) { // past the stats budget: dropped, counted
+            statsDrops += calls;
+            chargeCounted(k, calls);
+            return;
+        }
         // the slots to flush: every one, or k's (at its bound, or another path's that k takes)
-        int flush = i < 0 ? cUsed : cUsed & 1 << (i >>> 1);
+        int flush = i < 0 ? cUsed : cUsed & 1 << (i >>> 2);
         for (; flush != 0; flush &= flush - 1) {
-            int j = 2 * Integer.numberOfTrailingZeros(flush);
-            int t = p[j], key = p[j + 1];
-            long n = c[j], it = c[j + 1];
-            p[j] = -1;
-            c[j] = 0;
-            c[j + 1] = 0;
-            cUsed &= ~(1 << (j >>> 1));
+            int j = S_STRIDE * Integer.numberOfTrailingZeros(flush);
+            long held = sl[j];
+            int t = (int) (held >>> 32), key = (int) held;
+            long n = sl[j + S_CALLS], it = sl[j + S_ITERS];
+            sl[j] = FREE;
+            sl[j + S_CALLS] = 0;
+            sl[j + S_ITERS] = 0;
+            cUsed &= ~(1 << (j >>> 2));
+            chargeCounted(key, n);
             if ((n | it) == 0) continue;
             // a path countFast started may have no page yet: made now, or its calls dropped past the
             // budget (snapshots meanwhile counted them as pending: the row then loses them)
@@ -1242,17 +1260,27 @@ final class ThreadState {
         }
         if (i < 0 || bound) return;
         int t = top;
-        p[i] = t;
-        p[i + 1] = k;
-        c[i] = calls;
-        c[i + 1] = iterations;
-        cUsed |= 1 << (i >>> 1);
+        sl[i] = slotKey(t, k);
+        sl[i + S_CALLS] = calls;
+        sl[i + S_ITERS] = iterations;
+        cUsed |= 1 << (i >>> 2);
         if (t == 0) countedSlow(FLUSH_ALL, 0, 0); // no frame will end to flush it: at once
+    }
+
+    /**
+     * The probe cost of {@code n} count-only calls of key k, taken out of the open activations
+     * around them: charged when their slot is flushed, not by each call, so that the fast path
+     * inlined at every count-only site reads no calibration and writes one field less. Flushes come
+     * before any frame's entry or end (enter, loopEnter, close, discard, unmark), so the calls
+     * a slot holds all fell inside the frames open now, as when each call was charged. A count-only
+     * loop's activations are charged by their own paths (one by one, or a hand-over's cost).
+     */
+    private void chargeCounted(int k, long n) {
+        if ((k & 3) == PathTree.METHOD && n > 0) cost += n * Recorder.calibration.countFx;
     }
 
     /** Every count added up goes to its node (before a frame is popped). */
     private void flushCounted() {
-        countedDue = false;
         countedSlow(FLUSH_ALL, 0, 0);
     }
 
