@@ -37,6 +37,23 @@ class InliningTest {
         }
     }
 
+    /**
+     * The other side: a count-only site inlines its fast path, and a method of a few such sites
+     * must stay under C2's {@code InlineSmallCode} (2,500 bytes of compiled code) to be inlined into
+     * its callers. At 208 + 49 bytes of bytecode (two compares of the path in two arrays, the flag,
+     * the null test, the flush bound, the calibration's add), one site compiled to about 700
+     * bytes, and CallHeavy's {@code a} (five sites) to 5,152: "already compiled into a big method",
+     * and {@code small} ran 3-4x slower in the JVMs that compiled {@code a} first. At 152 + 42, 2,336.
+     * A change that grows either must be measured again (bench/README, 2026-12-02 (later)).
+     */
+    @Test
+    void theCountOnlyFastPathStaysSmall() throws IOException {
+        int state = minCodeSizes(ThreadState.class).get("countFast");
+        int site = minCodeSizes(Recorder.class).get("countFast"); // the larger overload, under a config
+        assertTrue(state <= 160, "ThreadState.countFast is " + state + " bytes of bytecode (152 measured)");
+        assertTrue(site <= 48, "Recorder.countFast is " + site + " bytes of bytecode (42 measured)");
+    }
+
     @Test
     void measuresTheBytecode() throws IOException {
         // the probe entry points are tiny and inlined: the measure must say so
