@@ -149,7 +149,7 @@ final class Recorder {
             // (noTable), so that no thread's state is found here and the full path decides. Two
             // loads, a range check and a branch less at every count-only site in the app.
             Thread t = Thread.currentThread();
-            ThreadState s = byTid[slotOf(t.getId())]; // never null (VACANT): no null test here
+            ThreadState s = tableSlot(t); // never null (VACANT): no null test here
             return s.owner == t && s.countFast(c, id);
         } catch (Throwable e) {
             return false; // count, the site's other branch, runs and reports it
@@ -390,8 +390,13 @@ final class Recorder {
 
     /** Thread t's state from the table by its id, or null: not there, or the slot another thread's. */
     private static ThreadState fromTable(Thread t) {
-        ThreadState s = byTid[slotOf(t.getId())];
+        ThreadState s = tableSlot(t);
         return s.owner == t ? s : null;
+    }
+
+    /** What thread t's slot of the table holds: its state, another thread's, or {@link #VACANT}. */
+    private static ThreadState tableSlot(Thread t) {
+        return byTid[slotOf(t.getId())];
     }
 
     private static int slotOf(long tid) {

@@ -356,7 +356,7 @@ final class ThreadState {
     int enter(Config c, int id) {
         // before the path's frame (top) changes (see countFast), and before this frame's probe cost
         // at entry is taken: count-only calls are charged when flushed (countedSlow)
-        if (cUsed != 0) flushCounted();
+        flushCounted();
         if (c.root != rootsSeen) recountRoots(c);
         if (c.rootsActive && rootDepth == 0 && !c.root[id]) return 0;
         long[] f = frames;
@@ -542,7 +542,7 @@ final class ThreadState {
      * exclusive time, and so do its native costs (hybrid runs).
      */
     private void unmark(int t) {
-        if (cUsed != 0) flushCounted(); // a path pending
+        flushCounted();
         long[] n = nat;
         int slot = (t / FRAME) * NAT;
         if (!natUsed || n == null || slot + NAT > n.length) return;
@@ -585,7 +585,7 @@ final class ThreadState {
             f[t + F_ITER_COUNT] += codeIterations;
             countIterations(t, codeIterations);
         }
-        if (cUsed != 0) flushCounted(); // a path pending
+        flushCounted();
         long key = f[t + F_ID];
         int id = (int) (key >>> 2);
         deduct(f, t, now, !loop || flag); // a loop closed by its method's exit had no probe event of its own
@@ -958,7 +958,7 @@ final class ThreadState {
      * enclosing frame as a callee's), deducted with the probe cost inside it.
      */
     private void discard(Config c, int j, long now) {
-        if (cUsed != 0) flushCounted(); // a path pending
+        flushCounted();
         if (frames[j + F_EVENTS] < 0) { unmark(j); return; }
         long key = frames[j + F_ID];
         int id = (int) (key >>> 2);
@@ -980,7 +980,7 @@ final class ThreadState {
         if (t > 0 && f[t - FRAME + F_EVENTS] < 0) return 0; // inside a call below the maximum depth
         if (t == f.length && (f = growStack()) == null) { depthDrops++; return 0; }
         if (id >= active.length) growActive(id);
-        if (cUsed != 0) flushCounted(); // count-only calls before this frame's entry cost is taken (see enter)
+        flushCounted(); // count-only calls before this frame's entry cost is taken (see enter)
         PathTree tr = tree;
         f[t + F_NODE] = tr == null ? 0 : tr.child(t == 0 ? 0 : (int) f[t - FRAME + F_NODE], id << 2 | PathTree.LOOP);
         active[id]++; // a loop of a recursive method is open once per activation
@@ -1279,9 +1279,13 @@ final class ThreadState {
         if ((k & 3) == PathTree.METHOD && n > 0) cost += n * Recorder.calibration.countFx;
     }
 
-    /** Every count added up goes to its node (before a frame is popped). */
+    /**
+     * Every count added up goes to its node, and is charged, when a path is pending: before a
+     * frame is pushed or popped. The test is here, small enough for C2 to inline at each of those
+     * places, so that none of them calls out while no slot is in use.
+     */
     private void flushCounted() {
-        countedSlow(FLUSH_ALL, 0, 0);
+        if (cUsed != 0) countedSlow(FLUSH_ALL, 0, 0);
     }
 
     /** {@link #countedSlow}'s key meaning "flush every slot" (no probe's: its kind bits are 3). */
