@@ -21,6 +21,9 @@ Environment:
   KERNELS="..."  kernels to run (default: all: matmul sieve sort strings counted treewalk)
   JAVA_OPTS=...  JVM options for the program, in every variant (default: none)
   KEEP=DIR       keep every run's output, stderr, session and report CSV in DIR
+  PER_PROCESS=1  each kernel in a process of its own (each then the first method its
+                 program times: what the first call of a program pays); default: all the
+                 kernels one after the other in one process per run
   BEFORE=DIR     another checkout with its CLI built: its profiled variants run in the same rounds
 Needs the CLI built: mvn -o -q package -pl cli -am -DskipTests
 EOF
@@ -37,6 +40,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 SRC="$HERE/src/main/java/perturb/Kernels.java"
 fail() { echo "perturbation.sh: $*" >&2; exit 1; }
+case "${PER_PROCESS:-0}" in 0|1) ;; *) echo "perturbation.sh: PER_PROCESS must be 0 or 1, not '$PER_PROCESS'" >&2; exit 2 ;; esac
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "perturbation.sh: ROUNDS must be a positive number, not '$ROUNDS'" >&2; exit 2; }
 [ -f "$ROOT/cli/target/hyprof.jar" ] || fail "no $ROOT/cli/target/hyprof.jar: build the CLI first (mvn -o -q package -pl cli -am -DskipTests)"
 for tool in java javac python3; do command -v "$tool" >/dev/null || fail "$tool not found on PATH"; done
@@ -57,17 +61,34 @@ PROGRAM=(java $JAVA_OPTS -cp "$WORK/classes" perturb.Kernels $KERNELS)
 VARIANTS=(plain default method loops)
 . "$HERE/lib/before.sh" # BEFORE=DIR: before_hyprof
 if [ -n "${BEFORE:-}" ]; then VARIANTS+=(default_before method_before loops_before); fi
-run() { # variant round
-  local v=$1 r=$2 base="$WORK/$2-$1" cli=hyprof
+# PER_PROCESS=1: one process per kernel, each appended to the run's session (profile --append)
+if [ "${PER_PROCESS:-0}" = 1 ]; then
+  # shellcheck disable=SC2206
+  if [ -n "$KERNELS" ]; then PROCESSES=($KERNELS); else PROCESSES=(matmul sieve sort strings counted treewalk); fi
+else
+  PROCESSES=("$KERNELS")
+fi
+run_one() { # variant base session-flag kernels...
+  local v=$1 base=$2 once=$3 cli=hyprof; shift 3
   case $v in *_before) cli=before_hyprof ;; esac
+  # shellcheck disable=SC2206
+  local program=(java $JAVA_OPTS -cp "$WORK/classes" perturb.Kernels "$@")
   case $v in
-    plain) "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;
-    default*) $cli profile --force -o "$base.db" -- "${PROGRAM[@]}" >"$base.out" 2>"$base.err" ;;
-    loops*) $cli profile --force --resolution process,thread,method,loop -o "$base.db" -- "${PROGRAM[@]}" \
-              >"$base.out" 2>"$base.err" ;;
-    method*) $cli profile --force --resolution process,thread,method -o "$base.db" -- "${PROGRAM[@]}" \
-              >"$base.out" 2>"$base.err" ;;
-  esac || { cat "$base.err" >&2; fail "round $r, $v: the run failed"; }
+    plain) "${program[@]}" ;;
+    default*) $cli profile "$once" -o "$base.db" -- "${program[@]}" ;;
+    loops*) $cli profile "$once" --resolution process,thread,method,loop -o "$base.db" -- "${program[@]}" ;;
+    method*) $cli profile "$once" --resolution process,thread,method -o "$base.db" -- "${program[@]}" ;;
+  esac
+}
+run() { # variant round
+  local v=$1 r=$2 base="$WORK/$2-$1" once=--force p
+  : >"$base.out"; : >"$base.err"
+  for p in "${PROCESSES[@]}"; do
+    # shellcheck disable=SC2086
+    run_one "$v" "$base" "$once" $p >>"$base.out" 2>>"$base.err" \
+      || { cat "$base.err" >&2; fail "round $r, $v: the run failed"; }
+    once=--append
+  done
   if [ "$v" != plain ]; then
     hyprof report "$base.db" --format csv --top 0 --descriptors >"$base.csv" 2>"$base.err" \
       || { cat "$base.err" >&2; fail "round $r, $v: hyprof report failed"; }
@@ -79,9 +100,9 @@ for r in $(seq "$ROUNDS"); do
   echo "round $r/$ROUNDS done" >&2
 done
 
-python3 - "$WORK" "$ROUNDS" "${VARIANTS[@]}" <<'PY'
+python3 - "$WORK" "$ROUNDS" "${PER_PROCESS:-0}" "${VARIANTS[@]}" <<'PY'
 import csv, statistics, sys
-work, rounds, variants = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+work, rounds, per_process, variants = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4:]
 labels = {"plain": "plain", "default": "hyprof, default settings", "method": "hyprof, process,thread,method",
           "loops": "hyprof, loops from the start"}
 for v in list(labels):
@@ -129,7 +150,8 @@ med = statistics.median
 def pct(x, base):
     return 100.0 * (x - base) / base
 
-print(f"Perturbation benchmark: perturb.Kernels, each kernel one call per process, {rounds} round{'s' if rounds != 1 else ''}, "
+print(f"Perturbation benchmark: perturb.Kernels, each kernel called once, "
+      f"{'each in a process of its own' if per_process else 'all in one process'}, {rounds} round{'s' if rounds != 1 else ''}, "
       f"variants alternating; medians in ms")
 hdr = (f"{'kernel':10} {'variant':30} {'own ms':>9} {'own/plain':>9} {'hyprof ms':>10} {'error':>8} {'raw error':>10} "
        f"{'vs own':>8}   own ms of each run")

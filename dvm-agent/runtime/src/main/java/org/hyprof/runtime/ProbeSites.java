@@ -61,6 +61,7 @@ public final class ProbeSites {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        warmUp();
     }
 
     /**
@@ -232,6 +233,58 @@ public final class ProbeSites {
             changed.add(s[slot]);
         }
         if (changed != null) MutableCallSite.syncAll(changed.toArray(new MutableCallSite[0]));
+    }
+
+    /**
+     * Builds and calls once, with stand-in targets, each kind of method handle the sites link to
+     * (a probe's begin, a count-only guard, an outlined body's invoker), so that the JDK generates
+     * their shared code (lambda forms, bound-handle species) now rather than at the app's first
+     * timed call. Why: a cold JVM spent 6–8 ms on that at the first outlined body's link, inside
+     * the method's first timed call (perturb.Kernels' insertion sort: 26 ms plain, 36 ms
+     * profiled, 28 ms with the sites static; bench/README). What stays per site is the part that
+     * depends on the body's erased type (about 1.5 ms for each type first seen). Called by the
+     * agent before the program's main, and by this class's initialization (offline-instrumented
+     * code: before its first probe's clock read). Never throws: a failure only leaves the work to
+     * the first sites.
+     */
+    public static void warmUp() {
+        if (warmedUp) return;
+        warmedUp = true;
+        warmUpNow();
+    }
+
+    /** {@link #warmUp}'s work, each time it is called (tests): false, reported, if it failed. */
+    static boolean warmUpNow() {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            MethodHandle standIn = l.findStatic(ProbeSites.class, "standIn", MethodType.methodType(int.class, int.class));
+            int zero = (int) new MutableCallSite(MethodHandles.insertArguments(standIn, 0, 0)).dynamicInvoker().invokeExact();
+            MethodHandle test = l.findStatic(ProbeSites.class, "standInTest", MethodType.methodType(boolean.class, int.class));
+            MethodHandle guard = MethodHandles.guardWithTest(MethodHandles.insertArguments(test, 0, 0), OFF,
+                    MethodHandles.insertArguments(standIn, 0, 1));
+            zero += (int) new MutableCallSite(guard).dynamicInvoker().invokeExact();
+            // (LL)V, the erased type of the commonest body (an instance method without arguments
+            // or a static one with one reference argument, returning nothing)
+            MethodType bt = MethodType.methodType(void.class, Object.class, Outlined.class);
+            body(l, "body", bt, 0, l.findStatic(ProbeSites.class, "standInBody", bt)).dynamicInvoker().invokeExact((Object) null, (Outlined) null);
+            return zero == 0;
+        } catch (Throwable e) {
+            Recorder.report("probe sites not warmed up: " + e);
+            return false;
+        }
+    }
+
+    private static volatile boolean warmedUp;
+
+    private static int standIn(int id) {
+        return 0;
+    }
+
+    private static boolean standInTest(int id) {
+        return id == 0;
+    }
+
+    private static void standInBody(Object o, Outlined marker) {
     }
 
     /** Probes with a linked site (tests, diagnostics). */

@@ -226,6 +226,25 @@ class TokenProbeTest {
     }
 
     /**
+     * The probe sites' warm-up (before the program's first timed call) builds and calls each kind
+     * of handle the sites link to with stand-in targets: it links no probe's site and records
+     * nothing, whatever the probes' states.
+     */
+    @Test
+    void theWarmUpLinksNoSiteAndRecordsNothing() {
+        int linked = ProbeSites.linkedSites();
+        Hyprof.countOnly(B);
+        assertTrue(ProbeSites.warmUpNow(), "every stand-in handle built and called");
+        assertEquals(linked, ProbeSites.linkedSites());
+        assertEquals(0, Recorder.state().depth());
+        Snapshot.ThreadData t = mine();
+        for (int id : new int[] {A, B, L, L2}) {
+            assertEquals(0, t.get(id, Stats.CALLS), "probe " + id);
+            assertEquals(0, t.get(id, Stats.COUNT_ONLY_CALLS), "probe " + id);
+        }
+    }
+
+    /**
      * A count-only site's guard: inside a timed frame its fast path counts (the target stays);
      * a call its fast path cannot take (no frame open) takes the full path, counted the same,
      * and the site gets a fresh guard, at most {@link ProbeSites#COUNT_REFRESHES} times. A thread's

@@ -12,6 +12,7 @@ import org.hyprof.config.Resolution;
 import org.hyprof.instrument.ProbeIds;
 import org.hyprof.instrument.ProbeSet;
 import org.hyprof.runtime.Hyprof;
+import org.hyprof.runtime.ProbeSites;
 
 /**
  * The {@code -javaagent}: starts the runtime with the agent argument's settings and instruments
@@ -38,6 +39,9 @@ public final class Agent {
             Runtime.getRuntime().halt(2);
             return;
         }
+        // the JDK's code behind the probe sites generated now, before main, not at the program's
+        // first timed calls (their first outlined body cost a cold JVM 6-8 ms)
+        ProbeSites.warmUp();
         Transformer t = new Transformer(cfg);
         if (cfg.isHybrid()) {
             try {
