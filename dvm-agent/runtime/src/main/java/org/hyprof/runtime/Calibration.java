@@ -64,8 +64,9 @@ public final class Calibration {
      */
     public final long perEventSpreadPicos;
     /**
-     * Cost of one call of a count-only probe (its entry counts, its exit is a no-op): deducted
-     * from the activations around it, like a probe event (0 when unknown).
+     * Cost of one call of a count-only probe (its entry counts, its exit is a no-op), measured in
+     * recursive trees of such calls under a timed activation ({@link Calibrator}): deducted from
+     * the activations around it, like a probe event (0 when unknown).
      */
     public final long countPicos;
     final long countFx;

@@ -21,14 +21,16 @@ final class Calibrator {
 
     private static final int ROUNDS = 7;
     /**
-     * Count-only calls per measured round (a quarter of it in quick runs). Why so many: a count-only
-     * call costs about 3.4 ns, and rounds of 40,000 calls (0.14 ms) calibrated at 3.1–4.0 ns in six
-     * JVMs of one quiet machine; with 10⁶ calls a round, 3.3–3.5 ns. Millions of such calls are
-     * deducted in a run that makes them, so that spread was most of the spread of the deducted times
-     * of their callers between runs (bench/README, "Reproducibility"). About 60 ms at start.
+     * Count-only calls per measured round (a quarter of it in quick runs), made as trees of
+     * {@link #TREE_CALLS} calls each. Why so many: a count-only call costs about a
+     * nanosecond, and rounds of 40,000 calls (0.14 ms) spread ±13 % over six JVMs of one quiet
+     * machine, ±3 % with 10⁶ calls a round. Millions of such calls are deducted in a run that
+     * makes them, so that spread was most of the spread of the deducted times of their callers
+     * between runs (bench/README, "Reproducibility"). About 60 ms at start.
      */
     static final int COUNT_ROUND_CALLS = 1_000_000;
-    private static final int TREE_DEPTH = 10; // 2^11 - 1 calls per tree
+    private static final int TREE_DEPTH = 10;
+    private static final int TREE_CALLS = (1 << (TREE_DEPTH + 1)) - 1; // calls per tree
     private static volatile long sink;
 
     /** Measures and returns a calibration; {@code quick} uses fewer iterations (periodic runs). */
@@ -81,13 +83,14 @@ final class Calibrator {
             Config counting = new Config(new boolean[] {true}, c.root, new byte[1], 0, 0, 0, false, new boolean[] {true});
             Recorder.LoopHandOver loops = Recorder.loopHandOver;
             for (int w = 0; w < warm; w++) {
-                counted(counting, c, n, true);
-                counted(counting, c, n, false);
+                countedTrees(counting, c, trees, true);
+                countedTrees(counting, c, trees, false);
                 flushes(loops, counting, c, n / 4, true);
                 flushes(loops, counting, c, n / 4, false);
             }
-            int calls = trees * ((1 << (TREE_DEPTH + 1)) - 1);
-            int cn = quick ? COUNT_ROUND_CALLS / 4 : COUNT_ROUND_CALLS;
+            int calls = trees * TREE_CALLS;
+            int countTrees = (quick ? COUNT_ROUND_CALLS / 4 : COUNT_ROUND_CALLS) / TREE_CALLS;
+            long countCalls = (long) countTrees * TREE_CALLS;
             // hand-overs of loops counted in code: one per timed loop or method activation around
             // them at most, so a coarser figure does; short rounds keep the start-up cost small
             int ln = n / 2;
@@ -104,8 +107,8 @@ final class Calibrator {
                 long i0 = iters(c, n, false);
                 iter[r] = Math.max(0, ip - i0) * 1000 / n;
                 clk[r] = clock(n) * 1000 / n;
-                long cp = counted(counting, c, cn, true), c0 = counted(counting, c, cn, false);
-                count[r] = Math.max(0, cp - c0) * 1000 / cn;
+                long cp = countedTrees(counting, c, countTrees, true), c0 = countedTrees(counting, c, countTrees, false);
+                count[r] = Math.max(0, cp - c0) * 1000 / countCalls;
                 long fp = flushes(loops, counting, c, ln, true), f0 = flushes(loops, counting, c, ln, false);
                 flush[r] = Math.max(0, fp - f0) * 1000 / ln;
             }
@@ -191,20 +194,41 @@ final class Calibrator {
 
     private static final boolean FAST_COUNT = !Hyprof.isAndroid();
 
-    /** A loop calling a count-only probe's entry and exit (as rewritten code does) or not. */
-    private static long counted(Config c, Config timed, int n, boolean probed) {
+    /**
+     * Trees of count-only calls under one timed activation (as an app's count-only methods are
+     * called from a timed one), or the same trees without probes. Why trees and not a loop of
+     * calls: in a loop doing nothing else, each call's add to its slot waits for the last one's
+     * (a store and a load of the same word, ~5 cycles), which an app's code between two calls
+     * hides. Such a loop measured 1.3–1.5 ns a call where the calls of OverheadIT's recursion and
+     * small methods cost 1.0–1.1 ns (their callers over-deducted by 56–98 %); these trees measure
+     * 0.9–1.0 ns (bench/README, "2026-12-02 (evening)").
+     */
+    private static long countedTrees(Config c, Config timed, int trees, boolean probed) {
         long s = 0;
         long t0 = System.nanoTime();
         if (probed) {
             int caller = begin(timed, 0);
-            for (int i = 0; i < n; i++) { int tok = countOnlyBegin(c); s += i * 31L ^ s; end(c, 0, tok); }
+            for (int i = 0; i < trees; i++) s += countedTree(c, TREE_DEPTH, i);
             end(timed, 0, caller);
         } else {
-            for (int i = 0; i < n; i++) { s += i * 31L ^ s; }
+            for (int i = 0; i < trees; i++) s += plainTree(TREE_DEPTH, i);
         }
         long d = System.nanoTime() - t0;
         sink += s;
         return d;
+    }
+
+    /** plainTree with a count-only probe's entry and exits, as the instrumenter rewrites it (no handler: nothing to close). */
+    private static long countedTree(Config c, int depth, int x) {
+        int tok = countOnlyBegin(c);
+        if (depth == 0) {
+            long r = x * 31 + 7;
+            end(c, 0, tok);
+            return r;
+        }
+        long r = countedTree(c, depth - 1, x + 1) + countedTree(c, depth - 1, x ^ depth);
+        end(c, 0, tok);
+        return r;
     }
 
     /**
