@@ -199,9 +199,9 @@ final class Calibrator {
      * called from a timed one), or the same trees without probes. Why trees and not a loop of
      * calls: in a loop doing nothing else, each call's add to its slot waits for the last one's
      * (a store and a load of the same word, ~5 cycles), which an app's code between two calls
-     * hides. Such a loop measured 1.3–1.5 ns a call where the calls of OverheadIT's recursion and
-     * small methods cost 1.0–1.1 ns (their callers over-deducted by 56–98 %); these trees measure
-     * 0.9–1.0 ns (bench/README, "2026-12-02 (evening)").
+     * hides. Such a loop measured 1.3–1.5 ns a call where the calls of OverheadIT's recursion cost
+     * about 1.0 ns and its small methods' 0.8–1.1 ns (their callers over-deducted by 56–98 %);
+     * these trees measure 0.9–1.0 ns (bench/README, "2026-12-02 (evening)").
      */
     private static long countedTrees(Config c, Config timed, int trees, boolean probed) {
         long s = 0;

@@ -61,7 +61,6 @@ public final class ProbeSites {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        warmUp();
     }
 
     /**
@@ -242,7 +241,7 @@ public final class ProbeSites {
      * timed call. Why: a cold JVM spent 6–8 ms on that at the first outlined body's link, inside
      * the method's first timed call (perturb.Kernels' insertion sort: 26 ms plain, 36 ms
      * profiled, 28 ms with the sites static; bench/README). What stays per site is the part that
-     * depends on the body's erased type (about 1.5 ms for each type first seen). Called by the
+     * depends on the body's erased type (about 1 ms for each type first seen). Called by the
      * agent before the program's main, and by this class's initialization (offline-instrumented
      * code: before its first probe's clock read). Never throws: a failure only leaves the work to
      * the first sites.
@@ -275,6 +274,11 @@ public final class ProbeSites {
     }
 
     private static volatile boolean warmedUp;
+
+    // after every static field: offline-instrumented code's first site initializes this class
+    static {
+        warmUp();
+    }
 
     private static int standIn(int id) {
         return 0;

@@ -401,6 +401,23 @@ class TokenProbeTest {
      * loop count-only. The spins only bound durations from below; the loop's side holds as long as
      * most of its activations are not stretched by more than 600 µs.
      */
+    /**
+     * A nested activation of a recursive method is held to its raw time less the timed events
+     * inside it (its own recursion's, which going count-only takes away too); an outermost one,
+     * and a loop, to its raw time as measured.
+     */
+    @Test
+    void aNestedRecursiveCallIsTinyOnItsRawTimeLessTheTimedEventsInside() {
+        Calibration cal = new Calibration(0, 40_000L, 0, 0, System.nanoTime()); // 40 ns an event
+        assertEquals(120, cal.tinyNanos);
+        // 500 ns raw, 20 ns deducted, 12 timed events inside (480 ns of probes)
+        assertTrue(ThreadState.tinyCall(cal, false, true, 20, 500, 12), "nested: 500 - 480 ns raw");
+        assertFalse(ThreadState.tinyCall(cal, false, false, 20, 500, 12), "outermost: 500 ns raw ≥ 2 × 120 ns");
+        assertFalse(ThreadState.tinyCall(cal, false, true, 150, 500, 12), "nested, but 150 ns deducted");
+        assertTrue(ThreadState.tinyCall(cal, false, false, 20, 200, 0), "a short call");
+        assertFalse(ThreadState.tinyCall(cal, true, false, 20, 2000, 40), "a loop: its raw time as measured");
+    }
+
     @Test
     void aLoopIsHeldToTheHigherLoopThresholdAMethodToItsOwn() {
         Recorder.calibration = new Calibration(0, 50_000_000L, 0, 0, System.nanoTime()); // 50 µs an event
