@@ -218,7 +218,11 @@ final class Calibrator {
         return d;
     }
 
-    /** plainTree with a count-only probe's entry and exits, as the instrumenter rewrites it (no handler: nothing to close). */
+    /**
+     * plainTree with a count-only probe's entry and exits, as the instrumenter rewrites it (no
+     * handler: nothing to close). A method of its own, not probedTree with a flag: the flag's test
+     * and both paths would be compiled into the recursion being measured.
+     */
     private static long countedTree(Config c, int depth, int x) {
         int tok = countOnlyBegin(c);
         if (depth == 0) {

@@ -395,13 +395,6 @@ class TokenProbeTest {
     }
 
     /**
-     * A loop's activations are held to the loop threshold ({@link Calibration#TINY_LOOP_EVENTS} ×
-     * the probe cost), a method's calls to the method one ({@link Calibration#TINY_EVENTS} ×): calls
-     * and activations of the same length (between the two) leave the method timed and make the
-     * loop count-only. The spins only bound durations from below; the loop's side holds as long as
-     * most of its activations are not stretched by more than 600 µs.
-     */
-    /**
      * A nested activation of a recursive method is held to its raw time less the timed events
      * inside it (its own recursion's, which going count-only takes away too); an outermost one,
      * and a loop, to its raw time as measured.
@@ -418,6 +411,13 @@ class TokenProbeTest {
         assertFalse(ThreadState.tinyCall(cal, true, false, 20, 2000, 40), "a loop: its raw time as measured");
     }
 
+    /**
+     * A loop's activations are held to the loop threshold ({@link Calibration#TINY_LOOP_EVENTS} ×
+     * the probe cost), a method's calls to the method one ({@link Calibration#TINY_EVENTS} ×): calls
+     * and activations of the same length (between the two) leave the method timed and make the
+     * loop count-only. The spins only bound durations from below; the loop's side holds as long as
+     * most of its activations are not stretched by more than 600 µs.
+     */
     @Test
     void aLoopIsHeldToTheHigherLoopThresholdAMethodToItsOwn() {
         Recorder.calibration = new Calibration(0, 50_000_000L, 0, 0, System.nanoTime()); // 50 µs an event
