@@ -1,7 +1,6 @@
 package org.hyprof.runtime;
 
 import java.lang.invoke.CallSite;
-import java.lang.invoke.ConstantCallSite;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -31,9 +30,6 @@ import java.util.List;
  * constant {@link OutOfLineLoops#COUNT_IN_CODE} when the loop goes count-only (the code counts it).
  * The recording paths read the volatile config again, so a site that is re-linked a moment late
  * records nothing it should not.
- *
- * <p>A timed activation of a method with nested loops calls the method's outlined body ({@link Outlined})
- * through a site of its own, {@code body}, bootstrapped by {@link #body}.
  */
 @JvmOnly
 public final class ProbeSites {
@@ -117,36 +113,6 @@ public final class ProbeSites {
     public static CallSite bootstrap(MethodHandles.Lookup caller, String name, MethodType type, String pieceKey, int local) {
         if (local < 0) throw new IllegalArgumentException("probe id " + local);
         return bootstrap(caller, name, type, Hyprof.piece(pieceKey, caller.lookupClass()) + local);
-    }
-
-    /**
-     * Bootstrap of an outlined body's call ({@link Outlined}): name {@code body}, the type of
-     * {@code body} (a static method: the receiver, if any, its first parameter, the marker its
-     * last), {@code id} the method's probe. The method takes this site only for an activation its
-     * probe times (else it runs its own code), so the site is constant: an exact invoker of the
-     * body's handle read from an array element. An array element is not a constant to the JIT (a
-     * {@code VolatileCallSite}'s target is: C2 folded it and inlined a small body through it), so
-     * C2 keeps the call ("receiver not constant") and compiles the body, with its loops, on its
-     * own: about 3.5 ns a call here, part of the timed activation's raw time (not deducted).
-     */
-    public static CallSite body(MethodHandles.Lookup caller, String name, MethodType type, int id, MethodHandle body) {
-        if (!name.equals("body")) throw new IllegalArgumentException("unknown body site " + name);
-        if (!body.type().equals(type)) throw new IllegalArgumentException("body type " + body.type() + " is not the site's " + type);
-        if (type.parameterCount() == 0 || type.parameterType(type.parameterCount() - 1) != Outlined.class)
-            throw new IllegalArgumentException("body site type " + type + " without the marker parameter");
-        if (id < 0) throw new IllegalArgumentException("probe id " + id);
-        MethodHandle read = MethodHandles.insertArguments(MethodHandles.arrayElementGetter(MethodHandle[].class), 0,
-                new MethodHandle[] {body}, 0);
-        return new ConstantCallSite(MethodHandles.foldArguments(MethodHandles.exactInvoker(type), read));
-    }
-
-    /**
-     * {@link #body} for a piece instrumented on its own (probe {@code base + local}). The link does
-     * not depend on the id, so the piece's base is not looked up here.
-     */
-    public static CallSite body(MethodHandles.Lookup caller, String name, MethodType type, String pieceKey, int local,
-                                MethodHandle body) {
-        return body(caller, name, type, local, body);
     }
 
     /**
@@ -236,15 +202,13 @@ public final class ProbeSites {
 
     /**
      * Builds and calls once, with stand-in targets, each kind of method handle the sites link to
-     * (a probe's begin, a count-only guard, an outlined body's invoker), so that the JDK generates
-     * their shared code (lambda forms, bound-handle species) now rather than at the app's first
-     * timed call. Why: a cold JVM spent 6–8 ms on that at the first outlined body's link, inside
-     * the method's first timed call (perturb.Kernels' insertion sort: 26 ms plain, 36 ms
-     * profiled, 28 ms with the sites static; bench/README). What stays per site is the part that
-     * depends on the body's erased type (about 1 ms for each type first seen). Called by the
-     * agent before the program's main, and by this class's initialization (offline-instrumented
-     * code: before its first probe's clock read). Never throws: a failure only leaves the work to
-     * the first sites.
+     * (a probe's begin, a count-only guard), so that the JDK generates their shared code (lambda
+     * forms, bound-handle species) now rather than at the app's first timed call. Why: a cold JVM
+     * spent 6–8 ms on such code in the middle of a method's first timed call (perturb.Kernels'
+     * insertion sort: 26 ms plain, 36 ms profiled, 28 ms with the sites static; bench/README).
+     * Called by the agent before the program's main, and by this class's initialization
+     * (offline-instrumented code: before its first probe's clock read). Never throws: a failure
+     * only leaves the work to the first sites.
      */
     public static void warmUp() {
         if (warmedUp) return;
@@ -262,10 +226,6 @@ public final class ProbeSites {
             MethodHandle guard = MethodHandles.guardWithTest(MethodHandles.insertArguments(test, 0, 0), OFF,
                     MethodHandles.insertArguments(standIn, 0, 1));
             zero += (int) new MutableCallSite(guard).dynamicInvoker().invokeExact();
-            // (LL)V, the erased type of the commonest body (an instance method without arguments
-            // or a static one with one reference argument, returning nothing)
-            MethodType bt = MethodType.methodType(void.class, Object.class, Outlined.class);
-            body(l, "body", bt, 0, l.findStatic(ProbeSites.class, "standInBody", bt)).dynamicInvoker().invokeExact((Object) null, (Outlined) null);
             return zero == 0;
         } catch (Throwable e) {
             Recorder.report("probe sites not warmed up: " + e);
@@ -286,9 +246,6 @@ public final class ProbeSites {
 
     private static boolean standInTest(int id) {
         return id == 0;
-    }
-
-    private static void standInBody(Object o, Outlined marker) {
     }
 
     /** Probes with a linked site (tests, diagnostics). */

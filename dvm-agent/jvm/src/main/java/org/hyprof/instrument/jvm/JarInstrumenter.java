@@ -190,8 +190,7 @@ public final class JarInstrumenter {
 
                     @Override
                     public void visitInvokeDynamicInsn(String n, String d, Handle bsm, Object... args) {
-                        if ((bsm.equals(MethodRewriter.PIECE_SITES) || bsm.equals(MethodRewriter.PIECE_BODY_SITES))
-                                && PENDING.key().equals(args[0])) {
+                        if (bsm.equals(MethodRewriter.PIECE_SITES) && PENDING.key().equals(args[0])) {
                             args = args.clone();
                             args[0] = piece.key();
                         }

@@ -113,14 +113,6 @@ final class MethodRewriter {
      */
     record Placed(int methodId, List<int[]> loops, List<String> loopSkips, boolean outlined) {}
 
-    /** Bootstrap of an outlined body's call site; static arguments: the method's probe id and the body's handle. */
-    static final Handle BODY_SITES = new Handle(Opcodes.H_INVOKESTATIC, "org/hyprof/runtime/ProbeSites", "body",
-            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;ILjava/lang/invoke/MethodHandle;)"
-                    + "Ljava/lang/invoke/CallSite;", false);
-    /** The same for a {@link Piece}: the piece key, the local probe id and the body's handle. */
-    static final Handle PIECE_BODY_SITES = new Handle(Opcodes.H_INVOKESTATIC, "org/hyprof/runtime/ProbeSites", "body",
-            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;I"
-                    + "Ljava/lang/invoke/MethodHandle;)Ljava/lang/invoke/CallSite;", false);
     /** The outlined body's marker parameter ({@code org.hyprof.runtime.Outlined}). */
     static final String MARKER = "Lorg/hyprof/runtime/Outlined;";
 
@@ -270,9 +262,8 @@ final class MethodRewriter {
      * an outlined body (default false; only with invokedynamic entries, never a constructor or
      * class initializer): right after
      * {@code tok = begin()} the method gets {@code if (tok != 0) { r = body(args..., null);
-     * end(id, tok); return r; }}, the call an {@code invokedynamic} site ({@code ProbeSites.body})
-     * that the JIT keeps, and the method's code, probes and all, follows as usual for activations
-     * that are not timed. With its probe off the token is the constant 0, the JIT drops the
+     * end(id, tok); return r; }}, a static call that the JIT keeps (see {@link #padForCall}),
+     * and the method's code, probes and all, follows as usual for activations that are not timed. With its probe off the token is the constant 0, the JIT drops the
      * dispatch and compiles, and inlines, the method as before; while it is timed the code after
      * the dispatch never runs, the JIT prunes it, and the method's loops run in the body, a
      * compiled unit of its own without the clock reads ({@code org.hyprof.runtime.Outlined} says
@@ -461,10 +452,9 @@ final class MethodRewriter {
         l.add(new VarInsnNode(Opcodes.ILOAD, tok));
         l.add(new JumpInsnNode(Opcodes.IFEQ, notTimed));
         l.add(loadArgs((mn.access & Opcodes.ACC_STATIC) != 0, Type.getArgumentTypes(mn.desc)));
-        String desc = bodyDesc();
-        Handle target = new Handle(Opcodes.H_INVOKESTATIC, owner, mn.name, desc, itf);
-        l.add(piece == null ? new InvokeDynamicInsnNode("body", desc, BODY_SITES, methodId, target)
-                : new InvokeDynamicInsnNode("body", desc, PIECE_BODY_SITES, piece.key(), methodId, target));
+        // a plain static call: the body is too large for C2 to inline into the method (see
+        // asBody), so the call is kept and the body compiled on its own
+        l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, owner, mn.name, bodyDesc(), itf));
         l.add(end(methodId, tok, "end"));
         l.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
         l.add(notTimed);
@@ -549,9 +539,41 @@ final class MethodRewriter {
             for (org.objectweb.asm.tree.LocalVariableAnnotationNode a : l)
                 for (int k = 0; k < a.index.size(); k++) if (a.index.get(k) >= args) a.index.set(k, a.index.get(k) + 1);
         }
+        padForCall(body, args);
         mn.tryCatchBlocks = new ArrayList<>();
         mn.localVariables = null;
         return body;
+    }
+
+    /**
+     * The size an outlined body is padded to at least ({@link #padForCall}): above
+     * {@link #INLINE_SIZE}, with a margin for {@link #codeSize}'s short count of {@code ldc_w}.
+     */
+    static final int BODY_MIN_SIZE = INLINE_SIZE + 16;
+
+    /**
+     * Makes a body of fewer than {@link #BODY_MIN_SIZE} bytes that long: {@code if (marker == null)
+     * goto code;} then {@code nop}s, which never run (the marker is always null). Why: the method
+     * calls its body with a plain {@code invokestatic} (its timed activations only), and C2 inlines
+     * a hot callee of up to {@code FreqInlineSize} (325) bytes of bytecode; a body inlined into the
+     * method would put its loops back behind the entry's clock read, which is what outlining
+     * avoids ({@code org.hyprof.runtime.Outlined}). C2 prunes the branch never taken, so the
+     * padding compiles to nothing. Before, the call went through an {@code invokedynamic} site
+     * whose target C2 could not see through: about 3.5 ns a timed call, and the JDK generated that
+     * site's method-handle code for each new body type at its first timed call (about 1 ms each in
+     * a cold JVM).
+     */
+    private static void padForCall(MethodNode body, int markerSlot) {
+        int size = codeSize(body.instructions);
+        if (size >= BODY_MIN_SIZE) return;
+        InsnList pad = new InsnList();
+        LabelNode code = new LabelNode();
+        pad.add(new VarInsnNode(Opcodes.ALOAD, markerSlot));
+        pad.add(new JumpInsnNode(Opcodes.IFNULL, code));
+        for (int i = size + 2 + 3; i < BODY_MIN_SIZE; i++) pad.add(new InsnNode(Opcodes.NOP)); // aload, ifnull: 2 + 3 bytes at most
+        pad.add(code);
+        body.instructions.insert(pad);
+        body.maxStack = Math.max(body.maxStack, 1);
     }
 
     private final InsnList trampolines = new InsnList();
