@@ -263,8 +263,9 @@ final class MethodRewriter {
      * class initializer): right after
      * {@code tok = begin()} the method gets {@code if (tok != 0) { r = body(args..., null);
      * end(id, tok); return r; }}, a static call that the JIT keeps (see {@link #padForCall}),
-     * and the method's code, probes and all, follows as usual for activations that are not timed. With its probe off the token is the constant 0, the JIT drops the
-     * dispatch and compiles, and inlines, the method as before; while it is timed the code after
+     * and the method's code, probes and all, follows as usual for activations that are not
+     * timed. With its probe off the token is the constant 0, the JIT drops the dispatch and
+     * compiles, and inlines, the method as before; while it is timed the code after
      * the dispatch never runs, the JIT prunes it, and the method's loops run in the body, a
      * compiled unit of its own without the clock reads ({@code org.hyprof.runtime.Outlined} says
      * why that matters). The body is the same method rewritten with {@link #bodyOnly} and made a
@@ -453,7 +454,7 @@ final class MethodRewriter {
         l.add(new JumpInsnNode(Opcodes.IFEQ, notTimed));
         l.add(loadArgs((mn.access & Opcodes.ACC_STATIC) != 0, Type.getArgumentTypes(mn.desc)));
         // a plain static call: the body is too large for C2 to inline into the method (see
-        // asBody), so the call is kept and the body compiled on its own
+        // padForCall), so the call is kept and the body compiled on its own
         l.add(new MethodInsnNode(Opcodes.INVOKESTATIC, owner, mn.name, bodyDesc(), itf));
         l.add(end(methodId, tok, "end"));
         l.add(new InsnNode(Type.getReturnType(mn.desc).getOpcode(Opcodes.IRETURN)));
@@ -570,7 +571,7 @@ final class MethodRewriter {
         LabelNode code = new LabelNode();
         pad.add(new VarInsnNode(Opcodes.ALOAD, markerSlot));
         pad.add(new JumpInsnNode(Opcodes.IFNULL, code));
-        for (int i = size + 2 + 3; i < BODY_MIN_SIZE; i++) pad.add(new InsnNode(Opcodes.NOP)); // aload, ifnull: 2 + 3 bytes at most
+        for (int i = size + 1 + 3; i < BODY_MIN_SIZE; i++) pad.add(new InsnNode(Opcodes.NOP)); // aload: 1 byte (or 2), ifnull: 3
         pad.add(code);
         body.instructions.insert(pad);
         body.maxStack = Math.max(body.maxStack, 1);
