@@ -204,8 +204,9 @@ public final class ProbeSites {
      * Builds and calls once, with stand-in targets, each kind of method handle the sites link to
      * (a probe's begin, a count-only guard), so that the JDK generates their shared code (lambda
      * forms, bound-handle species) now rather than at the app's first timed call. Why: a cold JVM
-     * spent 6–8 ms on such code in the middle of a method's first timed call (perturb.Kernels'
-     * insertion sort: 26 ms plain, 36 ms profiled, 28 ms with the sites static; bench/README).
+     * generates such code when a site is first linked, inside its method's first timed call; with
+     * the outlined bodies' sites among them (removed since: bodies are called statically) that
+     * came to 6–8 ms of perturb.Kernels' insertion sort (26 ms plain, 36 ms profiled; bench/README).
      * Called by the agent before the program's main, and by this class's initialization
      * (offline-instrumented code: before its first probe's clock read). Never throws: a failure
      * only leaves the work to the first sites.
