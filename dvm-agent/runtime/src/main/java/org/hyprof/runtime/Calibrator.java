@@ -60,7 +60,8 @@ final class Calibrator {
             int trees = quick ? 10 : 40;
             int warm = quick ? 3 : 15;
             for (int w = 0; w < warm; w++) {
-                pairs(c, n);
+                if (w == 0 && !quick && !Hyprof.isAndroid()) firstCalls(c, n); // HotSpot's traps
+                else pairs(c, n);
                 trees(c, trees, true);
                 trees(c, trees, false);
                 iters(c, n, true);
@@ -120,6 +121,93 @@ final class Calibrator {
             Recorder.unregister(st);
         }
     }
+
+    /** Pairs before the first of the first-call exercises in {@link #firstCalls}. */
+    private static final int FIRST_CALLS_AFTER = 256;
+
+    /**
+     * {@code n} flat pairs, with the first calls of a new thread ({@link #freshThread}) after
+     * {@link #FIRST_CALLS_AFTER} of them, and again each time as many more have run (the probe
+     * path is C2-compiled after some thousands, at a time the JIT decides): so that the branches only a thread's first probe events take (its
+     * {@code ThreadLocal} miss, its first stats page and frames, its roots counted against the
+     * config, its first CPU clock readings) are in the probe path's branch profile when C2 compiles
+     * it. A branch the profile says was never taken is compiled as an uncommon trap: a program's
+     * first timed call took a dozen of them (-XX:+LogCompilation), each deoptimizing the probe path
+     * (and the program's method it was inlined into), which C2 then compiled again while the
+     * program ran. Only at start-up ({@code !quick}): a program's own threads have taken these
+     * branches by the time of a periodic calibration.
+     */
+    private static void firstCalls(Config c, int n) {
+        int done = 0;
+        for (int next = FIRST_CALLS_AFTER; next <= n; next *= 2) {
+            pairs(c, next - done);
+            done = next;
+            freshThread(c);
+        }
+        pairs(c, n - done);
+    }
+
+    /**
+     * A few nested probe events on a new thread (as a program's first timed calls are), under a
+     * config of their own (its roots other arrays, as the program's config is), of probes on three
+     * stats pages taken out of order (a page array grown past a page not yet made); then clamped
+     * calls ({@link ThreadState#takeClamps}), the CPU clock's clamps
+     * ({@link ThreadState#takeCpuClamps}), the tiny-call test's every outcome and
+     * {@link Config#countOnly}'s. Each probe gets far fewer calls than
+     * {@link ThreadState#COUNT_ONLY_AFTER}, so none is switched to count-only. The thread's state
+     * is dropped at once: it never shows in the session (this runs before the reporter starts).
+     */
+    static void freshThread(final Config c) {
+        final int[] ids = {0, 2 * Stats.PAGE_PROBES, Stats.PAGE_PROBES};
+        boolean[] on = new boolean[2 * Stats.PAGE_PROBES + 1];
+        for (int id : ids) on[id] = true;
+        final Config own = new Config(on, new boolean[1], new byte[on.length], 0, 0, 0, false);
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                // a thread of the program has a ThreadLocal map, without this state in it: a miss
+                // in ThreadLocal.get where a thread without a map takes another branch
+                FIRST_CALLS_LOCAL.get();
+                ThreadState st = Recorder.state();
+                try {
+                    for (int i = 0; i < 4; i++) {
+                        for (int id : ids) {
+                            int outer = begin(own, id);
+                            end(own, id, begin(own, id));
+                            end(own, id, outer);
+                        }
+                    }
+                    st.takeClamps(own, ids[0]);
+                    st.takeCpuClamps();
+                } finally {
+                    Recorder.unregister(st);
+                }
+            }
+        }, "hyprof-calibration-first-calls");
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long events = 4;
+        for (int loop = 0; loop < 2; loop++) {
+            for (int nested = 0; nested < 2; nested++) {
+                for (long raw : new long[] {10, 400, 4000}) { // tiny; short but not tiny on its raw time; long
+                    if (ThreadState.tinyCall(FIRST_CALLS_COSTS, loop == 1, nested == 1, raw / 2, raw, events)) sink++;
+                }
+            }
+        }
+        Config counting = new Config(c.on, new boolean[] {true}, new byte[1], 0, 0, 0, false, new boolean[] {true});
+        if (c.countOnly(0) || counting.countOnly(0) || counting.withRoots(new boolean[1]).countOnly(0)) sink++;
+    }
+
+    /** Another ThreadLocal, so that a fresh thread has a map when it first looks its state up. */
+    private static final ThreadLocal<Object> FIRST_CALLS_LOCAL = new ThreadLocal<Object>();
+
+    /** Costs for the tiny-call test's exercise in {@link #freshThread}: a 40 ns probe event. */
+    private static final Calibration FIRST_CALLS_COSTS = new Calibration(20_000, 40_000, 0, 20_000, 0);
 
     /** Flat begin/end pairs: their raw inclusive time is the inner cost. */
     private static long pairs(Config c, int n) {

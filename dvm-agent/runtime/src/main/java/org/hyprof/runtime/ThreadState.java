@@ -252,6 +252,39 @@ final class ThreadState {
     }
 
     /**
+     * Calibration only, on a state about to be dropped: calls clamped by their deduction (more
+     * probe cost inside than they lasted, as a program's first calls can be charged while the
+     * calibration's never are), so that {@link #deduct}'s clamps and the clamped count are in the
+     * probe path's branch profile; see {@code Calibrator.firstCalls}.
+     */
+    void takeClamps(Config c, int id) {
+        for (int i = 0; i < 4; i++) {
+            int outer = enter(c, id);
+            exitAt(c, id, enter(c, id), false);
+            cost += 1L << 50; // about 2^40 ns of probe cost inside, in Calibration.FX_SHIFT fixed point
+            exitAt(c, id, outer, false);
+        }
+    }
+
+    /**
+     * Calibration only, on a state about to be dropped: {@link #cpuAt}'s clamps, which a thread's
+     * first readings take (the sampler's rate runs ahead of the wall time, or behind the last value
+     * handed out) and the calibration's own readings never do; see {@code Calibrator.firstCalls}.
+     */
+    void takeCpuClamps() {
+        long now = System.nanoTime();
+        for (int i = 0; i < 4; i++) {
+            cpuSample = new CpuSample(now, 1_000_000L, 2L << 16); // two cores busy: ahead of the wall time
+            cpuLast = 0;
+            cpuWall = now - 1_000;
+            cpuAt(now + 1_000);
+            cpuLast = Long.MAX_VALUE >> 2; // behind the last value
+            cpuAt(now + 2_000);
+            cpuAt(now - 5_000); // a reading older than the sample
+        }
+    }
+
+    /**
      * The sampler's last reading is older than {@link Recorder#cpuStaleNanos} (two periods): on a
      * loaded machine its thread waits for a core like the app's, and extrapolating at a rate that
      * no longer holds charged a spinning method up to 35 % more CPU than it got (it ran in short

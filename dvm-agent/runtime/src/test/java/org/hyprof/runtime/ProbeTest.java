@@ -314,6 +314,25 @@ class ProbeTest {
             assertNotEquals("hyprof-calibration", t.name, "calibration never shows in the data");
     }
 
+    /**
+     * The start-up calibration's first-call exercise (Calibrator.firstCalls) runs probe events on
+     * threads of its own, of probe ids a program has: none of them stays registered (the reporter
+     * would send an ended one's figures to the session), and their stats pages go back to the budget.
+     */
+    @Test
+    void theFirstCallExerciseLeavesNoThreadAndGivesItsStatsPagesBack() {
+        Probe.enter(A);
+        Probe.exit(A); // this thread's page is taken before the figure is read
+        long statsBytes = Recorder.statsBytes();
+        int threads = Recorder.threads().length;
+        Calibrator.freshThread(new Config(new boolean[] {true}, new boolean[1], new byte[1], 0, 0, 0, false));
+        assertEquals(statsBytes, Recorder.statsBytes(), "the exercise's stats pages are given back");
+        assertEquals(threads, Recorder.threads().length, "no thread of the exercise stays");
+        Hyprof.calibrate(false); // the exercise in place: the same
+        assertEquals(statsBytes, Recorder.statsBytes());
+        assertEquals(threads, Recorder.threads().length);
+    }
+
     @Test
     void threadsKeepSeparateStacks() throws Exception {
         Thread[] ts = new Thread[4];
