@@ -150,7 +150,8 @@ final class Calibrator {
     /**
      * A few nested probe events on a new thread (as a program's first timed calls are), under a
      * config of their own (its roots other arrays, as the program's config is), of probes on three
-     * stats pages taken out of order (a page array grown past a page not yet made); then clamped
+     * stats pages taken out of order (a page array grown past a page not yet made), and loops in
+     * loops left with their iterations counted in the code; then clamped
      * calls ({@link ThreadState#takeClamps}), the CPU clock's clamps
      * ({@link ThreadState#takeCpuClamps}), the tiny-call test's every outcome and
      * {@link Config#countOnly}'s. Each probe gets far fewer calls than
@@ -159,8 +160,10 @@ final class Calibrator {
      */
     static void freshThread(final Config c) {
         final int[] ids = {0, 2 * Stats.PAGE_PROBES, Stats.PAGE_PROBES};
+        final int outerLoop = 1, innerLoop = 2;
         boolean[] on = new boolean[2 * Stats.PAGE_PROBES + 1];
         for (int id : ids) on[id] = true;
+        on[outerLoop] = on[innerLoop] = true;
         final Config own = new Config(on, new boolean[1], new byte[on.length], 0, 0, 0, false);
         Thread t = new Thread(new Runnable() {
             @Override
@@ -176,6 +179,16 @@ final class Calibrator {
                             end(own, id, begin(own, id));
                             end(own, id, outer);
                         }
+                    }
+                    for (int i = 0; i < 4; i++) { // a loop in a loop in a method, a call inside, the iterations counted in the code
+                        int method = begin(own, ids[0]);
+                        int outer = Recorder.loopBegin(own, outerLoop);
+                        int inner = Recorder.loopBegin(own, innerLoop);
+                        end(own, ids[1], begin(own, ids[1])); // a call from inside the loops
+                        Recorder.loopEnd(own, innerLoop, inner, 8);
+                        Recorder.loopHandOver.counted(own, innerLoop, 4, 32); // count-only activations inside a loop
+                        Recorder.loopEnd(own, outerLoop, outer, 2);
+                        end(own, ids[0], method);
                     }
                     st.takeClamps(own, ids[0]);
                     st.takeCpuClamps();
