@@ -198,11 +198,19 @@ final class Calibrator {
             }
         }, "hyprof-calibration-first-calls");
         t.setDaemon(true);
-        t.start();
+        // Costs to deduct meanwhile, so that the thread's short calls are tiny (close's count of
+        // tiny calls) as a program's are: none is in effect before the first calibration, when no
+        // program thread records yet (one that did would be deducted these costs, not none).
+        Calibration inEffect = Recorder.calibration;
+        boolean provisional = inEffect == Calibration.NONE;
+        if (provisional) Recorder.calibration = FIRST_CALLS_COSTS;
         try {
+            t.start();
             t.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            if (provisional) Recorder.calibration = inEffect;
         }
         long events = 4;
         for (int loop = 0; loop < 2; loop++) {
@@ -219,7 +227,7 @@ final class Calibrator {
     /** Another ThreadLocal, so that a fresh thread has a map when it first looks its state up. */
     private static final ThreadLocal<Object> FIRST_CALLS_LOCAL = new ThreadLocal<Object>();
 
-    /** Costs for the tiny-call test's exercise in {@link #freshThread}: a 40 ns probe event. */
+    /** Costs for {@link #freshThread}'s calls and its tiny-call tests: a 40 ns probe event. */
     private static final Calibration FIRST_CALLS_COSTS = new Calibration(20_000, 40_000, 0, 20_000, 0);
 
     /** Flat begin/end pairs: their raw inclusive time is the inner cost. */
