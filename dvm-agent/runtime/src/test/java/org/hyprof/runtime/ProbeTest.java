@@ -317,7 +317,8 @@ class ProbeTest {
     /**
      * The start-up calibration's first-call exercise (Calibrator.firstCalls) runs probe events on
      * threads of its own, of probe ids a program has: none of them stays registered (the reporter
-     * would send an ended one's figures to the session), and their stats pages go back to the budget.
+     * would send an ended one's figures to the session), their stats pages go back to the budget,
+     * and the costs it deducts meanwhile (none being in effect yet) are taken back.
      */
     @Test
     void theFirstCallExerciseLeavesNoThreadAndGivesItsStatsPagesBack() {
@@ -325,9 +326,11 @@ class ProbeTest {
         Probe.exit(A); // this thread's page is taken before the figure is read
         long statsBytes = Recorder.statsBytes();
         int threads = Recorder.threads().length;
+        Calibration inEffect = Recorder.calibration;
         Calibrator.freshThread(new Config(new boolean[] {true}, new boolean[1], new byte[1], 0, 0, 0, false));
         assertEquals(statsBytes, Recorder.statsBytes(), "the exercise's stats pages are given back");
         assertEquals(threads, Recorder.threads().length, "no thread of the exercise stays");
+        assertSame(inEffect, Recorder.calibration, "its provisional costs are taken back");
         Hyprof.calibrate(false); // the exercise in place: the same
         assertEquals(statsBytes, Recorder.statsBytes());
         assertEquals(threads, Recorder.threads().length);
