@@ -156,7 +156,7 @@ final class Calibrator {
      * ({@link ThreadState#takeCpuClamps}), the tiny-call test's every outcome and
      * {@link Config#countOnly}'s. Each probe gets far fewer calls than
      * {@link ThreadState#COUNT_ONLY_AFTER}, so none is switched to count-only. The thread's state
-     * is dropped at once: it never shows in the session (this runs before the reporter starts).
+     * is never registered ({@link FirstCallsThread}) and is dropped at the end.
      */
     static void freshThread(final Config c) {
         final int[] ids = {0, 2 * Stats.PAGE_PROBES, Stats.PAGE_PROBES};
@@ -165,7 +165,7 @@ final class Calibrator {
         for (int id : ids) on[id] = true;
         on[outerLoop] = on[innerLoop] = true;
         final Config own = new Config(on, new boolean[1], new byte[on.length], 0, 0, 0, false);
-        Thread t = new Thread(new Runnable() {
+        Thread t = new FirstCallsThread(new Runnable() {
             @Override
             public void run() {
                 // a thread of the program has a ThreadLocal map, without this state in it: a miss
@@ -193,10 +193,10 @@ final class Calibrator {
                     st.takeClamps(own, ids[0]);
                     st.takeCpuClamps();
                 } finally {
-                    Recorder.unregister(st);
+                    Recorder.dropScratch(st);
                 }
             }
-        }, "hyprof-calibration-first-calls");
+        });
         t.setDaemon(true);
         // Costs to deduct meanwhile, so that the thread's short calls are tiny (close's count of
         // tiny calls) as a program's are: none is in effect before the first calibration, when no
@@ -222,6 +222,18 @@ final class Calibrator {
         }
         Config counting = new Config(c.on, new boolean[] {true}, new byte[1], 0, 0, 0, false, new boolean[] {true});
         if (c.countOnly(0) || counting.countOnly(0) || counting.withRoots(new boolean[1]).countOnly(0)) sink++;
+    }
+
+    /**
+     * The thread of {@link #freshThread}: its state, made by {@link Recorder#state} as a program
+     * thread's is, is never registered ({@code Recorder.register}), so no snapshot, sink or thread
+     * table ever sees it — a live collector asks for snapshots before the reporter starts, and
+     * this thread's probe ids are a program's.
+     */
+    static final class FirstCallsThread extends Thread {
+        FirstCallsThread(Runnable r) {
+            super(r, "hyprof-calibration-first-calls");
+        }
     }
 
     /** Another ThreadLocal, so that a fresh thread has a map when it first looks its state up. */

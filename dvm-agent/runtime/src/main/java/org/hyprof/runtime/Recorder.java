@@ -415,6 +415,8 @@ final class Recorder {
     }
 
     private static ThreadState register(Thread t) {
+        // the calibration's first-call exercise: a state of its own, seen by nothing (dropScratch)
+        if (t instanceof Calibrator.FirstCallsThread) return new ThreadState(t, -1);
         synchronized (THREADS) {
             ThreadState s = new ThreadState(t, nextIndex++);
             THREADS.add(s);
@@ -440,6 +442,12 @@ final class Recorder {
         int slot = slotOf(s.tid);
         if (byTid[slot] == s) byTid[slot] = VACANT;
         s.owner = null;
+    }
+
+    /** Gives back what a state never registered took: its stats pages and tree nodes. */
+    static void dropScratch(ThreadState s) {
+        statsLeft.addAndGet(s.statsBytes);
+        if (s.tree != null) s.tree.release();
     }
 
     /** Drops a thread's state from snapshots (the calibration thread's). */

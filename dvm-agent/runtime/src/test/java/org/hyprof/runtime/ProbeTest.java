@@ -316,12 +316,13 @@ class ProbeTest {
 
     /**
      * The start-up calibration's first-call exercise (Calibrator.firstCalls) runs probe events on
-     * threads of its own, of probe ids a program has: none of them stays registered (the reporter
-     * would send an ended one's figures to the session), their stats pages go back to the budget,
+     * threads of its own, of probe ids a program has: none of them is ever registered (a snapshot
+     * would show it, the reporter would send an ended one's figures to the session), their stats
+     * pages go back to the budget,
      * and the costs it deducts meanwhile (none being in effect yet) are taken back.
      */
     @Test
-    void theFirstCallExerciseLeavesNoThreadAndGivesItsStatsPagesBack() {
+    void theFirstCallExerciseLeavesNoThreadAndGivesItsStatsPagesBack() throws InterruptedException {
         Probe.enter(A);
         Probe.exit(A); // this thread's page is taken before the figure is read
         long statsBytes = Recorder.statsBytes();
@@ -334,6 +335,13 @@ class ProbeTest {
         Hyprof.calibrate(false); // the exercise in place: the same
         assertEquals(statsBytes, Recorder.statsBytes());
         assertEquals(threads, Recorder.threads().length);
+        // never registered, even while it runs: a live collector's snapshot may come at any time
+        ThreadState[] made = new ThreadState[1];
+        Thread t = new Calibrator.FirstCallsThread(() -> made[0] = Recorder.state());
+        t.start();
+        t.join();
+        assertNotNull(made[0]);
+        assertFalse(java.util.Arrays.asList(Recorder.threads()).contains(made[0]), "a first-call thread's state is never registered");
     }
 
     @Test
