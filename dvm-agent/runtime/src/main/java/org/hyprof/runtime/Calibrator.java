@@ -127,15 +127,16 @@ final class Calibrator {
 
     /**
      * {@code n} flat pairs, with the first calls of a new thread ({@link #freshThread}) after
-     * {@link #FIRST_CALLS_AFTER} of them, and again each time as many more have run (the probe
-     * path is C2-compiled after some thousands, at a time the JIT decides): so that the branches only a thread's first probe events take (its
-     * {@code ThreadLocal} miss, its first stats page and frames, its roots counted against the
-     * config, its first CPU clock readings) are in the probe path's branch profile when C2 compiles
-     * it. A branch the profile says was never taken is compiled as an uncommon trap: a program's
-     * first timed call took a dozen of them (-XX:+LogCompilation), each deoptimizing the probe path
-     * (and the program's method it was inlined into), which C2 then compiled again while the
-     * program ran. Only at start-up ({@code !quick}): a program's own threads have taken these
-     * branches by the time of a periodic calibration.
+     * {@link #FIRST_CALLS_AFTER} of them, and again each time as many more have run (C2 compiles
+     * the probe path after some thousands, when the JIT decides): so that the branches only a
+     * thread's first probe events take (its {@code ThreadLocal} miss, its first stats pages, its
+     * roots counted against a new config, its first CPU clock readings, clamped and tiny calls) are
+     * in the probe path's branch profile when C2 compiles it. A branch the profile says was never
+     * taken is compiled as an uncommon trap: a program's first timed calls took 5–14 of them
+     * ({@code bench/traps.sh}), each deoptimizing the probe path (and the program's method it was
+     * inlined into), which C2 then compiled again while the program ran. Only at start-up
+     * ({@code !quick}): a program's own threads have taken these branches by the time of a
+     * periodic calibration.
      */
     private static void firstCalls(Config c, int n) {
         int done = 0;
@@ -151,10 +152,9 @@ final class Calibrator {
      * A few nested probe events on a new thread (as a program's first timed calls are), under a
      * config of their own (its roots other arrays, as the program's config is), of probes on three
      * stats pages taken out of order (a page array grown past a page not yet made), and loops in
-     * loops left with their iterations counted in the code; then clamped
-     * calls ({@link ThreadState#takeClamps}), the CPU clock's clamps
-     * ({@link ThreadState#takeCpuClamps}), the tiny-call test's every outcome and
-     * {@link Config#countOnly}'s. Each probe gets far fewer calls than
+     * loops left with their iterations counted in the code; then clamped calls
+     * ({@link ThreadState#takeClamps}), the CPU clock's clamps ({@link ThreadState#takeCpuClamps}),
+     * the tiny-call test's every outcome and {@link Config#countOnly}'s. Each probe gets far fewer calls than
      * {@link ThreadState#COUNT_ONLY_AFTER}, so none is switched to count-only. The thread's state
      * is never registered ({@link FirstCallsThread}) and is dropped at the end.
      */
@@ -180,7 +180,8 @@ final class Calibrator {
                             end(own, id, outer);
                         }
                     }
-                    for (int i = 0; i < 4; i++) { // a loop in a loop in a method, a call inside, the iterations counted in the code
+                    // a loop in a loop in a method, a call inside, the iterations counted in the code
+                    for (int i = 0; i < 4; i++) {
                         int method = begin(own, ids[0]);
                         int outer = Recorder.loopBegin(own, outerLoop);
                         int inner = Recorder.loopBegin(own, innerLoop);
