@@ -173,29 +173,35 @@ final class Calibrator {
                 FIRST_CALLS_LOCAL.get();
                 ThreadState st = Recorder.state();
                 try {
-                    for (int i = 0; i < 4; i++) {
-                        for (int id : ids) {
-                            int outer = begin(own, id);
-                            end(own, id, begin(own, id));
-                            end(own, id, outer);
-                        }
-                    }
-                    // a loop in a loop in a method, a call inside, the iterations counted in the code
-                    for (int i = 0; i < 4; i++) {
-                        int method = begin(own, ids[0]);
-                        int outer = Recorder.loopBegin(own, outerLoop);
-                        int inner = Recorder.loopBegin(own, innerLoop);
-                        end(own, ids[1], begin(own, ids[1])); // a call from inside the loops
-                        Recorder.loopEnd(own, innerLoop, inner, 8);
-                        Recorder.loopHandOver.counted(own, innerLoop, 4, 32); // count-only activations inside a loop
-                        Recorder.loopEnd(own, outerLoop, outer, 2);
-                        end(own, ids[0], method);
-                    }
-                    st.takeClamps(own, ids[0]);
-                    st.takeCpuClamps();
+                    exercise(st);
+                } catch (Throwable e) {
+                    // best effort: only the JIT's branch profile depends on it
                 } finally {
                     Recorder.dropScratch(st);
                 }
+            }
+
+            private void exercise(ThreadState st) {
+                for (int i = 0; i < 4; i++) {
+                    for (int id : ids) {
+                        int outer = begin(own, id);
+                        end(own, id, begin(own, id));
+                        end(own, id, outer);
+                    }
+                }
+                // a loop in a loop in a method, a call inside, the iterations counted in the code
+                for (int i = 0; i < 4; i++) {
+                    int method = begin(own, ids[0]);
+                    int outer = Recorder.loopBegin(own, outerLoop);
+                    int inner = Recorder.loopBegin(own, innerLoop);
+                    end(own, ids[1], begin(own, ids[1])); // a call from inside the loops
+                    Recorder.loopEnd(own, innerLoop, inner, 8);
+                    Recorder.loopHandOver.counted(own, innerLoop, 4, 32); // count-only activations inside a loop
+                    Recorder.loopEnd(own, outerLoop, outer, 2);
+                    end(own, ids[0], method);
+                }
+                st.takeClamps(own, ids[0]);
+                st.takeCpuClamps();
             }
         });
         t.setDaemon(true);
