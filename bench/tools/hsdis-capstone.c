@@ -6,7 +6,6 @@
  * Options are ignored: Intel syntax always.
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <capstone/capstone.h>
 typedef void* (*event_callback_t)(void*, const char*, void*);
 typedef int (*printf_callback_t)(void*, const char*, ...);

@@ -42,6 +42,12 @@ final class Calibrator {
                 result[0] = measureHere(quick);
             }
         }, "hyprof-calibration");
+        runAndWait(t);
+        return result[0] != null ? result[0] : Calibration.NONE;
+    }
+
+    /** Runs t as a daemon and waits for it to end (an interrupt ends the wait and stays set). */
+    private static void runAndWait(Thread t) {
         t.setDaemon(true);
         t.start();
         try {
@@ -49,7 +55,6 @@ final class Calibrator {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return result[0] != null ? result[0] : Calibration.NONE;
     }
 
     private static Calibration measureHere(boolean quick) {
@@ -154,9 +159,9 @@ final class Calibrator {
      * stats pages taken out of order (a page array grown past a page not yet made), and loops in
      * loops left with their iterations counted in the code; then clamped calls
      * ({@link ThreadState#takeClamps}), the CPU clock's clamps ({@link ThreadState#takeCpuClamps}),
-     * the tiny-call test's every outcome and {@link Config#countOnly}'s. Each probe gets far fewer calls than
-     * {@link ThreadState#COUNT_ONLY_AFTER}, so none is switched to count-only. The thread's state
-     * is never registered ({@link FirstCallsThread}) and is dropped at the end.
+     * the tiny-call test's every outcome and {@link Config#countOnly}'s. Each probe gets far fewer
+     * calls than {@link ThreadState#COUNT_ONLY_AFTER}, so none is switched to count-only. The
+     * thread's state is never registered ({@link FirstCallsThread}) and is dropped at the end.
      */
     static void freshThread(final Config c) {
         final int[] ids = {0, 2 * Stats.PAGE_PROBES, Stats.PAGE_PROBES};
@@ -204,7 +209,6 @@ final class Calibrator {
                 st.takeCpuClamps();
             }
         });
-        t.setDaemon(true);
         // Costs to deduct meanwhile, so that the thread's short calls are tiny (close's count of
         // tiny calls) as a program's are: none is in effect before the first calibration, when no
         // program thread records yet (one that did would be deducted these costs, not none).
@@ -212,18 +216,14 @@ final class Calibrator {
         boolean provisional = inEffect == Calibration.NONE;
         if (provisional) Recorder.calibration = FIRST_CALLS_COSTS;
         try {
-            t.start();
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            runAndWait(t);
         } finally {
             if (provisional) Recorder.calibration = inEffect;
         }
-        long events = 4;
         for (int loop = 0; loop < 2; loop++) {
             for (int nested = 0; nested < 2; nested++) {
                 for (long raw : new long[] {10, 400, 4000}) { // tiny; short but not tiny on its raw time; long
-                    if (ThreadState.tinyCall(FIRST_CALLS_COSTS, loop == 1, nested == 1, raw / 2, raw, events)) sink++;
+                    if (ThreadState.tinyCall(FIRST_CALLS_COSTS, loop == 1, nested == 1, raw / 2, raw, 4)) sink++;
                 }
             }
         }

@@ -318,8 +318,8 @@ class ProbeTest {
      * The start-up calibration's first-call exercise (Calibrator.firstCalls) runs probe events on
      * threads of its own, of probe ids a program has: none of them is ever registered (a snapshot
      * would show it, the reporter would send an ended one's figures to the session), their stats
-     * pages go back to the budget,
-     * and the costs it deducts meanwhile (none being in effect yet) are taken back.
+     * pages go back to the budget, and the costs it deducts meanwhile (none being in effect yet)
+     * are taken back.
      */
     @Test
     void theFirstCallExerciseLeavesNoThreadAndGivesItsStatsPagesBack() throws InterruptedException {
