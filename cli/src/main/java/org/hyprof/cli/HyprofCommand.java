@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             ExportCommand.class,
             CompareCommand.class,
             NativeCommand.class,
+            CalibrateCommand.class,
             DemoCommand.class,
             ServeCommand.class,
             CtlCommand.class,

@@ -312,6 +312,15 @@ public final class Hyprof {
         return Recorder.calibration;
     }
 
+    /**
+     * Measures probe costs now, as {@link #calibrate} does, and returns the measurement without
+     * putting it in the session or in effect: for {@code hyprof calibrate}, which repeats it to
+     * show how much this machine's probe costs move.
+     */
+    public static Calibration measureCalibration(boolean quick) {
+        return Calibrator.measure(quick);
+    }
+
     /** The calibration in effect. */
     public static Calibration calibration() {
         return Recorder.calibration;
