@@ -6,7 +6,8 @@ import org.hyprof.store.CalibrationRecord;
 
 /**
  * The probe costs a session's times were deducted with, in one sentence for the table report and
- * the HTML page: the latest calibration's event, inner and outer costs, the count-only call and
+ * the HTML page: the event, inner and outer costs of the calibration in effect at the end
+ * ({@link CalibrationRecord#inEffect}), the count-only call and
  * the loop hand-over (when the runtime measured them), how noisy the event cost's measurement was,
  * and how each cost moved over the run's calibrations.
  */
@@ -20,7 +21,7 @@ public final class CalibrationSummary {
      * {@code cals} oldest first, not empty.
      */
     public static String of(List<CalibrationRecord> cals) {
-        CalibrationRecord c = cals.get(cals.size() - 1);
+        CalibrationRecord c = CalibrationRecord.inEffect(cals);
         StringBuilder b = new StringBuilder("probe event ").append(Units.nanosOfPicos(c.perEventPicos())).append(" ns");
         String noise = c.perEventSpreadPicos() > 0 ? "rounds within " + Units.nanosOfPicos(c.perEventSpreadPicos()) + " ns" : "";
         String moved = overTheRun(cals, CalibrationRecord::perEventPicos);
@@ -28,13 +29,15 @@ public final class CalibrationSummary {
             b.append(" (").append(noise).append(!noise.isEmpty() && !moved.isEmpty() ? "; " : "").append(moved).append(')');
         b.append(", inner ").append(Units.nanosOfPicos(c.innerPicos())).append(" ns, outer ")
                 .append(Units.nanosOfPicos(c.outerPicos())).append(" ns");
-        cost(b, "count-only call", cals, CalibrationRecord::countPicos);
-        cost(b, "loop hand-over", cals, CalibrationRecord::loopFlushPicos);
-        return b.append(" (").append(cals.size()).append(cals.size() == 1 ? " measurement)" : " measurements)").toString();
+        cost(b, "count-only call", c, cals, CalibrationRecord::countPicos);
+        cost(b, "loop hand-over", c, cals, CalibrationRecord::loopFlushPicos);
+        int n = CalibrationRecord.measurements(cals).size();
+        return b.append(" (").append(n).append(n == 1 ? " measurement)" : " measurements)").toString();
     }
 
-    private static void cost(StringBuilder b, String name, List<CalibrationRecord> cals, ToLongFunction<CalibrationRecord> f) {
-        long v = f.applyAsLong(cals.get(cals.size() - 1));
+    private static void cost(StringBuilder b, String name, CalibrationRecord inEffect, List<CalibrationRecord> cals,
+                             ToLongFunction<CalibrationRecord> f) {
+        long v = f.applyAsLong(inEffect);
         if (v <= 0) return;
         String moved = overTheRun(cals, f);
         b.append(", ").append(name).append(' ').append(Units.nanosOfPicos(v)).append(" ns");

@@ -154,9 +154,9 @@ public final class Profile {
             Map<Integer, String> names = MethodNames.names(procProbes, style);
             Map<Long, long[]> perThread = new LinkedHashMap<>(); // tid -> methods, calls, time, raw, native ns, native pJ
             List<CalibrationRecord> procCals = store.calibrations(proc.id());
-            // the calibration in force when a probe went count-only is not recorded: the latest is
-            // the best guess (the runtime decides with the calibration of the moment)
-            CalibrationRecord procCal = procCals.isEmpty() ? null : procCals.get(procCals.size() - 1);
+            // the calibration in force when a probe went count-only is not recorded: the one in
+            // effect at the end is the best guess (the runtime decides with the calibration of the moment)
+            CalibrationRecord procCal = CalibrationRecord.inEffect(procCals);
             long pCalls = 0, pTime = 0, pRaw = 0, pNatNs = 0, pNatPj = 0, pEnergyTime = 0, pCpu = 0;
             boolean procCpu = false;
             for (ProbeStats s : store.stats(proc.id())) {

@@ -180,8 +180,10 @@ public final class ReportWriter {
         ObjectNode root = m.createObjectNode();
         root.put("event_drops", profile.eventDrops());
         ArrayNode cals = root.putArray("calibrations");
-        for (CalibrationRecord c : profile.calibrations()) {
+        CalibrationRecord inEffect = CalibrationRecord.inEffect(profile.calibrations());
+        for (CalibrationRecord c : CalibrationRecord.measurements(profile.calibrations())) {
             ObjectNode o = cals.addObject();
+            o.put("in_effect", c.sameFigures(inEffect)); // the one the times were deducted with at the end
             o.put("inner_ps", c.innerPicos());
             o.put("per_event_ps", c.perEventPicos());
             o.put("per_iter_ps", c.perIterPicos());
@@ -266,7 +268,7 @@ public final class ReportWriter {
                     p.status().equals(ProcessInfo.ENDED) ? "" : " - " + ProcessInfo.meaning(p.status()));
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
-            CalibrationRecord c = cals.get(cals.size() - 1);
+            CalibrationRecord c = CalibrationRecord.inEffect(cals);
             out.printf(Locale.ROOT, "calibration: %s; calls under %s are tiny (loop activations under %s); times are %s%n",
                     CalibrationSummary.of(cals), Units.duration(c.tinyNanos()), Units.duration(c.tinyLoopNanos()),
                     raw ? "RAW (probe cost included)" : "deducted");

@@ -226,7 +226,7 @@ public final class HtmlReport {
         if (last >= first) g.writeNumberField("durationMillis", last - first);
         List<CalibrationRecord> cals = profile.calibrations();
         if (!cals.isEmpty()) {
-            CalibrationRecord c = cals.get(cals.size() - 1);
+            CalibrationRecord c = CalibrationRecord.inEffect(cals);
             g.writeStringField("calibration", org.hyprof.correlate.CalibrationSummary.of(cals) + "; calls under "
                     + c.tinyNanos() + " ns are tiny (loop activations under " + c.tinyLoopNanos() + " ns)");
         }

@@ -20,6 +20,35 @@ public record CalibrationRecord(long measuredAtNanos, long innerPicos, long perE
         this(measuredAtNanos, innerPicos, perEventPicos, perIterPicos, clockPicos, 0, 0, 0);
     }
 
+    /**
+     * The calibration a run's times were deducted with at its end: the last record (by time). The
+     * runtime writes every measurement, and after one that did not go into effect (it deducts with
+     * the median of its last measurements, {@code Calibration.choose}) the figures in effect
+     * again, stamped with that time; null for none.
+     */
+    public static CalibrationRecord inEffect(java.util.List<CalibrationRecord> cals) {
+        return cals.isEmpty() ? null : cals.get(cals.size() - 1);
+    }
+
+    /**
+     * The measurements of {@code cals}, each once, in the order they were made: without the
+     * restatements {@link #inEffect} explains (the same figures at a later time).
+     */
+    public static java.util.List<CalibrationRecord> measurements(java.util.List<CalibrationRecord> cals) {
+        java.util.Map<CalibrationRecord, CalibrationRecord> first = new java.util.LinkedHashMap<>();
+        for (CalibrationRecord c : cals) first.putIfAbsent(c.figures(), c);
+        return new java.util.ArrayList<>(first.values());
+    }
+
+    /** Whether {@code other} has the same figures, whenever it was stamped. */
+    public boolean sameFigures(CalibrationRecord other) {
+        return other != null && figures().equals(other.figures());
+    }
+
+    private CalibrationRecord figures() {
+        return new CalibrationRecord(0, innerPicos, perEventPicos, perIterPicos, clockPicos, perEventSpreadPicos, countPicos, loopFlushPicos);
+    }
+
     /** Part of a callee's probe pair charged to its caller. */
     public long outerPicos() {
         return Math.max(0, 2 * perEventPicos - innerPicos);

@@ -216,7 +216,7 @@ final class SessionView {
             threadSums.forEach((tid, t) -> ts.put(tid, new ThreadSum(t[0], t[1], t[2],
                     Math.max(0, energy.microjoules(t[4], t[1], 0)), t[3] / 1e6, t[6] != 0 ? (Long) t[5] : null)));
             List<CalibrationRecord> cals = store.calibrations(pi.id());
-            if (!cals.isEmpty()) cal = cals.get(cals.size() - 1);
+            if (!cals.isEmpty()) cal = CalibrationRecord.inEffect(cals); // the one the times were deducted with
             ps.add(new Proc(pi, live != null && live.connected(pi.id()), probes, agg,
                     store.threads(pi.id()), live == null ? null : live.state(pi.id()), live == null ? null : live.scope(pi.id()),
                     ts, store.nativeBlocks(pi.id()), MethodNames.names(probes, style)));

@@ -123,6 +123,40 @@ public final class Calibration {
 
     static final Calibration NONE = new Calibration(0, 0, 0, 0, 0);
 
+    /** The same figures, stamped {@code atNanos}: the calibration in effect restated in the session after another measurement. */
+    Calibration restatedAt(long atNanos) {
+        return new Calibration(innerPicos, perEventPicos, perIterPicos, clockPicos, atNanos, perEventSpreadPicos, countPicos,
+                loopFlushPicos);
+    }
+
+    /** Measurements a run's calibration in effect is chosen from (its last ones; {@link #choose}). */
+    public static final int KEPT = 7;
+
+    /**
+     * The calibration in effect after {@code measured} joins {@code kept} (the last {@link #KEPT}
+     * with positive costs, oldest first, updated here): their median by probe-event cost, or
+     * {@code current} while that is one of the middle two of an even count, or within the noise
+     * of the median. A measurement of no cost (all noise) is not kept, and goes into effect only
+     * while nothing is kept. {@link Hyprof#calibrate} holds a run's measurements so.
+     */
+    static Calibration choose(java.util.List<Calibration> kept, Calibration measured, Calibration current) {
+        if (measured.perEventPicos > 0 && measured.innerPicos > 0) {
+            kept.add(measured);
+            if (kept.size() > KEPT) kept.remove(0);
+        }
+        if (kept.isEmpty()) return current.movedBeyondNoise(measured) ? measured : current;
+        Calibration[] s = kept.toArray(new Calibration[0]);
+        java.util.Arrays.sort(s, new java.util.Comparator<Calibration>() {
+            @Override
+            public int compare(Calibration a, Calibration b) {
+                return a.perEventPicos < b.perEventPicos ? -1 : a.perEventPicos == b.perEventPicos ? 0 : 1;
+            }
+        });
+        Calibration lower = s[(s.length - 1) / 2], upper = s[s.length / 2];
+        if (current == lower || current == upper) return current;
+        return current.movedBeyondNoise(lower) ? lower : current;
+    }
+
     /** Whether {@code next} differs from this one by more than the noise of either measurement. */
     boolean movedBeyondNoise(Calibration next) {
         if (this == NONE || perEventPicos == 0) return true;

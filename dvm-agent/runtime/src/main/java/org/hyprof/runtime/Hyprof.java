@@ -93,6 +93,9 @@ public final class Hyprof {
             Recorder.publish(c);
             setRoots(o.roots);
             installLoopHandOver();
+            synchronized (CALIBRATIONS) {
+                CALIBRATIONS.clear(); // a run's own measurements only
+            }
             if (o.calibrate) calibrate(false);
             started = true;
             startReporter(o);
@@ -300,17 +303,32 @@ public final class Hyprof {
 
     /**
      * Measures probe costs now and puts them in the session. The first measurement goes into
-     * effect; a later one ({@code quick}, periodic) only when the cost moved beyond the noise of
-     * the measurements ({@link Calibration#movedBeyondNoise}), so a GC pause or a JIT recompilation
-     * during one measurement does not change how the rest of the run is deducted. Returns the
-     * calibration in effect afterwards.
+     * effect; later ones ({@code quick}, periodic) are held together with it: the one in effect is
+     * the median by probe-event cost of the last {@link Calibration#KEPT}, when it moved beyond
+     * the noise of the measurements ({@link Calibration#movedBeyondNoise}). So a GC pause or a JIT
+     * recompilation during one measurement, or a few seconds of contention for the core on a
+     * shared machine (its costs then read up to 1.5× for a second or two: {@code hyprof calibrate}),
+     * does not change how the rest of the run is deducted; a lasting change does once it is most
+     * of the measurements kept. A measurement with a cost of 0 (all noise) goes into effect only
+     * while no other is there. Every measurement goes to the session, and after one that did not
+     * go into effect the figures in effect again, stamped with the time. Returns the calibration in effect afterwards.
      */
     public static Calibration calibrate(boolean quick) {
         Calibration cal = Calibrator.measure(quick);
         Recorder.sink().calibration(cal);
-        if (Recorder.calibration.movedBeyondNoise(cal)) Recorder.calibration = cal;
+        synchronized (CALIBRATIONS) {
+            Calibration inEffect = Calibration.choose(CALIBRATIONS, cal, Recorder.calibration);
+            Recorder.calibration = inEffect;
+            // the session's last calibration record is always the one in effect (reports show it):
+            // after a measurement that did not go into effect, its figures again, stamped now (the
+            // session orders calibrations by time and keeps one per time)
+            if (inEffect != cal) Recorder.sink().calibration(inEffect.restatedAt(System.nanoTime()));
+        }
         return Recorder.calibration;
     }
+
+    /** The last measurements with positive costs, oldest first (guarded by itself; see {@link Calibration#choose}). */
+    private static final java.util.ArrayList<Calibration> CALIBRATIONS = new java.util.ArrayList<Calibration>();
 
     /**
      * Measures probe costs now, as {@link #calibrate} does, and returns the measurement without
@@ -427,6 +445,9 @@ public final class Hyprof {
     /** Stops and forgets everything recorded (tests). */
     public static void reset() {
         stop();
+        synchronized (CALIBRATIONS) {
+            CALIBRATIONS.clear();
+        }
         synchronized (LOCK) {
             Recorder.reset();
             Recorder.loopsListener = null;
