@@ -30,8 +30,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = {"Measure hyprof's probe costs on this machine several times and say how much they move.",
             "Each measurement is the one a profiled program's runtime makes at its start (its calibration line in",
-            "'hyprof report'). Times are deducted with one measurement: where they move, deducted times are uncertain",
-            "by about that much of the probe cost taken from them (the report's probe%% column).",
+            "'hyprof report'). A run is deducted with costs measured at its start (and every 30 s): where they move,",
+            "deducted times are uncertain by about that much of the probe cost taken from them (the report's probe%% column).",
             "Columns: ns per probe event, its measurement's spread (rounds within), the inner and outer parts of a timed pair,",
             "a count-only call, a loop hand-over and one clock read; 'at s' is when each measurement ended, in seconds",
             "since the first began. Run it pinned to one CPU (taskset -c N) to see one CPU's costs."})
@@ -184,8 +184,8 @@ public final class CalibrateCommand implements Callable<Integer> {
             return String.format(Locale.ROOT, "steady: the probe event's cost moved %.1f %% over %.1f s (%s), under %.0f %%:"
                     + " deducted times here are as good as one measurement", moved, overSeconds, range, STEADY_PERCENT);
         return String.format(Locale.ROOT, "moving: the probe event's cost moved %.1f %% over %.1f s (%s): a run is deducted"
-                + " with the costs of one moment, so a row's deducted time may be off by up to about %.0f %% of the probe"
-                + " cost taken from it (its probe%% of its raw time in the report)", moved, overSeconds, range, moved);
+                + " with costs measured at a few moments, so a row's deducted time may be off by up to about %.0f %% of the"
+                + " probe cost taken from it (its probe%% of its raw time in the report)", moved, overSeconds, range, moved);
     }
 
     static String csv(List<Measurement> ms) {
