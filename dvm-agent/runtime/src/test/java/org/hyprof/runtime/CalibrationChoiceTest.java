@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
  * Which measurement of the probe costs is in effect ({@link Calibration#choose}): the first; then the
  * median by probe-event cost of the last {@link Calibration#KEPT}, so that one measurement
  * made during a few seconds of contention (1.5× on a shared machine) changes nothing, while a
- * lasting change goes into effect once it is most of them. Measurements of 0 are never kept.
+ * lasting change goes into effect once it is most of them. Measurements of 0, or disturbed ones
+ * (their rounds spread over a quarter of their cost), are never kept.
  */
 class CalibrationChoiceTest {
     private final List<Calibration> kept = new ArrayList<>();
@@ -62,5 +63,20 @@ class CalibrationChoiceTest {
         assertSame(a, measured(a));
         assertSame(a, measured(zero), "not kept, so never the median");
         assertEquals(1, kept.size());
+    }
+
+    @Test
+    void aDisturbedMeasurementIsNotKept() {
+        Calibration a = event(60);
+        measured(a);
+        Calibration disturbed = new Calibration(75_000, 150_000, 0, 30_000, 0, 152_800); // rounds within 152.8 ns
+        assertSame(a, measured(disturbed));
+        assertEquals(List.of(a), kept);
+        Calibration first = new Calibration(35_000, 70_000, 0, 30_000, 0, 30_000); // a start-up one within 30 ns of 70
+        kept.clear();
+        current = Calibration.NONE;
+        assertSame(first, measured(first), "in effect while nothing steadier is there");
+        Calibration b = event(61);
+        assertSame(b, measured(b), "then the first steady one");
     }
 }
