@@ -130,7 +130,7 @@ public final class Calibration {
     }
 
     /** Measurements a run's calibration in effect is chosen from (its last ones; {@link #choose}). */
-    public static final int KEPT = 7;
+    static final int KEPT = 7;
     /** A measurement whose rounds spread more than 1/DISTURBED of its event cost was disturbed ({@link #choose}). */
     static final int DISTURBED = 4;
 
@@ -138,14 +138,15 @@ public final class Calibration {
      * The calibration in effect after {@code measured} joins {@code kept} (the last {@link #KEPT}
      * with positive costs, oldest first, updated here): their median by probe-event cost, or
      * {@code current} while that is one of the middle two of an even count, or kept and within
-     * the noise of the median. A measurement of no cost (all noise), or whose rounds spread more than
-     * 1/{@link #DISTURBED} of its event cost (preempted by the program's own threads, a GC:
+     * the noise of the median. A measurement of no cost (all noise), or whose rounds spread more
+     * than 1/{@link #DISTURBED} of its event cost (preempted by the program's own threads, a GC:
      * periodic measurements on a busy machine read 150 ns within a run of 60), is not kept, and
      * goes into effect only while nothing is kept. {@link Hyprof#calibrate} holds a run's
      * measurements so.
      */
     static Calibration choose(java.util.List<Calibration> kept, Calibration measured, Calibration current) {
-        if (measured.perEventPicos > 0 && measured.innerPicos > 0 && measured.perEventSpreadPicos <= measured.perEventPicos / DISTURBED) {
+        boolean steady = measured.perEventSpreadPicos <= measured.perEventPicos / DISTURBED;
+        if (measured.perEventPicos > 0 && measured.innerPicos > 0 && steady) {
             kept.add(measured);
             if (kept.size() > KEPT) kept.remove(0);
         }

@@ -304,14 +304,15 @@ public final class Hyprof {
     /**
      * Measures probe costs now and puts them in the session. The first measurement goes into
      * effect; later ones ({@code quick}, periodic) are held together with it: the one in effect is
-     * the median by probe-event cost of the last {@link Calibration#KEPT}, when it moved beyond
+     * the median by probe-event cost of the last {@code Calibration.KEPT} (7), when it moved beyond
      * the noise of the measurements ({@link Calibration#movedBeyondNoise}). So a GC pause or a JIT
      * recompilation during one measurement, or a few seconds of contention for the core on a
      * shared machine (its costs then read up to 1.5× for a second or two: {@code hyprof calibrate}),
      * does not change how the rest of the run is deducted; a lasting change does once it is most
-     * of the measurements kept. A measurement with a cost of 0 (all noise) goes into effect only
-     * while no other is there. Every measurement goes to the session, and after one that did not
-     * go into effect the figures in effect again, stamped with the time. Returns the calibration in effect afterwards.
+     * of the measurements kept. A measurement with a cost of 0 (all noise) or a disturbed one
+     * (its rounds spread widely) goes into effect only while no other is there. Every measurement
+     * goes to the session, and after one that did not go into effect the figures in effect again,
+     * stamped with the time. Returns the calibration in effect afterwards.
      */
     public static Calibration calibrate(boolean quick) {
         Calibration cal = Calibrator.measure(quick);
