@@ -143,9 +143,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    private static String summaryRow(String name, List<Measurement> ms, java.util.function.Function<long[], Long> stat) {
+    private static String summaryRow(String name, List<Measurement> ms, ToLongFunction<long[]> stat) {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-7s %7s", name, ""));
-        for (Figure fig : FIGURES) b.append(String.format(Locale.ROOT, " %" + width(fig) + ".1f", stat.apply(values(ms, fig)) / 1000.0));
+        for (Figure fig : FIGURES) b.append(String.format(Locale.ROOT, " %" + width(fig) + ".1f", stat.applyAsLong(values(ms, fig)) / 1000.0));
         return b.toString();
     }
 
@@ -228,17 +228,17 @@ public final class CalibrateCommand implements Callable<Integer> {
         private Stats() {}
 
         /** The middle value; the lower middle of an even count (a value that was measured). */
-        static Long median(long[] v) {
+        static long median(long[] v) {
             long[] s = v.clone();
             Arrays.sort(s);
             return s[(s.length - 1) / 2];
         }
 
-        static Long min(long[] v) {
+        static long min(long[] v) {
             return Arrays.stream(v).min().getAsLong();
         }
 
-        static Long max(long[] v) {
+        static long max(long[] v) {
             return Arrays.stream(v).max().getAsLong();
         }
     }
