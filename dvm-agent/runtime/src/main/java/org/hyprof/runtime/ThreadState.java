@@ -1259,6 +1259,7 @@ final class ThreadState {
      * SciMark's Monte Carlo became a call (−15 %).
      */
     private void countedSlow(int k, long calls, long iterations) {
+        if (k == FLUSH_ALL) Recorder.offerHot(this);
         long[] sl = cSlots;
         int i = k == FLUSH_ALL ? -1 : slotOf(k);
         boolean bound = i >= 0 && sl[i] == slotKey(top, k); // the call is added, and the path is at its bound

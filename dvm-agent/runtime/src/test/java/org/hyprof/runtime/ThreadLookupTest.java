@@ -2,6 +2,9 @@ package org.hyprof.runtime;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -13,15 +16,17 @@ import org.junit.jupiter.api.Test;
  * Count-only calls find their thread's state through the thread-id table ({@link Recorder#stateByTid}):
  * threads whose ids share a slot, or that answer the same id, keep their own states and exact
  * counts, a slot a retired thread held is taken by the next thread on it, and a reset forgets the
- * table.
+ * table. Before the table, count-only sites try the hot thread's state ({@code Recorder.hot}): it
+ * serves its own thread only, and a freed one is taken by the next thread that flushes its counts.
  */
 class ThreadLookupTest {
-    static final int A = 1, B = 2;
+    static final int A = 1, B = 2, TINY = 3;
 
     @BeforeEach
     void start() {
         RuntimeTesting.startQuiet();
-        Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, true}, null);
+        Hyprof.defineProbes(1, new byte[] {Hyprof.METHOD, Hyprof.METHOD, Hyprof.METHOD}, new boolean[] {true, true, true}, null);
+        Hyprof.countOnly(TINY);
     }
 
     @AfterEach
@@ -156,6 +161,93 @@ class ThreadLookupTest {
         } finally {
             finish.countDown();
             liar.join();
+        }
+    }
+
+    /** TINY's {@code invokedynamic} site, count-only: its fast path ({@link Recorder#countFast}) first. */
+    private static MethodHandle tinySite() throws Throwable {
+        return ProbeSites.bootstrap(MethodHandles.lookup(), "begin", MethodType.methodType(int.class), TINY).dynamicInvoker();
+    }
+
+    /** n count-only calls through the site, under a timed activation of A (whose end flushes them). */
+    private static void countedUnderA(MethodHandle tiny, int n) throws Throwable {
+        int a = Probe.begin(A);
+        for (int i = 0; i < n; i++) assertEquals(0, (int) tiny.invokeExact());
+        Probe.end(A, a);
+    }
+
+    @Test
+    void theHotStateServesOnlyItsOwnThread() throws Throwable {
+        final MethodHandle tiny = tinySite();
+        call(A, 1); // the first thread to take a slot
+        ThreadState mine = Recorder.stateByTid();
+        assertTrue(Recorder.isHot(mine), "the first slot holder is the hot thread");
+        final AtomicReference<ThreadState> otherState = new AtomicReference<ThreadState>();
+        final AtomicReference<Throwable> failed = new AtomicReference<Throwable>();
+        final CountDownLatch otherDone = new CountDownLatch(1), finish = new CountDownLatch(1);
+        Thread other = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    countedUnderA(tiny, 1000);
+                    otherState.set(Recorder.stateByTid());
+                } catch (Throwable t) {
+                    failed.set(t);
+                }
+                otherDone.countDown();
+                awaitQuietly(finish); // alive until its figures are read
+            }
+        }, "other");
+        other.start();
+        try {
+            assertTrue(otherDone.await(30, TimeUnit.SECONDS));
+            assertNull(failed.get());
+            assertNotSame(mine, otherState.get());
+            assertTrue(Recorder.holdsSlot(otherState.get()), "the other thread counts through its table slot");
+            assertFalse(Recorder.isHot(otherState.get()), "and does not take the hot state from a live holder");
+            countedUnderA(tiny, 7);
+            assertEquals(1000, of(other).get(TINY, Stats.COUNT_ONLY_CALLS), "the other thread's calls, all in its own state");
+            assertEquals(7, of(Thread.currentThread()).get(TINY, Stats.COUNT_ONLY_CALLS), "the hot thread's, in its own");
+            assertEquals(1, of(other).get(A, Stats.CALLS));
+        } finally {
+            finish.countDown();
+            other.join();
+        }
+    }
+
+    @Test
+    void aFreedHotStateGoesToTheNextThreadThatFlushesItsCounts() throws Throwable {
+        final MethodHandle tiny = tinySite();
+        final AtomicReference<ThreadState> firstState = new AtomicReference<ThreadState>();
+        final CountDownLatch firstRegistered = new CountDownLatch(1), release = new CountDownLatch(1);
+        Thread first = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                call(A, 1);
+                firstState.set(Recorder.stateByTid());
+                firstRegistered.countDown();
+                awaitQuietly(release); // hot, and alive, while this thread registers
+            }
+        }, "first");
+        first.start();
+        try {
+            assertTrue(firstRegistered.await(30, TimeUnit.SECONDS));
+            assertTrue(Recorder.isHot(firstState.get()));
+            call(A, 1);
+            ThreadState mine = Recorder.stateByTid();
+            assertTrue(Recorder.holdsSlot(mine));
+            assertFalse(Recorder.isHot(mine), "registered while another thread was hot");
+            release.countDown();
+            first.join();
+            Recorder.retire(Recorder.deadThreads()); // unless the reporter's round came first
+            assertFalse(Recorder.isHot(firstState.get()), "a retired thread's state is no longer hot");
+            countedUnderA(tiny, 5); // through the table; A's end flushes them
+            assertTrue(Recorder.isHot(mine), "the next thread to flush its counts takes the hot state");
+            countedUnderA(tiny, 3); // and counts through it
+            assertEquals(8, of(Thread.currentThread()).get(TINY, Stats.COUNT_ONLY_CALLS));
+        } finally {
+            release.countDown();
+            first.join();
         }
     }
 
