@@ -31,7 +31,24 @@ final class Calibrator {
     static final int COUNT_ROUND_CALLS = 1_000_000;
     private static final int TREE_DEPTH = 10;
     private static final int TREE_CALLS = (1 << (TREE_DEPTH + 1)) - 1; // calls per tree
-    private static volatile long sink;
+    static volatile long sink;
+
+    /**
+     * How the count-only trees are run: on the JVM through an {@code invokedynamic}-like site
+     * ({@link CountSiteTrees}, installed when recording starts), else with the static entry
+     * ({@link #staticTrees}), as Android's probes are called.
+     */
+    interface CountedTrees {
+        /** Time of {@code trees} trees of {@code depth}, count-only calls under a timed activation, or plain ones. */
+        long run(Config counting, Config timed, int trees, int depth, boolean probed);
+    }
+
+    static CountedTrees countedTrees = new CountedTrees() {
+        @Override
+        public long run(Config counting, Config timed, int trees, int depth, boolean probed) {
+            return staticTrees(counting, timed, trees, probed);
+        }
+    };
 
     /** Measures and returns a calibration; {@code quick} uses fewer iterations (periodic runs). */
     static Calibration measure(final boolean quick) {
@@ -89,8 +106,8 @@ final class Calibrator {
             Config counting = new Config(new boolean[] {true}, c.root, new byte[1], 0, 0, 0, false, new boolean[] {true});
             Recorder.LoopHandOver loops = Recorder.loopHandOver;
             for (int w = 0; w < warm; w++) {
-                countedTrees(counting, c, trees, true);
-                countedTrees(counting, c, trees, false);
+                countedTrees.run(counting, c, trees, TREE_DEPTH, true);
+                countedTrees.run(counting, c, trees, TREE_DEPTH, false);
                 flushes(loops, counting, c, n / 4, true);
                 flushes(loops, counting, c, n / 4, false);
             }
@@ -113,7 +130,8 @@ final class Calibrator {
                 long i0 = iters(c, n, false);
                 iter[r] = Math.max(0, ip - i0) * 1000 / n;
                 clk[r] = clock(n) * 1000 / n;
-                long cp = countedTrees(counting, c, countTrees, true), c0 = countedTrees(counting, c, countTrees, false);
+                long cp = countedTrees.run(counting, c, countTrees, TREE_DEPTH, true);
+                long c0 = countedTrees.run(counting, c, countTrees, TREE_DEPTH, false);
                 count[r] = Math.max(0, cp - c0) * 1000 / countCalls;
                 long fp = flushes(loops, counting, c, ln, true), f0 = flushes(loops, counting, c, ln, false);
                 flush[r] = Math.max(0, fp - f0) * 1000 / ln;
@@ -265,7 +283,7 @@ final class Calibrator {
         return d;
     }
 
-    private static long plainTree(int depth, int x) {
+    static long plainTree(int depth, int x) {
         if (depth == 0) return x * 31 + 7;
         return plainTree(depth - 1, x + 1) + plainTree(depth - 1, x ^ depth);
     }
@@ -310,10 +328,10 @@ final class Calibrator {
     }
 
     /**
-     * A count-only call as this VM's sites make it: on the JVM (invokedynamic sites, the default)
-     * the site's guard, {@link Recorder#countFast} else the full path; on Android the probe's
-     * static entry. (A JVM app rewritten with {@code --probe-sites static} takes the full path,
-     * which costs more than the fast one calibrated here.)
+     * The count-only call of {@link #staticTrees}: on Android the probe's static entry; on a JVM
+     * where {@link CountSiteTrees} could not be loaded, {@link Recorder#countFast} else the full
+     * path (the site's guard by hand). (A JVM app rewritten with {@code --probe-sites static}
+     * takes the full path, which costs more than the fast one calibrated on the JVM.)
      */
     private static int countOnlyBegin(Config c) {
         if (FAST_COUNT && Recorder.countFast(c, 0)) return 0;
@@ -331,7 +349,7 @@ final class Calibrator {
      * about 1.0 ns and its small methods' 0.8–1.1 ns (their callers over-deducted by 56–98 %);
      * these trees measure 0.9–1.0 ns (bench/README, "2026-12-02 (evening)").
      */
-    private static long countedTrees(Config c, Config timed, int trees, boolean probed) {
+    private static long staticTrees(Config c, Config timed, int trees, boolean probed) {
         long s = 0;
         long t0 = System.nanoTime();
         if (probed) {

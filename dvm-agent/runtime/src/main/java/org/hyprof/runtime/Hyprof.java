@@ -585,6 +585,11 @@ public final class Hyprof {
         } catch (Throwable t) {
             Recorder.report("loop probes stay inlined: " + t);
         }
+        try {
+            Class.forName("org.hyprof.runtime.CountSiteTrees"); // the calibrator's count-only trees, through a site
+        } catch (Throwable t) {
+            Recorder.report("count-only calls calibrated through the static entry: " + t);
+        }
     }
 
     static boolean isAndroid() {
