@@ -156,8 +156,8 @@ final class Recorder {
             // the hot thread's state first (hoisted out of the app's loops), else the table's slot;
             // neither is ever null (VACANT): no null tests here
             ThreadState s = hot;
-            if (s.owner != t) s = tableSlot(t);
-            return s.owner == t && s.countFast(c, id);
+            if (s.owner != t && (s = tableSlot(t)).owner != t) return false;
+            return s.countFast(c, id);
         } catch (Throwable e) {
             return false; // count, the site's other branch, runs and reports it
         }
