@@ -377,14 +377,16 @@ final class Recorder {
 
     /**
      * One thread's state in a plain static field, tried before the table at count-only sites
-     * ({@link #countFast}): the thread that first took a table slot, or took the full count-only
-     * path while this was free (the main thread of most programs). Why, beside the table: a load
+     * ({@link #countFast}): the thread that first took a table slot, or, while this is free, the
+     * next one to take the full count-only path or flush its count-only calls ({@link #offerHot});
+     * the main thread of most programs. Why, beside the table: a load
      * from the table (a constant array, its range check dropped) stays pinned where its site is,
      * so in a loop calling count-only methods every call loaded the slot, the state and its
      * fields again and tested them, while a static field's load is hoisted out of the loop with
      * all that depends on it. CallHeavy's "small" (four count-only methods an iteration of a
-     * 1.3 ns loop): 4.7–5.0 ns an iteration through the table, 2.2–2.5 ns through this field.
-     * Other threads take the table after one more load and compare. Not volatile, on purpose
+     * 1.3 ns loop): 4.7–5.0 ns an iteration through the table alone, 2.1 ns with this field
+     * tried first, on the hot thread and on others alike (bench/README, "2026-12-04"). Other
+     * threads take the table after one more load and compare. Not volatile, on purpose
      * (a volatile load is never hoisted): a stale value is safe, since only the owner's own
      * thread passes the owner test, and the owner is cleared when the slot is freed.
      */
